@@ -1,0 +1,1 @@
+//! Parsers for solver output files.

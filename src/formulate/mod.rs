@@ -1,0 +1,1 @@
+//! Puzzle → model formulations; each also decodes solver values back to a puzzle solution.

@@ -1,0 +1,4 @@
+//! Solver-neutral models: MILP ([`milp`]) and CNF ([`cnf`]).
+
+pub mod cnf;
+pub mod milp;

@@ -1,0 +1,3 @@
+//! The puzzles themselves: parsing, validation, moves.
+
+pub mod sliding;

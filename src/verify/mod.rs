@@ -1,0 +1,1 @@
+//! Independent checkers: model level and puzzle level. Nothing here calls an encoder.
