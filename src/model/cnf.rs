@@ -12,11 +12,11 @@ pub struct Lit(u32);
 
 impl BoolVar {
     /// The positive literal of this variable.
-    pub fn pos(self) -> Lit {
+    pub fn positive(self) -> Lit {
         Lit(self.0 << 1)
     }
     /// The negative literal of this variable.
-    pub fn neg(self) -> Lit {
+    pub fn negative(self) -> Lit {
         Lit((self.0 << 1) | 1)
     }
     /// The position as a `usize` index.
@@ -45,7 +45,7 @@ impl Lit {
             return None;
         }
         let v = BoolVar((x.unsigned_abs() - 1) as u32);
-        Some(if x < 0 { v.neg() } else { v.pos() })
+        Some(if x < 0 { v.negative() } else { v.positive() })
     }
     /// True when this literal holds under `assignment` (one bool per variable).
     pub fn holds(self, assignment: &[bool]) -> bool {
@@ -104,13 +104,13 @@ impl Cnf {
         let s: Vec<BoolVar> = (0..n - 1)
             .map(|i| self.new_var(format!("{aux_prefix}_s{i}")))
             .collect();
-        self.add_clause(&[!lits[0], s[0].pos()]);
+        self.add_clause(&[!lits[0], s[0].positive()]);
         for i in 1..n - 1 {
-            self.add_clause(&[!lits[i], s[i].pos()]);
-            self.add_clause(&[!s[i - 1].pos(), s[i].pos()]);
-            self.add_clause(&[!lits[i], !s[i - 1].pos()]);
+            self.add_clause(&[!lits[i], s[i].positive()]);
+            self.add_clause(&[!s[i - 1].positive(), s[i].positive()]);
+            self.add_clause(&[!lits[i], !s[i - 1].positive()]);
         }
-        self.add_clause(&[!lits[n - 1], !s[n - 2].pos()]);
+        self.add_clause(&[!lits[n - 1], !s[n - 2].positive()]);
     }
     /// Exactly one of `lits` holds.
     pub fn exactly_one(&mut self, lits: &[Lit], aux_prefix: &str) {
@@ -167,7 +167,9 @@ mod tests {
     fn exactly_one_encodings_are_exact() {
         for n in [1usize, 3, 6, 7, 9] {
             let mut f = Cnf::new();
-            let xs: Vec<Lit> = (0..n).map(|i| f.new_var(format!("x{i}")).pos()).collect();
+            let xs: Vec<Lit> = (0..n)
+                .map(|i| f.new_var(format!("x{i}")).positive())
+                .collect();
             f.exactly_one(&xs, "eo");
             let aux = f.num_vars() - n;
             for a in all_assignments(n) {
