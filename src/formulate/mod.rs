@@ -1,1 +1,2 @@
 //! Puzzle → model formulations; each also decodes solver values back to a puzzle solution.
+pub mod sliding_neos;

@@ -1,6 +1,8 @@
 //! Running solvers: what they report, the external process runner, the registry of
 //! solvers (solvers.toml) and the embedded engines.
 
+pub mod milp_embedded;
+
 use crate::model::milp::Model;
 
 /// How a MILP solve ended, as data (never an error).
