@@ -1,3 +1,347 @@
-fn main() {
-    println!("tilekit");
+//! The `tilekit` command: parse arguments, call the library, print, map outcomes to exit
+//! codes (0 success, 1 the answer is "no", 2 usage or input error, 3 solver/system failure).
+
+use clap::{Parser, Subcommand};
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+use tilekit::Goal;
+use tilekit::pipeline::{self, Format, PipelineError, SlidingModel};
+
+#[derive(Parser)]
+#[command(
+    name = "tilekit",
+    version,
+    about = "Tile puzzles as optimisation models: export, solve, verify"
+)]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Cmd,
+}
+
+#[derive(clap::Args, Clone)]
+struct Common {
+    /// Puzzle family (detected from the content when omitted).
+    #[arg(long)]
+    family: Option<String>,
+    /// Goal convention: blank-last (the case study's) or blank-first (Korf's).
+    #[arg(long, default_value = "blank-last")]
+    goal: String,
+    /// Time steps of the time-indexed models (default: the board's known diameter).
+    #[arg(long)]
+    horizon: Option<usize>,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Write a model of an instance in a solver format.
+    Export {
+        /// The instance file.
+        instance: PathBuf,
+        /// The formulation: neos (MILP) or sat (CNF).
+        #[arg(long, default_value = "neos")]
+        model: String,
+        /// lp, mps, gms or cnf (default: from -o's extension).
+        #[arg(long)]
+        format: Option<String>,
+        /// Output file (`-` or omitted: stdout).
+        #[arg(short = 'o')]
+        output: Option<PathBuf>,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Solve an instance and verify the answer.
+    Solve {
+        /// The instance file.
+        instance: PathBuf,
+        /// milp (the neos model) or sat (CNF, horizon stepped to optimality).
+        #[arg(long, default_value = "sat")]
+        via: String,
+        /// The formulation (neos for --via milp, sat for --via sat).
+        #[arg(long)]
+        model: Option<String>,
+        /// microlp or varisat (embedded), or a registry entry: cbc, highs, glpk, cadical, kissat, minisat.
+        #[arg(long)]
+        solver: Option<String>,
+        /// Wall-clock limit for each solver run, in seconds.
+        #[arg(long, default_value_t = 60.0)]
+        time_limit: f64,
+        /// Threads for solvers that take them.
+        #[arg(long, default_value_t = 1)]
+        threads: u32,
+        /// Write the verified solution (moves) here.
+        #[arg(short = 'o')]
+        output: Option<PathBuf>,
+        /// Solver registry file (else $TILEKIT_SOLVERS, ./solvers.toml, built-in).
+        #[arg(long)]
+        solvers: Option<PathBuf>,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Check a solution (tilekit moves, or a raw CBC/HiGHS/GLPK/SAT output) against an instance.
+    Verify {
+        /// The instance file.
+        instance: PathBuf,
+        /// The solution file.
+        solution: PathBuf,
+        /// The model a raw solver output belongs to (neos or sat).
+        #[arg(long)]
+        model: Option<String>,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// List the registered solvers, whether each is installed, and its version.
+    Solvers {
+        /// Solver registry file.
+        #[arg(long)]
+        solvers: Option<PathBuf>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn goal_of(c: &Common) -> Result<Goal, PipelineError> {
+    if let Some(f) = &c.family
+        && f != "sliding"
+    {
+        return Err(PipelineError::Input(format!(
+            "--family {f} is not supported yet: only sliding puzzles are implemented"
+        )));
+    }
+    Goal::parse(&c.goal).ok_or_else(|| {
+        PipelineError::Input(format!(
+            "--goal {} is not known: use blank-last or blank-first",
+            c.goal
+        ))
+    })
+}
+
+fn model_of(s: &str) -> Result<SlidingModel, PipelineError> {
+    SlidingModel::parse(s).ok_or_else(|| {
+        PipelineError::Input(format!(
+            "--model {s} is not known for sliding puzzles: use neos or sat"
+        ))
+    })
+}
+
+fn progress_line(msg: &str) {
+    if std::io::stderr().is_terminal() {
+        eprintln!("tilekit: {msg}");
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode, PipelineError> {
+    match cli.cmd {
+        Cmd::Export {
+            instance,
+            model,
+            format,
+            output,
+            common,
+        } => {
+            let goal = goal_of(&common)?;
+            let m = model_of(&model)?;
+            let fmt_name = match (&format, &output) {
+                (Some(f), _) => f.clone(),
+                (None, Some(o)) if o != Path::new("-") => o
+                    .extension()
+                    .and_then(|e| e.to_str())
+                    .unwrap_or("")
+                    .to_string(),
+                _ if m == SlidingModel::Sat => "cnf".into(),
+                _ => "lp".into(),
+            };
+            let fmt = Format::parse(&fmt_name).ok_or_else(|| {
+                PipelineError::Input(format!(
+                    "format {fmt_name:?} is not known: use lp, mps, gms or cnf"
+                ))
+            })?;
+            let p = pipeline::load_sliding(&instance, goal)?;
+            let horizon = pipeline::resolve_horizon(&p, common.horizon)?;
+            match output.filter(|o| o != Path::new("-")) {
+                Some(path) => {
+                    let f = std::fs::File::create(&path).map_err(|e| {
+                        PipelineError::Input(format!(
+                            "{}: cannot create the output file: {e}",
+                            path.display()
+                        ))
+                    })?;
+                    let mut w = std::io::BufWriter::new(f);
+                    pipeline::export_sliding(&p, goal, m, fmt, horizon, &mut w)?;
+                    w.flush()
+                        .map_err(|e| PipelineError::Solver(e.to_string()))?;
+                }
+                None => {
+                    let stdout = std::io::stdout();
+                    let mut w = std::io::BufWriter::new(stdout.lock());
+                    pipeline::export_sliding(&p, goal, m, fmt, horizon, &mut w)?;
+                    w.flush()
+                        .map_err(|e| PipelineError::Solver(e.to_string()))?;
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Solve {
+            instance,
+            via,
+            model,
+            solver,
+            time_limit,
+            threads,
+            output,
+            solvers,
+            json,
+            common,
+        } => {
+            let goal = goal_of(&common)?;
+            if let Some(m) = &model {
+                let want = if via == "milp" { "neos" } else { "sat" };
+                if m != want {
+                    return Err(PipelineError::Input(format!(
+                        "--via {via} solves --model {want}, not {m}"
+                    )));
+                }
+            }
+            if !(time_limit.is_finite() && time_limit > 0.0) {
+                return Err(PipelineError::Input(
+                    "--time-limit must be a positive number of seconds".into(),
+                ));
+            }
+            let p = pipeline::load_sliding(&instance, goal)?;
+            let opts = pipeline::SolveOptions {
+                via,
+                solver,
+                horizon: common.horizon,
+                time_limit: Duration::from_secs_f64(time_limit),
+                threads,
+                solvers_file: solvers,
+                progress: Some(progress_line),
+            };
+            let rep = pipeline::solve_sliding(&p, goal, &opts)?;
+            if let (Some(path), Some(moves)) = (&output, &rep.moves)
+                && rep.verified
+            {
+                std::fs::write(
+                    path,
+                    format!("# {} moves, verified by replay\n{moves}\n", moves.len()),
+                )
+                .map_err(|e| {
+                    PipelineError::Input(format!("{}: cannot write: {e}", path.display()))
+                })?;
+            }
+            if json {
+                println!("{}", serde_json::to_string(&rep).unwrap_or_default());
+            } else {
+                match &rep.moves {
+                    Some(m) if rep.verified => println!(
+                        "{} moves{} ({} via {}, {:.2} s, verified by replay): {m}",
+                        m.len(),
+                        if rep.optimal { ", optimal" } else { "" },
+                        rep.model,
+                        rep.solver,
+                        rep.seconds
+                    ),
+                    _ => println!(
+                        "{}: {} ({})",
+                        rep.status,
+                        rep.errors.join("; "),
+                        rep.solver_status
+                    ),
+                }
+            }
+            Ok(if rep.verified {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
+        }
+        Cmd::Verify {
+            instance,
+            solution,
+            model,
+            json,
+            common,
+        } => {
+            let goal = goal_of(&common)?;
+            let m = model.as_deref().map(model_of).transpose()?;
+            let p = pipeline::load_sliding(&instance, goal)?;
+            let text = std::fs::read_to_string(&solution).map_err(|e| {
+                PipelineError::Input(format!("{}: cannot read: {e}", solution.display()))
+            })?;
+            let v = pipeline::verify_sliding(
+                &p,
+                goal,
+                &text,
+                &solution.display().to_string(),
+                m,
+                common.horizon,
+            )?;
+            if json {
+                println!("{}", serde_json::to_string(&v).unwrap_or_default());
+            } else if v.valid {
+                println!("valid: {} moves reach the goal", v.objective.unwrap_or(0.0));
+            } else {
+                println!("invalid: {}", v.errors.join("; "));
+            }
+            Ok(if v.valid {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
+        }
+        Cmd::Solvers { solvers, json } => {
+            let reg = tilekit::solve::registry::Registry::load(solvers.as_deref())
+                .map_err(|e| PipelineError::Input(e.to_string()))?;
+            let rows = tilekit::solve::registry::list(&reg);
+            if json {
+                println!("{}", serde_json::to_string(&rows).unwrap_or_default());
+            } else {
+                println!(
+                    "{:<10} {:<6} {:<6} {:<9} version",
+                    "name", "kind", "input", "installed"
+                );
+                println!(
+                    "{:<10} {:<6} {:<6} {:<9} 0.7",
+                    "microlp", "milp", "-", "embedded"
+                );
+                println!(
+                    "{:<10} {:<6} {:<6} {:<9} 0.2.2",
+                    "varisat", "sat", "-", "embedded"
+                );
+                for r in rows {
+                    println!(
+                        "{:<10} {:<6} {:<6} {:<9} {}",
+                        r.name,
+                        r.kind,
+                        r.input,
+                        if r.found { "yes" } else { "no" },
+                        r.version.unwrap_or_default()
+                    );
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    match run(Cli::parse()) {
+        Ok(code) => code,
+        Err(PipelineError::Input(msg)) => {
+            eprintln!("tilekit: {msg}");
+            ExitCode::from(2)
+        }
+        Err(PipelineError::Solver(msg)) => {
+            eprintln!("tilekit: {msg}");
+            ExitCode::from(3)
+        }
+    }
 }

@@ -1,2 +1,3 @@
 //! Puzzle → model formulations; each also decodes solver values back to a puzzle solution.
 pub mod sliding_neos;
+pub mod sliding_sat;

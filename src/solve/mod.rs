@@ -1,7 +1,11 @@
 //! Running solvers: what they report, the external process runner, the registry of
 //! solvers (solvers.toml) and the embedded engines.
 
+pub mod external;
 pub mod milp_embedded;
+pub mod milp_external;
+pub mod registry;
+pub mod sat_embedded;
 
 use crate::model::milp::Model;
 

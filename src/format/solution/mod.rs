@@ -1,1 +1,6 @@
 //! Parsers for solver output files.
+
+pub mod cbc;
+pub mod glpk;
+pub mod highs;
+pub mod sat;

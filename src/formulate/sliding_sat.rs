@@ -1,0 +1,648 @@
+//! Sliding-tile puzzles as planning-as-SAT (Kautz & Selman style) for a fixed horizon T, and
+//! the optimal driver that steps T = L, L+2, … until the formula is satisfiable.
+//!
+//! Semantics: **exactly T moves**, the blank moves at every step. Variables, named as they
+//! appear in DIMACS comments:
+//! - `a_i{i}_c{c}_t{t}`: tile `i` (tile 0 is the blank) is in cell `c` after `t` moves,
+//!   `t = 0..=T`;
+//! - `m_{U|D|L|R}_t{t}`: at step `t` (0-based, `t < T`) the blank moves that way;
+//! - `eo_…_s{k}`: auxiliaries of the sequential-counter exactly-one constraints.
+//!
+//! Clauses, for every step:
+//! - exactly one tile per cell and exactly one cell per tile (blank included);
+//! - exactly one move;
+//! - blank effect `a(0,c,t) ∧ m(dir,t) → a(0,c+dir,t+1)`, or `¬(a(0,c,t) ∧ m(dir,t))` when
+//!   `c+dir` is off the board, and the converse link `a(0,c,t) ∧ a(0,c+dir,t+1) → m(dir,t)`;
+//! - tile effect `a(i,c+dir,t) ∧ a(0,c,t) ∧ m(dir,t) → a(i,c,t+1)` (the tile the blank swaps
+//!   with takes the blank's old cell);
+//! - frame `a(i,e,t) ∧ ¬a(0,e,t+1) → a(i,e,t+1)` (a tile not at the blank's next cell stays);
+//!
+//! plus the start board at `t = 0` and the goal board at `t = T` as unit clauses.
+
+use crate::model::cnf::{BoolVar, Cnf, Lit};
+use crate::puzzle::sliding::{Goal, Move, SlidingPuzzle};
+use crate::solve::SatOutcome;
+use std::time::Instant;
+
+/// A planning-as-SAT formula for one puzzle, goal and horizon, with its variable map.
+#[derive(Debug, Clone)]
+pub struct SlidingSat {
+    cnf: Cnf,
+    rows: usize,
+    cols: usize,
+    horizon: usize,
+    /// `at[(t * n + i) * n + c]` is `a(i,c,t)`; `None` when pruned away (fixed false).
+    at: Vec<Option<BoolVar>>,
+    /// `moves[t][k]` is the move literal of `Move::ALL[k]` at step `t`.
+    moves: Vec<[BoolVar; 4]>,
+}
+
+/// A model that does not encode a move sequence.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DecodeError {
+    /// Fewer values than the formula has variables.
+    #[error("the model has {got} values but the formula has {want} variables")]
+    ModelTooShort {
+        /// Values in the model.
+        got: usize,
+        /// Variables in the formula.
+        want: usize,
+    },
+    /// No move literal is true at a step.
+    #[error("step {step} has no true move literal")]
+    NoMove {
+        /// 0-based step.
+        step: usize,
+    },
+    /// Several move literals are true at a step.
+    #[error("step {step} has {count} true move literals, expected exactly one")]
+    SeveralMoves {
+        /// 0-based step.
+        step: usize,
+        /// How many are true.
+        count: usize,
+    },
+}
+
+/// The planning-as-SAT formula for exactly `horizon` moves, without pruning.
+pub fn build(puzzle: &SlidingPuzzle, goal: Goal, horizon: usize) -> SlidingSat {
+    build_with(puzzle, goal, horizon, false)
+}
+
+/// The planning-as-SAT formula for exactly `horizon` moves. With `prune`, position variables
+/// that no plan can make true are left out (fixed false): tile `i` cannot be in cell `c` at
+/// time `t` if it is more than `t` steps from its start cell or more than `T − t` from its
+/// goal cell (each move shifts one tile by one cell), and the blank is on cells of the
+/// checkerboard colour given by the parity of `t` (each move flips its colour).
+///
+/// Size grows as cells² × horizon; an unsolvable board simply gives an unsatisfiable formula.
+pub fn build_with(puzzle: &SlidingPuzzle, goal: Goal, horizon: usize, prune: bool) -> SlidingSat {
+    let (rows, cols, n) = (puzzle.rows(), puzzle.cols(), puzzle.cells());
+    let big_t = horizon;
+    let start = puzzle.positions();
+    let target: Vec<usize> = (0..n).map(|i| goal.cell_of(i as u16, n)).collect();
+    let dist = |a: usize, b: usize| (a / cols).abs_diff(b / cols) + (a % cols).abs_diff(b % cols);
+
+    let mut cnf = Cnf::new();
+    let mut at = Vec::with_capacity((big_t + 1) * n * n);
+    let mut moves = Vec::with_capacity(big_t);
+    for t in 0..=big_t {
+        for i in 0..n {
+            for c in 0..n {
+                let possible = !prune
+                    || (dist(start[i], c) <= t
+                        && dist(c, target[i]) <= big_t - t
+                        && (i != 0 || dist(start[0], c) % 2 == t % 2));
+                at.push(possible.then(|| cnf.new_var(format!("a_i{i}_c{c}_t{t}"))));
+            }
+        }
+        if t < big_t {
+            moves.push(Move::ALL.map(|m| cnf.new_var(format!("m_{}_t{t}", m.letter()))));
+        }
+    }
+    let mut enc = SlidingSat {
+        cnf,
+        rows,
+        cols,
+        horizon,
+        at,
+        moves,
+    };
+    enc.add_clauses(&start, &target);
+    enc
+}
+
+/// Add the clause "all of `when` imply one of `then`". `None` is a pruned (false) variable:
+/// a false premise makes the clause vacuous, a false conclusion drops out.
+fn implies(cnf: &mut Cnf, when: &[Option<Lit>], then: &[Option<Lit>], buf: &mut Vec<Lit>) {
+    if when.iter().any(Option::is_none) {
+        return;
+    }
+    buf.clear();
+    buf.extend(when.iter().flatten().map(|&l| !l));
+    buf.extend(then.iter().flatten().copied());
+    cnf.add_clause(buf);
+}
+
+impl SlidingSat {
+    fn add_clauses(&mut self, start: &[usize], target: &[usize]) {
+        let n = self.rows * self.cols;
+        let big_t = self.horizon;
+        let mut buf = Vec::new();
+        let mut lits = Vec::new();
+        for i in 0..n {
+            let (s, g) = (self.a(i, start[i], 0), self.a(i, target[i], big_t));
+            implies(&mut self.cnf, &[], &[s], &mut buf);
+            implies(&mut self.cnf, &[], &[g], &mut buf);
+        }
+        for t in 0..=big_t {
+            for c in 0..n {
+                lits.clear();
+                lits.extend((0..n).filter_map(|i| self.a(i, c, t)));
+                self.cnf.exactly_one(&lits, &format!("eo_c{c}_t{t}"));
+            }
+            for i in 0..n {
+                lits.clear();
+                lits.extend((0..n).filter_map(|c| self.a(i, c, t)));
+                self.cnf.exactly_one(&lits, &format!("eo_i{i}_t{t}"));
+            }
+        }
+        for t in 0..big_t {
+            let ms = self.moves[t].map(BoolVar::positive);
+            self.cnf.exactly_one(&ms, &format!("eo_m_t{t}"));
+            for c in 0..n {
+                let b_now = self.a(0, c, t);
+                for (k, &mv) in Move::ALL.iter().enumerate() {
+                    let m = Some(ms[k]);
+                    let Some(d) = self.neighbour(c, mv) else {
+                        implies(&mut self.cnf, &[b_now, m], &[], &mut buf);
+                        continue;
+                    };
+                    let b_next = self.a(0, d, t + 1);
+                    implies(&mut self.cnf, &[b_now, m], &[b_next], &mut buf);
+                    implies(&mut self.cnf, &[b_now, b_next], &[m], &mut buf);
+                    for i in 1..n {
+                        let (from, to) = (self.a(i, d, t), self.a(i, c, t + 1));
+                        implies(&mut self.cnf, &[from, b_now, m], &[to], &mut buf);
+                    }
+                }
+            }
+            for e in 0..n {
+                let blank_next = self.a(0, e, t + 1);
+                for i in 1..n {
+                    let (now, next) = (self.a(i, e, t), self.a(i, e, t + 1));
+                    implies(&mut self.cnf, &[now], &[blank_next, next], &mut buf);
+                }
+            }
+        }
+    }
+
+    fn neighbour(&self, c: usize, m: Move) -> Option<usize> {
+        let (dr, dc) = m.delta();
+        let r = (c / self.cols).checked_add_signed(dr as isize)?;
+        let k = (c % self.cols).checked_add_signed(dc as isize)?;
+        (r < self.rows && k < self.cols).then_some(r * self.cols + k)
+    }
+
+    fn a(&self, tile: usize, cell: usize, t: usize) -> Option<Lit> {
+        self.at_var(tile, cell, t).map(BoolVar::positive)
+    }
+
+    /// The formula.
+    pub fn cnf(&self) -> &Cnf {
+        &self.cnf
+    }
+    /// The formula, taking ownership.
+    pub fn into_cnf(self) -> Cnf {
+        self.cnf
+    }
+    /// The number of moves T the formula asks for.
+    pub fn horizon(&self) -> usize {
+        self.horizon
+    }
+    /// The variable "tile `tile` (0 = blank) is in `cell` after `t` moves", or `None` when it
+    /// was pruned away (it is false in every plan) or the indices are out of range.
+    pub fn at_var(&self, tile: usize, cell: usize, t: usize) -> Option<BoolVar> {
+        let n = self.rows * self.cols;
+        if tile >= n || cell >= n || t > self.horizon {
+            return None;
+        }
+        self.at[(t * n + tile) * n + cell]
+    }
+    /// The variable "at step `t` (0-based) the blank moves `m`", or `None` for `t ≥ T`.
+    pub fn move_var(&self, t: usize, m: Move) -> Option<BoolVar> {
+        let k = Move::ALL.iter().position(|&x| x == m)?;
+        self.moves.get(t).map(|ms| ms[k])
+    }
+
+    /// The moves a model encodes, read from the move literals alone (no replay: checking that
+    /// they reach the goal is the caller's independent step).
+    pub fn decode(&self, model: &[bool]) -> Result<Vec<Move>, DecodeError> {
+        if model.len() < self.cnf.num_vars() {
+            return Err(DecodeError::ModelTooShort {
+                got: model.len(),
+                want: self.cnf.num_vars(),
+            });
+        }
+        let mut plan = Vec::with_capacity(self.horizon);
+        for (step, ms) in self.moves.iter().enumerate() {
+            let mut chosen = Move::ALL
+                .iter()
+                .zip(ms)
+                .filter(|(_, v)| model[v.index()])
+                .map(|(&m, _)| m);
+            match (chosen.next(), chosen.count()) {
+                (None, _) => return Err(DecodeError::NoMove { step }),
+                (Some(m), 0) => plan.push(m),
+                (Some(_), more) => {
+                    return Err(DecodeError::SeveralMoves {
+                        step,
+                        count: more + 1,
+                    });
+                }
+            }
+        }
+        Ok(plan)
+    }
+}
+
+/// The first horizon worth trying: the larger of the tiles' Manhattan distance and the
+/// blank's distance to its goal cell, raised by one if needed to the parity of the blank's
+/// distance (every solution has that parity).
+pub fn lower_bound(puzzle: &SlidingPuzzle, goal: Goal) -> usize {
+    let blank = puzzle.blank_distance(goal);
+    let l = puzzle.manhattan(goal).max(blank);
+    l + (l % 2 != blank % 2) as usize
+}
+
+/// How one horizon's solve ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StepResult {
+    /// Satisfiable: a plan of exactly this length exists.
+    Sat,
+    /// Unsatisfiable: no plan of exactly this length.
+    Unsat,
+    /// The engine gave no answer.
+    Unknown,
+}
+
+/// One horizon tried by [`solve_optimal`].
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct SatStep {
+    /// The horizon T.
+    pub horizon: usize,
+    /// The engine's answer.
+    pub result: StepResult,
+    /// Wall-clock seconds spent in the engine.
+    pub seconds: f64,
+    /// Wall-clock seconds spent building the formula.
+    pub build_seconds: f64,
+    /// Variables in the formula.
+    pub vars: usize,
+    /// Clauses in the formula.
+    pub clauses: usize,
+}
+
+/// What [`solve_optimal`] found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SatPlan {
+    /// The plan, replayed to the goal; `None` when no horizon was satisfiable.
+    pub moves: Option<Vec<Move>>,
+    /// The satisfiable horizon (the plan's length).
+    pub horizon: Option<usize>,
+    /// Every horizon below this one is proven impossible (parity, or an UNSAT answer).
+    pub lower_bound: usize,
+    /// The horizons tried, in order.
+    pub steps: Vec<SatStep>,
+    /// True only when a plan was found and every horizon tried before it was UNSAT, starting
+    /// from the parity-adjusted lower bound: then no shorter plan exists.
+    pub optimal: bool,
+}
+
+/// Failure of [`solve_optimal`]; the normal "no plan within `max_horizon`" and "engine gave no
+/// answer" outcomes are not errors but a [`SatPlan`] without moves.
+#[derive(Debug, thiserror::Error)]
+pub enum SatPlanError<E> {
+    /// The board's permutation parity rules out the goal, so no horizon can succeed.
+    #[error("this board cannot reach the {0} goal (permutation parity)")]
+    Unsolvable(Goal),
+    /// The engine failed.
+    #[error("the SAT engine failed at horizon {horizon}: {error}")]
+    Engine {
+        /// The horizon being solved.
+        horizon: usize,
+        /// The engine's error.
+        #[source]
+        error: E,
+    },
+    /// The engine's model violates a clause: an engine or output-parsing bug.
+    #[error("at horizon {horizon} the engine's model violates clause {clause} (0-based)")]
+    BadModel {
+        /// The horizon being solved.
+        horizon: usize,
+        /// The violated clause.
+        clause: usize,
+    },
+    /// The model does not encode a move sequence.
+    #[error("at horizon {horizon}: {error}")]
+    Decode {
+        /// The horizon being solved.
+        horizon: usize,
+        /// What was wrong.
+        #[source]
+        error: DecodeError,
+    },
+    /// The decoded plan does not take the board to the goal: an encoding bug.
+    #[error("at horizon {horizon} the decoded plan does not reach the goal: {reason}")]
+    BadPlan {
+        /// The horizon being solved.
+        horizon: usize,
+        /// What replay found.
+        reason: String,
+    },
+}
+
+/// Find a shortest plan by solving exactly-T formulas for T = L, L+2, … up to `max_horizon`,
+/// where L is [`lower_bound`], with any engine `solve`. `progress` sees each finished step
+/// with its 0-based index.
+///
+/// Why stepping by 2 from L proves optimality: every move flips the blank's checkerboard
+/// colour, so any plan's length has the parity of the blank's distance to its goal cell and
+/// horizons of the other parity are impossible. A plan of length k < T with T − k even pads
+/// to exactly T moves by moving the blank back and forth (on a board of at least 2×2 it
+/// always has a neighbour), so UNSAT at T implies UNSAT at T − 2, T − 4, …; the first SAT
+/// horizon after a run of UNSATs from L is therefore the optimum.
+///
+/// A satisfying model is checked against the formula, decoded and replayed before it is
+/// returned. An `Unknown` answer stops the search with no plan and no optimality claim.
+pub fn solve_optimal<F, E>(
+    puzzle: &SlidingPuzzle,
+    goal: Goal,
+    max_horizon: usize,
+    prune: bool,
+    mut solve: F,
+    mut progress: impl FnMut(usize, &SatStep),
+) -> Result<SatPlan, SatPlanError<E>>
+where
+    F: FnMut(&Cnf) -> Result<SatOutcome, E>,
+{
+    if !puzzle.is_solvable(goal) {
+        return Err(SatPlanError::Unsolvable(goal));
+    }
+    let first = lower_bound(puzzle, goal);
+    let mut plan = SatPlan {
+        moves: None,
+        horizon: None,
+        lower_bound: first,
+        steps: Vec::new(),
+        optimal: false,
+    };
+    let mut t = first;
+    while t <= max_horizon {
+        let built = Instant::now();
+        let enc = build_with(puzzle, goal, t, prune);
+        let build_seconds = built.elapsed().as_secs_f64();
+        let started = Instant::now();
+        let outcome =
+            solve(enc.cnf()).map_err(|error| SatPlanError::Engine { horizon: t, error })?;
+        let step = SatStep {
+            horizon: t,
+            result: match outcome {
+                SatOutcome::Sat(_) => StepResult::Sat,
+                SatOutcome::Unsat => StepResult::Unsat,
+                SatOutcome::Unknown => StepResult::Unknown,
+            },
+            seconds: started.elapsed().as_secs_f64(),
+            build_seconds,
+            vars: enc.cnf().num_vars(),
+            clauses: enc.cnf().num_clauses(),
+        };
+        progress(plan.steps.len(), &step);
+        plan.steps.push(step);
+        match outcome {
+            SatOutcome::Sat(mut model) => {
+                // Variables an engine leaves out are false (SatOutcome's contract).
+                if model.len() < enc.cnf().num_vars() {
+                    model.resize(enc.cnf().num_vars(), false);
+                }
+                if let Some(clause) = enc.cnf().first_violated(&model) {
+                    return Err(SatPlanError::BadModel { horizon: t, clause });
+                }
+                let moves = enc
+                    .decode(&model)
+                    .map_err(|error| SatPlanError::Decode { horizon: t, error })?;
+                let end = puzzle.replay(&moves).map_err(|e| SatPlanError::BadPlan {
+                    horizon: t,
+                    reason: e.to_string(),
+                })?;
+                if !end.is_goal(goal) {
+                    return Err(SatPlanError::BadPlan {
+                        horizon: t,
+                        reason: format!("it ends on a board that is not the {goal} goal"),
+                    });
+                }
+                let before = &plan.steps[..plan.steps.len() - 1];
+                plan.optimal = before.iter().all(|s| s.result == StepResult::Unsat)
+                    && plan.steps[0].horizon == first;
+                plan.moves = Some(moves);
+                plan.horizon = Some(t);
+                return Ok(plan);
+            }
+            SatOutcome::Unsat => plan.lower_bound = t + 2,
+            SatOutcome::Unknown => return Ok(plan),
+        }
+        t += 2;
+    }
+    Ok(plan)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solve::sat_embedded::solve_varisat;
+    use std::collections::{HashSet, VecDeque};
+    use std::convert::Infallible;
+
+    fn varisat(cnf: &Cnf) -> Result<SatOutcome, Infallible> {
+        Ok(solve_varisat(cnf))
+    }
+
+    /// Optimal length by breadth-first search (small boards only), independent of SAT.
+    fn bfs_optimum(p: &SlidingPuzzle, goal: Goal) -> usize {
+        let mut seen = HashSet::from([p.tiles().to_vec()]);
+        let mut queue = VecDeque::from([(p.clone(), 0)]);
+        while let Some((q, d)) = queue.pop_front() {
+            if q.is_goal(goal) {
+                return d;
+            }
+            for m in Move::ALL {
+                let mut r = q.clone();
+                if r.apply(m) && seen.insert(r.tiles().to_vec()) {
+                    queue.push_back((r, d + 1));
+                }
+            }
+        }
+        panic!("goal unreachable in the test instance");
+    }
+
+    fn solve_at(p: &SlidingPuzzle, goal: Goal, t: usize, prune: bool) -> Option<Vec<Move>> {
+        let enc = build_with(p, goal, t, prune);
+        match solve_varisat(enc.cnf()) {
+            SatOutcome::Sat(model) => Some(enc.decode(&model).expect("decodes")),
+            SatOutcome::Unsat => None,
+            SatOutcome::Unknown => panic!("varisat gave no answer at T={t}"),
+        }
+    }
+
+    #[test]
+    fn random_walks_are_sat_at_walk_length_and_unsat_at_wrong_parity() {
+        for (rows, cols, len) in [(2, 2, 5), (2, 3, 9), (3, 3, 10)] {
+            for seed in 0..3 {
+                for goal in [Goal::BlankLast, Goal::BlankFirst] {
+                    let (p, _) = SlidingPuzzle::random_walk(rows, cols, goal, len, seed);
+                    for prune in [false, true] {
+                        let plan = solve_at(&p, goal, len, prune)
+                            .unwrap_or_else(|| panic!("{rows}x{cols} seed {seed}: UNSAT"));
+                        assert_eq!(plan.len(), len);
+                        assert!(p.replay(&plan).unwrap().is_goal(goal));
+                        assert_eq!(solve_at(&p, goal, len + 1, prune), None);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn optimum_is_sat_and_two_less_is_unsat() {
+        for (rows, cols, len) in [(2, 3, 12), (3, 3, 14)] {
+            for seed in 10..13 {
+                let goal = Goal::BlankLast;
+                let (p, _) = SlidingPuzzle::random_walk(rows, cols, goal, len, seed);
+                let opt = bfs_optimum(&p, goal);
+                for prune in [false, true] {
+                    let plan = solve_at(&p, goal, opt, prune).expect("SAT at the optimum");
+                    assert!(p.replay(&plan).unwrap().is_goal(goal));
+                    if opt >= 2 {
+                        assert_eq!(solve_at(&p, goal, opt - 2, prune), None, "seed {seed}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn driver_finds_bfs_optimum_on_small_boards() {
+        for (rows, cols, len, seed) in [(2, 2, 7, 1), (2, 3, 15, 2), (3, 3, 16, 3), (3, 3, 20, 4)] {
+            let goal = Goal::BlankFirst;
+            let (p, _) = SlidingPuzzle::random_walk(rows, cols, goal, len, seed);
+            let opt = bfs_optimum(&p, goal);
+            for prune in [false, true] {
+                let mut seen = Vec::new();
+                let plan = solve_optimal(&p, goal, 40, prune, varisat, |k, s| {
+                    seen.push((k, s.horizon))
+                })
+                .unwrap();
+                assert_eq!(plan.horizon, Some(opt));
+                assert!(plan.optimal);
+                assert_eq!(plan.lower_bound, opt);
+                let moves = plan.moves.unwrap();
+                assert_eq!(moves.len(), opt);
+                assert!(p.replay(&moves).unwrap().is_goal(goal));
+                assert_eq!(seen.len(), plan.steps.len());
+                assert!(
+                    plan.steps[..plan.steps.len() - 1]
+                        .iter()
+                        .all(|s| s.result == StepResult::Unsat)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn neos_case_study_is_eleven_moves_optimal() {
+        let p = SlidingPuzzle::new(
+            4,
+            4,
+            vec![5, 1, 2, 3, 9, 6, 7, 4, 13, 10, 11, 8, 14, 15, 0, 12],
+        )
+        .unwrap();
+        for prune in [false, true] {
+            let plan = solve_optimal(&p, Goal::BlankLast, 15, prune, varisat, |_, _| {}).unwrap();
+            assert_eq!(plan.horizon, Some(11));
+            assert!(plan.optimal);
+            let moves = plan.moves.unwrap();
+            assert_eq!(moves.len(), 11);
+            assert!(p.replay(&moves).unwrap().is_goal(Goal::BlankLast));
+        }
+    }
+
+    #[test]
+    fn pruning_shrinks_the_formula() {
+        let (p, _) = SlidingPuzzle::random_walk(3, 3, Goal::BlankLast, 12, 7);
+        let plain = build(&p, Goal::BlankLast, 12);
+        let pruned = build_with(&p, Goal::BlankLast, 12, true);
+        assert!(pruned.cnf().num_vars() < plain.cnf().num_vars());
+        assert!(pruned.cnf().num_clauses() < plain.cnf().num_clauses());
+        // The start cell of the blank survives pruning, a far cell at t = 0 does not.
+        let b = p.blank_cell();
+        assert!(pruned.at_var(0, b, 0).is_some());
+        assert!(pruned.at_var(0, (b + 4) % 9, 0).is_none());
+        assert!(plain.at_var(0, (b + 4) % 9, 0).is_some());
+    }
+
+    #[test]
+    fn names_are_readable() {
+        let p = SlidingPuzzle::solved(2, 2, Goal::BlankLast);
+        let enc = build(&p, Goal::BlankLast, 2);
+        let v = enc.at_var(3, 1, 2).unwrap();
+        assert_eq!(enc.cnf().var_name(v), "a_i3_c1_t2");
+        let m = enc.move_var(1, Move::Up).unwrap();
+        assert_eq!(enc.cnf().var_name(m), "m_U_t1");
+        assert!(enc.move_var(2, Move::Up).is_none());
+        assert!(enc.at_var(4, 0, 0).is_none());
+    }
+
+    #[test]
+    fn zero_horizon_is_sat_only_at_the_goal() {
+        let solved = SlidingPuzzle::solved(3, 3, Goal::BlankLast);
+        assert_eq!(solve_at(&solved, Goal::BlankLast, 0, false), Some(vec![]));
+        let plan = solve_optimal(&solved, Goal::BlankLast, 4, true, varisat, |_, _| {}).unwrap();
+        assert_eq!(plan.moves, Some(vec![]));
+        assert!(plan.optimal);
+        let (p, _) = SlidingPuzzle::random_walk(3, 3, Goal::BlankLast, 2, 0);
+        for prune in [false, true] {
+            assert_eq!(solve_at(&p, Goal::BlankLast, 0, prune), None);
+        }
+    }
+
+    #[test]
+    fn decode_rejects_malformed_models() {
+        let p = SlidingPuzzle::solved(2, 2, Goal::BlankLast);
+        let enc = build(&p, Goal::BlankLast, 2);
+        let n = enc.cnf().num_vars();
+        assert_eq!(
+            enc.decode(&[true]),
+            Err(DecodeError::ModelTooShort { got: 1, want: n })
+        );
+        let mut model = vec![false; n];
+        assert_eq!(enc.decode(&model), Err(DecodeError::NoMove { step: 0 }));
+        model[enc.move_var(0, Move::Up).unwrap().index()] = true;
+        model[enc.move_var(0, Move::Left).unwrap().index()] = true;
+        assert_eq!(
+            enc.decode(&model),
+            Err(DecodeError::SeveralMoves { step: 0, count: 2 })
+        );
+        model[enc.move_var(0, Move::Left).unwrap().index()] = false;
+        model[enc.move_var(1, Move::Down).unwrap().index()] = true;
+        assert_eq!(enc.decode(&model), Ok(vec![Move::Up, Move::Down]));
+    }
+
+    #[test]
+    fn driver_reports_honestly_without_a_plan() {
+        let (p, _) = SlidingPuzzle::random_walk(3, 3, Goal::BlankLast, 14, 5);
+        let opt = bfs_optimum(&p, Goal::BlankLast);
+        // The horizon limit stops the search below the optimum.
+        let plan = solve_optimal(&p, Goal::BlankLast, opt - 1, false, varisat, |_, _| {}).unwrap();
+        assert_eq!(plan.moves, None);
+        assert!(!plan.optimal);
+        assert_eq!(plan.lower_bound, opt);
+        // An engine without an answer stops the search with no optimality claim.
+        let unknown = |_: &Cnf| Ok::<_, Infallible>(SatOutcome::Unknown);
+        let plan = solve_optimal(&p, Goal::BlankLast, 40, false, unknown, |_, _| {}).unwrap();
+        assert_eq!(
+            (plan.moves, plan.optimal, plan.steps.len()),
+            (None, false, 1)
+        );
+        // Engine errors, bad models and unsolvable boards are errors.
+        let failing = |_: &Cnf| Err::<SatOutcome, _>(std::fmt::Error);
+        let err = solve_optimal(&p, Goal::BlankLast, 40, false, failing, |_, _| {}).unwrap_err();
+        assert!(matches!(err, SatPlanError::Engine { .. }), "{err}");
+        let liar = |c: &Cnf| Ok::<_, Infallible>(SatOutcome::Sat(vec![false; c.num_vars()]));
+        let err = solve_optimal(&p, Goal::BlankLast, 40, false, liar, |_, _| {}).unwrap_err();
+        assert!(matches!(err, SatPlanError::BadModel { .. }), "{err}");
+        let bad = SlidingPuzzle::new(3, 3, vec![2, 1, 3, 4, 5, 6, 7, 8, 0]).unwrap();
+        let err = solve_optimal(&bad, Goal::BlankLast, 40, false, varisat, |_, _| {}).unwrap_err();
+        assert!(matches!(err, SatPlanError::Unsolvable(_)), "{err}");
+    }
+}

@@ -1,0 +1,598 @@
+//! The whole pipeline for one instance, as library calls the CLI (and anyone else) can make:
+//! export a model file, solve through an engine or an external solver, decode and verify.
+
+use crate::error::InputError;
+use crate::format::solution::{cbc, glpk, highs, sat as sat_out};
+use crate::format::{dimacs_cnf, gams, lp, mps};
+use crate::formulate::{sliding_neos, sliding_sat};
+use crate::puzzle::sliding::{Goal, Move, SlidingPuzzle, moves_to_string};
+use crate::solve::milp_embedded::solve_microlp;
+use crate::solve::registry::{Registry, SolverEntry};
+use crate::solve::sat_embedded::solve_varisat_checked;
+use crate::solve::{MilpSolution, Outcome, SatOutcome};
+use crate::verify::{self, Verdict};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Sliding-puzzle formulations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SlidingModel {
+    /// The NEOS case study's model, faithful.
+    Neos,
+    /// Planning-as-SAT CNF.
+    Sat,
+}
+
+impl SlidingModel {
+    /// Parse a `--model` value.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "neos" => Some(SlidingModel::Neos),
+            "sat" => Some(SlidingModel::Sat),
+            _ => None,
+        }
+    }
+    /// The CLI name.
+    pub fn name(self) -> &'static str {
+        match self {
+            SlidingModel::Neos => "neos",
+            SlidingModel::Sat => "sat",
+        }
+    }
+}
+
+/// Output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// CPLEX LP.
+    Lp,
+    /// Free MPS.
+    Mps,
+    /// GAMS (algebraic, from a template).
+    Gms,
+    /// DIMACS CNF.
+    Cnf,
+}
+
+impl Format {
+    /// Parse a `--format` value or a file extension.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "lp" => Some(Format::Lp),
+            "mps" => Some(Format::Mps),
+            "gms" => Some(Format::Gms),
+            "cnf" => Some(Format::Cnf),
+            _ => None,
+        }
+    }
+}
+
+/// Everything that can go wrong in the pipeline that is not an answer.
+#[derive(Debug, thiserror::Error)]
+pub enum PipelineError {
+    /// Bad input or usage (exit code 2).
+    #[error("{0}")]
+    Input(String),
+    /// A solver or system failure (exit code 3).
+    #[error("{0}")]
+    Solver(String),
+}
+
+impl From<InputError> for PipelineError {
+    fn from(e: InputError) -> Self {
+        PipelineError::Input(e.to_string())
+    }
+}
+
+fn sys(e: impl std::fmt::Display) -> PipelineError {
+    PipelineError::Solver(e.to_string())
+}
+
+/// Read and parse a sliding instance file.
+pub fn load_sliding(path: &Path, goal: Goal) -> Result<SlidingPuzzle, PipelineError> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        PipelineError::Input(format!("{}: cannot read the instance: {e}", path.display()))
+    })?;
+    Ok(SlidingPuzzle::parse(
+        &text,
+        &path.display().to_string(),
+        goal,
+    )?)
+}
+
+/// The horizon to use: the one given, or the model's default for this board.
+pub fn resolve_horizon(p: &SlidingPuzzle, horizon: Option<usize>) -> Result<usize, PipelineError> {
+    match horizon {
+        Some(0) => Err(PipelineError::Input("--horizon must be at least 1".into())),
+        Some(t) => Ok(t),
+        None => sliding_neos::default_horizon(p.rows(), p.cols()).ok_or_else(|| {
+            PipelineError::Input(format!(
+                "no default horizon is known for a {}×{} board (its diameter is unknown): pass --horizon T",
+                p.rows(),
+                p.cols()
+            ))
+        }),
+    }
+}
+
+/// Write the `model` of `p` in `format` to `out`.
+pub fn export_sliding<W: Write>(
+    p: &SlidingPuzzle,
+    goal: Goal,
+    model: SlidingModel,
+    format: Format,
+    horizon: usize,
+    out: W,
+) -> Result<(), PipelineError> {
+    match (model, format) {
+        (SlidingModel::Neos, Format::Lp) => {
+            lp::write_lp(
+                &sliding_neos::build(p, goal, horizon).map_err(sys)?.model,
+                out,
+            )
+            .map_err(sys)?;
+        }
+        (SlidingModel::Neos, Format::Mps) => {
+            mps::write_mps(
+                &sliding_neos::build(p, goal, horizon).map_err(sys)?.model,
+                out,
+            )
+            .map_err(sys)?;
+        }
+        (SlidingModel::Neos, Format::Gms) => {
+            gams::write_sliding_neos_gms(p, goal, horizon, &gams::GamsOptions::default(), out)
+                .map_err(sys)?;
+        }
+        (SlidingModel::Sat, Format::Cnf) => {
+            let enc = sliding_sat::build(p, goal, horizon);
+            dimacs_cnf::write_cnf(enc.cnf(), out).map_err(sys)?;
+        }
+        (m, f) => {
+            return Err(PipelineError::Input(format!(
+                "model {} cannot be written as {f:?}: neos goes to lp, mps or gms; sat goes to cnf",
+                m.name()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The report of a solve, printed as JSON by `--json`.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct SolveReport {
+    /// `solved`, `infeasible`, `time_limit`, `no_solution`, `unverified`.
+    pub status: String,
+    /// Always `sliding` here.
+    pub family: String,
+    /// The formulation.
+    pub model: String,
+    /// The engine or solver used.
+    pub solver: String,
+    /// Moves in the plan.
+    pub objective: Option<f64>,
+    /// A proven lower bound, where known.
+    pub bound: Option<f64>,
+    /// True when the plan is proven shortest.
+    pub optimal: bool,
+    /// Wall-clock seconds, end to end.
+    pub seconds: f64,
+    /// True when the plan was replayed to the goal (and, for MILP, the point checked).
+    pub verified: bool,
+    /// The horizon of the model solved.
+    pub horizon: usize,
+    /// The plan as letters.
+    pub moves: Option<String>,
+    /// What the checks found wrong.
+    pub errors: Vec<String>,
+    /// The solver's own status text.
+    pub solver_status: String,
+}
+
+/// Options of a solve.
+#[derive(Debug, Clone)]
+pub struct SolveOptions {
+    /// `milp` or `sat`.
+    pub via: String,
+    /// Solver name (`microlp`, `varisat` or a registry entry).
+    pub solver: Option<String>,
+    /// Horizon (MILP) or maximum horizon (SAT).
+    pub horizon: Option<usize>,
+    /// Wall-clock limit for each external solver run.
+    pub time_limit: Duration,
+    /// Threads for solvers that take them.
+    pub threads: u32,
+    /// Explicit registry file.
+    pub solvers_file: Option<PathBuf>,
+    /// Called with one line of progress at a time.
+    pub progress: Option<fn(&str)>,
+}
+
+fn report(model: &str, solver: &str, horizon: usize, started: Instant) -> SolveReport {
+    SolveReport {
+        status: "no_solution".into(),
+        family: "sliding".into(),
+        model: model.into(),
+        solver: solver.into(),
+        objective: None,
+        bound: None,
+        optimal: false,
+        seconds: started.elapsed().as_secs_f64(),
+        verified: false,
+        horizon,
+        moves: None,
+        errors: Vec::new(),
+        solver_status: String::new(),
+    }
+}
+
+/// Solve a sliding puzzle end to end and verify the answer independently.
+pub fn solve_sliding(
+    p: &SlidingPuzzle,
+    goal: Goal,
+    opts: &SolveOptions,
+) -> Result<SolveReport, PipelineError> {
+    match opts.via.as_str() {
+        "milp" => solve_milp(p, goal, opts),
+        "sat" => solve_sat(p, goal, opts),
+        other => Err(PipelineError::Input(format!(
+            "--via {other} is not available for sliding puzzles: use milp or sat"
+        ))),
+    }
+}
+
+fn registry_entry(
+    opts: &SolveOptions,
+    name: &str,
+    kind: &str,
+) -> Result<SolverEntry, PipelineError> {
+    let reg = Registry::load(opts.solvers_file.as_deref())
+        .map_err(|e| PipelineError::Input(e.to_string()))?;
+    let entry = reg.get(name).ok_or_else(|| {
+        PipelineError::Input(format!(
+            "no solver named {name:?} in the registry ({}); known: {}",
+            reg.source(),
+            reg.names().join(", ")
+        ))
+    })?;
+    if entry.kind.as_str() != kind {
+        return Err(PipelineError::Input(format!(
+            "solver {name:?} is a {} solver, not a {kind} one",
+            entry.kind.as_str()
+        )));
+    }
+    Ok(entry.clone())
+}
+
+fn solve_milp(
+    p: &SlidingPuzzle,
+    goal: Goal,
+    opts: &SolveOptions,
+) -> Result<SolveReport, PipelineError> {
+    let started = Instant::now();
+    let horizon = resolve_horizon(p, opts.horizon)?;
+    let solver = opts.solver.clone().unwrap_or_else(|| "microlp".into());
+    let nm = sliding_neos::build(p, goal, horizon).map_err(sys)?;
+    if let Some(cb) = opts.progress {
+        cb(&format!("built {} ; solving with {solver}", nm.model));
+    }
+    let sol: MilpSolution = if solver == "microlp" {
+        solve_microlp(&nm.model, opts.time_limit).map_err(sys)?
+    } else {
+        let entry = registry_entry(opts, &solver, "milp")?;
+        let dir = tempfile::tempdir().map_err(sys)?;
+        let path = dir.path().join(format!("model.{}", entry.input.as_str()));
+        let file = std::io::BufWriter::new(std::fs::File::create(&path).map_err(sys)?);
+        match entry.input.as_str() {
+            "mps" => mps::write_mps(&nm.model, file).map(|_| ()),
+            _ => lp::write_lp(&nm.model, file).map(|_| ()),
+        }
+        .map_err(sys)?;
+        let (sol, _run) = crate::solve::milp_external::solve_milp_file(
+            &entry,
+            &path,
+            dir.path(),
+            opts.time_limit,
+            opts.threads,
+        )
+        .map_err(|e| PipelineError::Solver(e.to_string()))?;
+        sol
+    };
+    let mut rep = report("neos", &solver, horizon, started);
+    rep.solver_status = sol.status_text.clone();
+    finish_milp(&mut rep, &nm, p, goal, &sol);
+    rep.seconds = started.elapsed().as_secs_f64();
+    Ok(rep)
+}
+
+/// Decode a MILP solution of the neos model and verify it at both levels.
+pub fn finish_milp(
+    rep: &mut SolveReport,
+    nm: &sliding_neos::NeosModel,
+    p: &SlidingPuzzle,
+    goal: Goal,
+    sol: &MilpSolution,
+) {
+    rep.status = match sol.outcome {
+        Outcome::Optimal | Outcome::Feasible => "solved",
+        Outcome::Infeasible => "infeasible",
+        Outcome::Unbounded => "unbounded",
+        Outcome::TimeLimit => "time_limit",
+        Outcome::Unknown => "no_solution",
+    }
+    .into();
+    rep.optimal = sol.outcome == Outcome::Optimal;
+    if !sol.outcome.has_solution() {
+        return;
+    }
+    let x = match sol.resolve(&nm.model) {
+        Ok(x) => x,
+        Err(e) => {
+            rep.status = "unverified".into();
+            rep.errors.push(e.to_string());
+            return;
+        }
+    };
+    let model_check = verify::milp::check_point(&nm.model, &x, sol.objective);
+    rep.errors.extend(model_check.errors);
+    match nm.decode(&x) {
+        Ok(moves) => {
+            let v = verify_moves(p, goal, &moves, sol.objective);
+            rep.errors.extend(v.errors);
+            rep.objective = v.objective;
+            rep.moves = Some(moves_to_string(&moves));
+        }
+        Err(e) => rep.errors.push(e.to_string()),
+    }
+    rep.verified = rep.errors.is_empty();
+    if !rep.verified {
+        rep.status = "unverified".into();
+        rep.optimal = false;
+    }
+    if rep.optimal {
+        rep.bound = rep.objective;
+    }
+}
+
+/// Puzzle-level verification of a plan by the independent replayer.
+pub fn verify_moves(
+    p: &SlidingPuzzle,
+    goal: Goal,
+    moves: &[Move],
+    claimed: Option<f64>,
+) -> Verdict {
+    let goal_board = goal.board(p.cells());
+    verify::sliding::check_moves(
+        p.rows(),
+        p.cols(),
+        p.tiles(),
+        &goal_board,
+        &moves_to_string(moves),
+        claimed,
+    )
+}
+
+fn solve_sat(
+    p: &SlidingPuzzle,
+    goal: Goal,
+    opts: &SolveOptions,
+) -> Result<SolveReport, PipelineError> {
+    let started = Instant::now();
+    let solver = opts.solver.clone().unwrap_or_else(|| "varisat".into());
+    let max_h = opts
+        .horizon
+        .or_else(|| sliding_neos::default_horizon(p.rows(), p.cols()))
+        .unwrap_or(200);
+    let progress = |_: usize, s: &sliding_sat::SatStep| {
+        if let Some(cb) = opts.progress {
+            cb(&format!(
+                "horizon {}: {:?} in {:.2} s ({} vars, {} clauses)",
+                s.horizon, s.result, s.seconds, s.vars, s.clauses
+            ));
+        }
+    };
+    let plan = if solver == "varisat" {
+        sliding_sat::solve_optimal(p, goal, max_h, true, solve_varisat_checked, progress)
+            .map_err(|e| PipelineError::Solver(e.to_string()))?
+    } else {
+        let entry = registry_entry(opts, &solver, "sat")?;
+        let dir = tempfile::tempdir().map_err(sys)?;
+        let path = dir.path().join("model.cnf");
+        sliding_sat::solve_optimal(
+            p,
+            goal,
+            max_h,
+            true,
+            |cnf| -> Result<SatOutcome, String> {
+                let f = std::io::BufWriter::new(
+                    std::fs::File::create(&path).map_err(|e| e.to_string())?,
+                );
+                dimacs_cnf::write_cnf(cnf, f).map_err(|e| e.to_string())?;
+                crate::solve::milp_external::solve_sat_file(
+                    &entry,
+                    &path,
+                    dir.path(),
+                    opts.time_limit,
+                    cnf.num_vars(),
+                )
+                .map(|(o, _)| o)
+                .map_err(|e| e.to_string())
+            },
+            progress,
+        )
+        .map_err(|e| PipelineError::Solver(e.to_string()))?
+    };
+    let mut rep = report("sat", &solver, plan.horizon.unwrap_or(max_h), started);
+    rep.bound = Some(plan.lower_bound as f64);
+    match &plan.moves {
+        Some(moves) => {
+            let v = verify_moves(p, goal, moves, plan.horizon.map(|h| h as f64));
+            rep.errors = v.errors;
+            rep.objective = v.objective;
+            rep.verified = rep.errors.is_empty();
+            rep.optimal = plan.optimal && rep.verified;
+            if rep.optimal {
+                rep.bound = rep.objective;
+            }
+            rep.moves = Some(moves_to_string(moves));
+            rep.status = if rep.verified { "solved" } else { "unverified" }.into();
+        }
+        None => {
+            let last = plan.steps.last().map(|s| s.result);
+            rep.status = match last {
+                Some(sliding_sat::StepResult::Unknown) => "time_limit".into(),
+                _ => "no_solution".into(),
+            };
+        }
+    }
+    rep.solver_status = plan
+        .steps
+        .iter()
+        .map(|s| format!("T={}:{:?}", s.horizon, s.result))
+        .collect::<Vec<_>>()
+        .join(" ");
+    rep.seconds = started.elapsed().as_secs_f64();
+    Ok(rep)
+}
+
+/// A solution file of any kind `verify` accepts, detected from its content.
+#[derive(Debug)]
+pub enum AnySolution {
+    /// A tilekit move list.
+    Moves(Vec<Move>),
+    /// A raw MILP solver output.
+    Milp(MilpSolution, &'static str),
+    /// A raw SAT solver output.
+    Sat(SatOutcome),
+}
+
+/// Detect and parse a solution file. `num_vars` is needed for SAT outputs.
+pub fn parse_any_solution(
+    text: &str,
+    source: &str,
+    num_vars: Option<usize>,
+) -> Result<AnySolution, PipelineError> {
+    let first = text
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+        .trim();
+    if first.starts_with("Model status") {
+        return Ok(AnySolution::Milp(highs::parse(text, source)?, "highs"));
+    }
+    if first.starts_with("c Problem:") || first.starts_with("s mip") || first.starts_with("s bas") {
+        return Ok(AnySolution::Milp(glpk::parse(text, source)?, "glpk"));
+    }
+    if first.contains("objective value")
+        || first.starts_with("Infeasible")
+        || first.starts_with("Integer infeasible")
+        || first.starts_with("Unbounded")
+        || first.starts_with("Stopped on")
+    {
+        return Ok(AnySolution::Milp(cbc::parse(text, source)?, "cbc"));
+    }
+    if text
+        .lines()
+        .any(|l| l.starts_with("s SATISFIABLE") || l.starts_with("s UNSATISFIABLE"))
+    {
+        let n = num_vars.ok_or_else(|| {
+            PipelineError::Input("a SAT output needs --model sat and --horizon".into())
+        })?;
+        return Ok(AnySolution::Sat(sat_out::parse(text, source, n)?));
+    }
+    Ok(AnySolution::Moves(crate::puzzle::sliding::parse_moves(
+        text, source,
+    )?))
+}
+
+/// Verify a solution file against an instance. Raw solver outputs are decoded through the
+/// model rebuilt with the same `model` and `horizon` as at export.
+pub fn verify_sliding(
+    p: &SlidingPuzzle,
+    goal: Goal,
+    text: &str,
+    source: &str,
+    model: Option<SlidingModel>,
+    horizon: Option<usize>,
+) -> Result<Verdict, PipelineError> {
+    let sat_vars = match (model, horizon) {
+        (Some(SlidingModel::Sat), Some(h)) => Some(sliding_sat::build(p, goal, h).cnf().num_vars()),
+        _ => None,
+    };
+    match parse_any_solution(text, source, sat_vars)? {
+        AnySolution::Moves(moves) => Ok(verify_moves(p, goal, &moves, None)),
+        AnySolution::Milp(sol, _) => {
+            if model == Some(SlidingModel::Sat) {
+                return Err(PipelineError::Input(
+                    "a MILP solver output cannot belong to --model sat".into(),
+                ));
+            }
+            let h = resolve_horizon(p, horizon)?;
+            let nm = sliding_neos::build(p, goal, h).map_err(sys)?;
+            if !sol.outcome.has_solution() {
+                return Ok(Verdict {
+                    valid: false,
+                    objective: None,
+                    errors: vec![format!(
+                        "the solver output has no solution (status: {})",
+                        sol.status_text
+                    )],
+                });
+            }
+            let x = sol
+                .resolve(&nm.model)
+                .map_err(|e| PipelineError::Input(format!("{source}: {e}")))?;
+            let mut v = verify::milp::check_point(&nm.model, &x, sol.objective);
+            match nm.decode(&x) {
+                Ok(moves) => {
+                    let pv = verify_moves(p, goal, &moves, sol.objective);
+                    v.errors.extend(pv.errors);
+                    v.objective = pv.objective;
+                }
+                Err(e) => v.errors.push(e.to_string()),
+            }
+            v.valid = v.errors.is_empty();
+            Ok(v)
+        }
+        AnySolution::Sat(out) => {
+            let h = horizon
+                .ok_or_else(|| PipelineError::Input("a SAT output needs --horizon".into()))?;
+            let enc = sliding_sat::build(p, goal, h);
+            match out {
+                SatOutcome::Sat(model) => {
+                    let mut errors = Vec::new();
+                    if let Some(c) = enc.cnf().first_violated(&model) {
+                        errors.push(format!(
+                            "the assignment violates clause {} of the CNF",
+                            c + 1
+                        ));
+                    }
+                    match enc.decode(&model) {
+                        Ok(moves) => {
+                            let pv = verify_moves(p, goal, &moves, Some(h as f64));
+                            errors.extend(pv.errors);
+                            Ok(Verdict {
+                                valid: errors.is_empty(),
+                                objective: pv.objective,
+                                errors,
+                            })
+                        }
+                        Err(e) => {
+                            errors.push(e.to_string());
+                            Ok(Verdict {
+                                valid: false,
+                                objective: None,
+                                errors,
+                            })
+                        }
+                    }
+                }
+                other => Ok(Verdict {
+                    valid: false,
+                    objective: None,
+                    errors: vec![format!("the SAT output carries no model ({other:?})")],
+                }),
+            }
+        }
+    }
+}

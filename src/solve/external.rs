@@ -1,0 +1,300 @@
+//! The external process runner: start a solver, drain its output, enforce a wall-clock limit.
+//!
+//! The child runs in its own process group so that a time-out kills the whole tree (a wrapper
+//! script and the solver it started), and stdout and stderr are read by two threads so that a
+//! chatty solver can never block on a full pipe.
+
+use std::io::Read;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// How long to wait for the output pipes after the solver itself has exited, before
+/// assuming a leftover grandchild holds them open and killing its process group.
+const PIPE_GRACE: Duration = Duration::from_millis(500);
+
+/// What to run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunSpec {
+    /// The program: a name looked up on `PATH`, or a path.
+    pub program: String,
+    /// Its arguments, already expanded.
+    pub args: Vec<String>,
+    /// Wall-clock limit; past it the process group is killed.
+    pub time_limit: Duration,
+    /// Working directory (the caller's when `None`).
+    pub cwd: Option<PathBuf>,
+}
+
+/// What a finished (or killed) process left behind.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunOutput {
+    /// The exit code, when the process exited normally.
+    pub status: Option<i32>,
+    /// The signal that ended the process, when one did.
+    pub signal: Option<i32>,
+    /// Everything written to stdout (lossily decoded as UTF-8).
+    pub stdout: String,
+    /// Everything written to stderr (lossily decoded as UTF-8).
+    pub stderr: String,
+    /// Wall-clock time from spawn to exit.
+    pub elapsed: Duration,
+    /// True when we killed the process at the time limit.
+    pub timed_out: bool,
+}
+
+impl RunOutput {
+    /// "exit code N", "signal N" or "killed at the time limit", for messages.
+    pub fn describe_exit(&self) -> String {
+        match (self.timed_out, self.status, self.signal) {
+            (true, _, _) => format!(
+                "killed at the time limit after {:.1} s",
+                self.elapsed.as_secs_f64()
+            ),
+            (_, Some(c), _) => format!("exit code {c}"),
+            (_, _, Some(s)) => format!("signal {s}"),
+            _ => "an unknown exit status".to_string(),
+        }
+    }
+
+    /// The last `max_lines` non-blank lines of stderr, or of stdout when stderr is empty
+    /// (CBC and GLPK report their errors on stdout), joined with " | ".
+    pub fn output_tail(&self, max_lines: usize) -> String {
+        let text = if self.stderr.trim().is_empty() {
+            &self.stdout
+        } else {
+            &self.stderr
+        };
+        let lines: Vec<&str> = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        lines[lines.len().saturating_sub(max_lines)..].join(" | ")
+    }
+}
+
+/// Why a process could not be run at all.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The program does not exist.
+    #[error(
+        "solver '{program}' not found on PATH: run scripts/install-solvers.sh or edit solvers.toml"
+    )]
+    NotFound {
+        /// The program as given.
+        program: String,
+    },
+    /// Any other failure to start it (permissions, bad working directory, ...).
+    #[error("cannot start solver '{program}': {source}")]
+    Spawn {
+        /// The program as given.
+        program: String,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Waiting for the process failed.
+    #[error("lost track of solver '{program}': {source}")]
+    Wait {
+        /// The program as given.
+        program: String,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// Run `spec` to completion or to its time limit. A time-out is not an error: it comes back
+/// as `timed_out` with whatever the process had written.
+pub fn run(spec: &RunSpec) -> Result<RunOutput, RunError> {
+    let program = spec.program.clone();
+    if let Some(dir) = &spec.cwd {
+        // Command reports a missing working directory as NotFound, which would blame the solver.
+        if !dir.is_dir() {
+            return Err(RunError::Spawn {
+                program,
+                source: std::io::Error::new(
+                    std::io::ErrorKind::NotFound,
+                    format!("working directory {} does not exist", dir.display()),
+                ),
+            });
+        }
+    }
+    let mut cmd = Command::new(&spec.program);
+    cmd.args(&spec.args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0);
+    if let Some(dir) = &spec.cwd {
+        cmd.current_dir(dir);
+    }
+    let start = Instant::now();
+    let mut child = cmd.spawn().map_err(|source| match source.kind() {
+        std::io::ErrorKind::NotFound => RunError::NotFound {
+            program: program.clone(),
+        },
+        _ => RunError::Spawn {
+            program: program.clone(),
+            source,
+        },
+    })?;
+    let out = drain(child.stdout.take());
+    let err = drain(child.stderr.take());
+
+    let deadline = start + spec.time_limit;
+    let mut nap = Duration::from_millis(1);
+    let mut timed_out = false;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(st)) => break st,
+            Ok(None) => {}
+            Err(source) => {
+                kill_group(&mut child);
+                return Err(RunError::Wait { program, source });
+            }
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            timed_out = true;
+            kill_group(&mut child);
+            break child.wait().map_err(|source| RunError::Wait {
+                program: program.clone(),
+                source,
+            })?;
+        }
+        std::thread::sleep(nap.min(deadline - now));
+        nap = (nap * 2).min(Duration::from_millis(25));
+    };
+    let elapsed = start.elapsed();
+
+    // A grandchild that outlived the solver may still hold the pipes. While it lives its
+    // process group exists, so the group id cannot have been reused and killing it is safe.
+    let grace = Instant::now() + PIPE_GRACE;
+    while !(out.is_finished() && err.is_finished()) && Instant::now() < grace {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    if !(out.is_finished() && err.is_finished()) {
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", child.id())])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
+    }
+    let text = |h: JoinHandle<Vec<u8>>| {
+        String::from_utf8_lossy(&h.join().unwrap_or_default()).into_owned()
+    };
+    Ok(RunOutput {
+        status: status.code(),
+        signal: status.signal(),
+        stdout: text(out),
+        stderr: text(err),
+        elapsed,
+        timed_out,
+    })
+}
+
+/// Read a pipe to its end on a thread of its own.
+fn drain<R: Read + Send + 'static>(pipe: Option<R>) -> JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        if let Some(mut p) = pipe {
+            // A read error mid-way leaves what was read so far, which is all we can report.
+            let _ = p.read_to_end(&mut buf);
+        }
+        buf
+    })
+}
+
+/// Kill the child's whole process group (it leads it: `process_group(0)`), then the child
+/// itself in case the `kill` program is unavailable. Called before the child is reaped, so
+/// its pid, and hence the group id, cannot have been reused.
+fn kill_group(child: &mut Child) {
+    let _ = Command::new("kill")
+        .args(["-KILL", "--", &format!("-{}", child.id())])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+    let _ = child.kill();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sh(script: &str, limit_ms: u64) -> Result<RunOutput, RunError> {
+        run(&RunSpec {
+            program: "sh".into(),
+            args: vec!["-c".into(), script.into()],
+            time_limit: Duration::from_millis(limit_ms),
+            cwd: None,
+        })
+    }
+
+    #[test]
+    fn captures_both_streams_and_the_exit_code() {
+        let o = sh("echo out; echo err >&2; exit 3", 5000).unwrap();
+        assert_eq!((o.status, o.signal, o.timed_out), (Some(3), None, false));
+        assert_eq!((o.stdout.as_str(), o.stderr.as_str()), ("out\n", "err\n"));
+        assert_eq!(o.describe_exit(), "exit code 3");
+        assert_eq!(o.output_tail(5), "err");
+    }
+
+    #[test]
+    fn a_chatty_process_does_not_deadlock() {
+        // 4 MB on each stream, far beyond a pipe buffer.
+        let o = sh(
+            "head -c 4000000 /dev/zero | tr '\\0' a; head -c 4000000 /dev/zero | tr '\\0' b >&2",
+            20_000,
+        )
+        .unwrap();
+        assert_eq!((o.stdout.len(), o.stderr.len()), (4_000_000, 4_000_000));
+        assert!(!o.timed_out);
+    }
+
+    #[test]
+    fn the_time_limit_kills_the_whole_group() {
+        // The backgrounded sleep keeps stdout open: only a group kill ends the run promptly.
+        let o = sh("sleep 30 & echo started; sleep 30", 300).unwrap();
+        assert!(o.timed_out);
+        assert_eq!(o.signal, Some(9));
+        assert_eq!(o.stdout, "started\n");
+        assert!(o.elapsed < Duration::from_secs(2), "{:?}", o.elapsed);
+    }
+
+    #[test]
+    fn a_leftover_grandchild_does_not_hold_the_run() {
+        let t = Instant::now();
+        let o = sh("sleep 30 & exit 0", 10_000).unwrap();
+        assert_eq!(o.status, Some(0));
+        assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+    }
+
+    #[test]
+    fn missing_programs_and_directories() {
+        let e = run(&RunSpec {
+            program: "tilekit-no-such-solver".into(),
+            args: vec![],
+            time_limit: Duration::from_secs(1),
+            cwd: None,
+        })
+        .unwrap_err();
+        assert!(matches!(e, RunError::NotFound { .. }));
+        assert_eq!(
+            e.to_string(),
+            "solver 'tilekit-no-such-solver' not found on PATH: run scripts/install-solvers.sh or edit solvers.toml"
+        );
+        let e = run(&RunSpec {
+            program: "sh".into(),
+            args: vec![],
+            time_limit: Duration::from_secs(1),
+            cwd: Some("/no/such/dir".into()),
+        })
+        .unwrap_err();
+        assert!(matches!(e, RunError::Spawn { .. }), "{e}");
+        assert!(e.to_string().contains("/no/such/dir"), "{e}");
+    }
+}

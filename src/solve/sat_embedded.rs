@@ -1,0 +1,127 @@
+//! The embedded SAT engine: the pure-Rust CDCL solver `varisat` (no external binary needed).
+//!
+//! varisat is unmaintained since 2020 and much slower than CaDiCaL or Kissat on hard
+//! formulas; it is here so that small instances and tests need no installed solver.
+
+use crate::model::cnf::Cnf;
+use crate::solve::SatOutcome;
+use varisat::ExtendFormula;
+
+/// Why the embedded engine gave no trustworthy answer.
+#[derive(Debug, thiserror::Error)]
+pub enum EmbeddedSatError {
+    /// More variables than varisat supports.
+    #[error("the formula has {vars} variables but varisat supports at most {max}")]
+    TooManyVars {
+        /// Variables in the formula.
+        vars: usize,
+        /// varisat's limit.
+        max: usize,
+    },
+    /// varisat stopped with an error.
+    #[error("varisat failed: {0}")]
+    Solver(#[from] varisat::solver::SolverError),
+    /// varisat said satisfiable but gave no model.
+    #[error("varisat reported satisfiable but returned no model")]
+    NoModel,
+    /// The model violates a clause: a solver bug, caught before anyone trusts the model.
+    #[error("varisat's model violates clause {0} (0-based) of the formula")]
+    BadModel(usize),
+}
+
+/// Solve `cnf` with varisat; the model is checked against every clause before it is returned.
+pub fn solve_varisat_checked(cnf: &Cnf) -> Result<SatOutcome, EmbeddedSatError> {
+    let vars = cnf.num_vars();
+    if vars > varisat::Var::max_count() {
+        return Err(EmbeddedSatError::TooManyVars {
+            vars,
+            max: varisat::Var::max_count(),
+        });
+    }
+    let mut solver = varisat::Solver::new();
+    let mut buf = Vec::new();
+    for clause in cnf.clauses() {
+        buf.clear();
+        buf.extend(
+            clause
+                .iter()
+                .map(|l| varisat::Lit::from_index(l.var().index(), !l.is_negated())),
+        );
+        solver.add_clause(&buf);
+    }
+    if !solver.solve()? {
+        return Ok(SatOutcome::Unsat);
+    }
+    let lits = solver.model().ok_or(EmbeddedSatError::NoModel)?;
+    // Variables varisat never saw (in no clause) stay false.
+    let mut model = vec![false; vars];
+    for l in lits {
+        if let Some(slot) = model.get_mut(l.index()) {
+            *slot = l.is_positive();
+        }
+    }
+    match cnf.first_violated(&model) {
+        Some(clause) => Err(EmbeddedSatError::BadModel(clause)),
+        None => Ok(SatOutcome::Sat(model)),
+    }
+}
+
+/// Solve `cnf` with varisat. Any failure of [`solve_varisat_checked`] (including a model that
+/// does not satisfy the formula) is reported as [`SatOutcome::Unknown`], never as a model.
+pub fn solve_varisat(cnf: &Cnf) -> SatOutcome {
+    solve_varisat_checked(cnf).unwrap_or(SatOutcome::Unknown)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn php(pigeons: usize, holes: usize) -> Cnf {
+        let mut f = Cnf::new();
+        let x: Vec<Vec<_>> = (0..pigeons)
+            .map(|p| {
+                (0..holes)
+                    .map(|h| f.new_var(format!("p{p}_h{h}")).positive())
+                    .collect()
+            })
+            .collect();
+        for row in &x {
+            f.add_clause(row);
+        }
+        for h in 0..holes {
+            for (p, xp) in x.iter().enumerate() {
+                for xq in &x[p + 1..] {
+                    f.add_clause(&[!xp[h], !xq[h]]);
+                }
+            }
+        }
+        f
+    }
+
+    #[test]
+    fn pigeonhole_sat_and_unsat() {
+        match solve_varisat(&php(3, 3)) {
+            SatOutcome::Sat(m) => assert!(php(3, 3).is_satisfied_by(&m)),
+            other => panic!("PHP(3,3) should be SAT, got {other:?}"),
+        }
+        assert_eq!(solve_varisat(&php(4, 3)), SatOutcome::Unsat);
+    }
+
+    #[test]
+    fn edge_cases() {
+        // No clauses: SAT with every variable (even unused ones) given a value.
+        let mut f = Cnf::new();
+        f.new_var("unused");
+        assert_eq!(solve_varisat(&f), SatOutcome::Sat(vec![false]));
+        // An empty clause is UNSAT.
+        f.add_clause(&[]);
+        assert_eq!(solve_varisat(&f), SatOutcome::Unsat);
+        // Units are honoured, including a variable only seen negated.
+        let mut g = Cnf::new();
+        let a = g.new_var("a");
+        let b = g.new_var("b");
+        g.add_clause(&[a.positive()]);
+        g.add_clause(&[b.negative()]);
+        assert_eq!(solve_varisat(&g), SatOutcome::Sat(vec![true, false]));
+    }
+}
