@@ -39,7 +39,7 @@ enum Cmd {
     Export {
         /// The instance file.
         instance: PathBuf,
-        /// The formulation: neos (MILP) or sat (CNF).
+        /// The formulation: neos (the case study's MILP), flow (strengthened MILP) or sat (CNF).
         #[arg(long, default_value = "neos")]
         model: String,
         /// lp, mps, gms or cnf (default: from -o's extension).
@@ -58,7 +58,7 @@ enum Cmd {
         /// milp (the neos model) or sat (CNF, horizon stepped to optimality).
         #[arg(long, default_value = "sat")]
         via: String,
-        /// The formulation (neos for --via milp, sat for --via sat).
+        /// The formulation: neos (default) or flow for --via milp; sat for --via sat.
         #[arg(long)]
         model: Option<String>,
         /// microlp or varisat (embedded), or a registry entry: cbc, highs, glpk, cadical, kissat, minisat.
@@ -88,7 +88,7 @@ enum Cmd {
         instance: PathBuf,
         /// The solution file.
         solution: PathBuf,
-        /// The model a raw solver output belongs to (neos or sat).
+        /// The model a raw solver output belongs to (neos, flow or sat).
         #[arg(long)]
         model: Option<String>,
         /// Print one JSON object.
@@ -127,7 +127,7 @@ fn goal_of(c: &Common) -> Result<Goal, PipelineError> {
 fn model_of(s: &str) -> Result<SlidingModel, PipelineError> {
     SlidingModel::parse(s).ok_or_else(|| {
         PipelineError::Input(format!(
-            "--model {s} is not known for sliding puzzles: use neos or sat"
+            "--model {s} is not known for sliding puzzles: use neos, flow or sat"
         ))
     })
 }
@@ -202,14 +202,23 @@ fn run(cli: Cli) -> Result<ExitCode, PipelineError> {
             common,
         } => {
             let goal = goal_of(&common)?;
-            if let Some(m) = &model {
-                let want = if via == "milp" { "neos" } else { "sat" };
-                if m != want {
+            let milp_model = match (via.as_str(), model.as_deref()) {
+                ("milp", None) => SlidingModel::Neos,
+                ("milp", Some(m)) => match model_of(m)? {
+                    SlidingModel::Sat => {
+                        return Err(PipelineError::Input(
+                            "--via milp solves --model neos or flow, not sat".into(),
+                        ));
+                    }
+                    other => other,
+                },
+                (_, Some(m)) if m != "sat" => {
                     return Err(PipelineError::Input(format!(
-                        "--via {via} solves --model {want}, not {m}"
+                        "--via {via} solves --model sat, not {m}"
                     )));
                 }
-            }
+                _ => SlidingModel::Sat,
+            };
             if !(time_limit.is_finite() && time_limit > 0.0) {
                 return Err(PipelineError::Input(
                     "--time-limit must be a positive number of seconds".into(),
@@ -218,6 +227,7 @@ fn run(cli: Cli) -> Result<ExitCode, PipelineError> {
             let p = pipeline::load_sliding(&instance, goal)?;
             let opts = pipeline::SolveOptions {
                 via,
+                model: milp_model,
                 solver,
                 horizon: common.horizon,
                 time_limit: Duration::from_secs_f64(time_limit),

@@ -4,7 +4,7 @@
 use crate::error::InputError;
 use crate::format::solution::{cbc, glpk, highs, sat as sat_out};
 use crate::format::{dimacs_cnf, gams, lp, mps};
-use crate::formulate::{sliding_neos, sliding_sat};
+use crate::formulate::{sliding_flow, sliding_neos, sliding_sat};
 use crate::puzzle::sliding::{Goal, Move, SlidingPuzzle, moves_to_string};
 use crate::solve::milp_embedded::solve_microlp;
 use crate::solve::registry::{Registry, SolverEntry};
@@ -20,6 +20,8 @@ use std::time::{Duration, Instant};
 pub enum SlidingModel {
     /// The NEOS case study's model, faithful.
     Neos,
+    /// The strengthened binary flow MILP.
+    Flow,
     /// Planning-as-SAT CNF.
     Sat,
 }
@@ -29,6 +31,7 @@ impl SlidingModel {
     pub fn parse(s: &str) -> Option<Self> {
         match s {
             "neos" => Some(SlidingModel::Neos),
+            "flow" => Some(SlidingModel::Flow),
             "sat" => Some(SlidingModel::Sat),
             _ => None,
         }
@@ -37,6 +40,7 @@ impl SlidingModel {
     pub fn name(self) -> &'static str {
         match self {
             SlidingModel::Neos => "neos",
+            SlidingModel::Flow => "flow",
             SlidingModel::Sat => "sat",
         }
     }
@@ -87,6 +91,51 @@ impl From<InputError> for PipelineError {
 
 fn sys(e: impl std::fmt::Display) -> PipelineError {
     PipelineError::Solver(e.to_string())
+}
+
+/// A built sliding MILP of either formulation.
+#[derive(Debug, Clone)]
+pub enum SlidingMilp {
+    /// The faithful case-study model.
+    Neos(sliding_neos::NeosModel),
+    /// The strengthened flow model.
+    Flow(sliding_flow::FlowModel),
+}
+
+impl SlidingMilp {
+    /// Build `model` (neos or flow) for `p`.
+    pub fn build(
+        p: &SlidingPuzzle,
+        goal: Goal,
+        model: SlidingModel,
+        horizon: usize,
+    ) -> Result<Self, PipelineError> {
+        match model {
+            SlidingModel::Neos => Ok(SlidingMilp::Neos(
+                sliding_neos::build(p, goal, horizon).map_err(sys)?,
+            )),
+            SlidingModel::Flow => Ok(SlidingMilp::Flow(
+                sliding_flow::build(p, goal, horizon).map_err(sys)?,
+            )),
+            SlidingModel::Sat => Err(PipelineError::Input(
+                "the sat model is a CNF, not a MILP".into(),
+            )),
+        }
+    }
+    /// The MILP.
+    pub fn model(&self) -> &crate::model::milp::Model {
+        match self {
+            SlidingMilp::Neos(n) => &n.model,
+            SlidingMilp::Flow(f) => &f.model,
+        }
+    }
+    /// Decode solver values into moves.
+    pub fn decode(&self, x: &[f64]) -> Result<Vec<Move>, String> {
+        match self {
+            SlidingMilp::Neos(n) => n.decode(x).map_err(|e| e.to_string()),
+            SlidingMilp::Flow(f) => f.decode(x).map_err(|e| e.to_string()),
+        }
+    }
 }
 
 /// Read and parse a sliding instance file.
@@ -150,7 +199,7 @@ pub fn export_sliding<W: Write>(
         }
         (m, f) => {
             return Err(PipelineError::Input(format!(
-                "model {} cannot be written as {f:?}: neos goes to lp, mps or gms; sat goes to cnf",
+                "model {} cannot be written as {f:?}: neos goes to lp, mps or gms; flow to lp or mps; sat to cnf",
                 m.name()
             )));
         }
@@ -194,6 +243,8 @@ pub struct SolveReport {
 pub struct SolveOptions {
     /// `milp` or `sat`.
     pub via: String,
+    /// The MILP formulation for `--via milp` (neos or flow).
+    pub model: SlidingModel,
     /// Solver name (`microlp`, `varisat` or a registry entry).
     pub solver: Option<String>,
     /// Horizon (MILP) or maximum horizon (SAT).
@@ -272,20 +323,21 @@ fn solve_milp(
     let started = Instant::now();
     let horizon = resolve_horizon(p, opts.horizon)?;
     let solver = opts.solver.clone().unwrap_or_else(|| "microlp".into());
-    let nm = sliding_neos::build(p, goal, horizon).map_err(sys)?;
+    let built = SlidingMilp::build(p, goal, opts.model, horizon)?;
+    let model = built.model();
     if let Some(cb) = opts.progress {
-        cb(&format!("built {} ; solving with {solver}", nm.model));
+        cb(&format!("built {model}; solving with {solver}"));
     }
     let sol: MilpSolution = if solver == "microlp" {
-        solve_microlp(&nm.model, opts.time_limit).map_err(sys)?
+        solve_microlp(model, opts.time_limit).map_err(sys)?
     } else {
         let entry = registry_entry(opts, &solver, "milp")?;
         let dir = tempfile::tempdir().map_err(sys)?;
         let path = dir.path().join(format!("model.{}", entry.input.as_str()));
         let file = std::io::BufWriter::new(std::fs::File::create(&path).map_err(sys)?);
         match entry.input.as_str() {
-            "mps" => mps::write_mps(&nm.model, file).map(|_| ()),
-            _ => lp::write_lp(&nm.model, file).map(|_| ()),
+            "mps" => mps::write_mps(model, file).map(|_| ()),
+            _ => lp::write_lp(model, file).map(|_| ()),
         }
         .map_err(sys)?;
         let (sol, _run) = crate::solve::milp_external::solve_milp_file(
@@ -298,17 +350,17 @@ fn solve_milp(
         .map_err(|e| PipelineError::Solver(e.to_string()))?;
         sol
     };
-    let mut rep = report("neos", &solver, horizon, started);
+    let mut rep = report(opts.model.name(), &solver, horizon, started);
     rep.solver_status = sol.status_text.clone();
-    finish_milp(&mut rep, &nm, p, goal, &sol);
+    finish_milp(&mut rep, &built, p, goal, &sol);
     rep.seconds = started.elapsed().as_secs_f64();
     Ok(rep)
 }
 
-/// Decode a MILP solution of the neos model and verify it at both levels.
+/// Decode a MILP solution of a sliding model and verify it at both levels.
 pub fn finish_milp(
     rep: &mut SolveReport,
-    nm: &sliding_neos::NeosModel,
+    built: &SlidingMilp,
     p: &SlidingPuzzle,
     goal: Goal,
     sol: &MilpSolution,
@@ -325,7 +377,7 @@ pub fn finish_milp(
     if !sol.outcome.has_solution() {
         return;
     }
-    let x = match sol.resolve(&nm.model) {
+    let x = match sol.resolve(built.model()) {
         Ok(x) => x,
         Err(e) => {
             rep.status = "unverified".into();
@@ -333,16 +385,16 @@ pub fn finish_milp(
             return;
         }
     };
-    let model_check = verify::milp::check_point(&nm.model, &x, sol.objective);
+    let model_check = verify::milp::check_point(built.model(), &x, sol.objective);
     rep.errors.extend(model_check.errors);
-    match nm.decode(&x) {
+    match built.decode(&x) {
         Ok(moves) => {
             let v = verify_moves(p, goal, &moves, sol.objective);
             rep.errors.extend(v.errors);
             rep.objective = v.objective;
             rep.moves = Some(moves_to_string(&moves));
         }
-        Err(e) => rep.errors.push(e.to_string()),
+        Err(e) => rep.errors.push(e),
     }
     rep.verified = rep.errors.is_empty();
     if !rep.verified {
@@ -528,7 +580,7 @@ pub fn verify_sliding(
                 ));
             }
             let h = resolve_horizon(p, horizon)?;
-            let nm = sliding_neos::build(p, goal, h).map_err(sys)?;
+            let built = SlidingMilp::build(p, goal, model.unwrap_or(SlidingModel::Neos), h)?;
             if !sol.outcome.has_solution() {
                 return Ok(Verdict {
                     valid: false,
@@ -540,16 +592,16 @@ pub fn verify_sliding(
                 });
             }
             let x = sol
-                .resolve(&nm.model)
+                .resolve(built.model())
                 .map_err(|e| PipelineError::Input(format!("{source}: {e}")))?;
-            let mut v = verify::milp::check_point(&nm.model, &x, sol.objective);
-            match nm.decode(&x) {
+            let mut v = verify::milp::check_point(built.model(), &x, sol.objective);
+            match built.decode(&x) {
                 Ok(moves) => {
                     let pv = verify_moves(p, goal, &moves, sol.objective);
                     v.errors.extend(pv.errors);
                     v.objective = pv.objective;
                 }
-                Err(e) => v.errors.push(e.to_string()),
+                Err(e) => v.errors.push(e),
             }
             v.valid = v.errors.is_empty();
             Ok(v)

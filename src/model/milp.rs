@@ -105,6 +105,42 @@ pub enum ModelError {
 /// Longest name accepted: GAMS's identifier limit, which is the tightest of our formats.
 pub const MAX_NAME_LEN: usize = 63;
 
+/// Words that HiGHS or CBC take for a section keyword when they start a line (measured:
+/// HiGHS fails on these as variable names, CBC on `st` and `subject`).
+const LP_KEYWORDS: &[&str] = &[
+    "free",
+    "bin",
+    "bins",
+    "binary",
+    "binaries",
+    "gen",
+    "general",
+    "generals",
+    "int",
+    "integer",
+    "integers",
+    "end",
+    "bound",
+    "bounds",
+    "min",
+    "max",
+    "minimize",
+    "maximize",
+    "minimise",
+    "maximise",
+    "minimum",
+    "maximum",
+    "st",
+    "subject",
+    "such",
+    "semi",
+    "semis",
+    "semicontinuous",
+    "sos",
+    "sos1",
+    "sos2",
+];
+
 /// Check a name against the rules of design §5: ASCII `[A-Za-z_][A-Za-z0-9_]*`, at most 63
 /// characters, not `e`/`E` followed by a digit (LP readers may take it for an exponent).
 pub fn check_name(name: &str) -> Result<(), ModelError> {
@@ -129,6 +165,16 @@ pub fn check_name(name: &str) -> Result<(), ModelError> {
     }
     if (b[0] == b'e' || b[0] == b'E') && b.len() > 1 && b[1].is_ascii_digit() {
         return bad("'e' followed by a digit reads as an exponent in LP files");
+    }
+    let lower = name.to_ascii_lowercase();
+    // HiGHS reads a leading inf/nan as a number (`inflow` = `inf` `low`).
+    if lower.starts_with("inf") || lower.starts_with("nan") {
+        return bad("a name starting with 'inf' or 'nan' reads as a number in HiGHS's LP reader");
+    }
+    if LP_KEYWORDS.contains(&lower.as_str()) {
+        return bad(
+            "an LP section keyword cannot be a name (HiGHS or CBC would read a new section)",
+        );
     }
     Ok(())
 }
@@ -518,6 +564,11 @@ mod tests {
         assert!(check_name("x[1]").is_err());
         assert!(check_name(&"a".repeat(64)).is_err());
         assert!(check_name(&"a".repeat(63)).is_ok());
+        assert!(check_name("inflow").is_err());
+        assert!(check_name("NaN_x").is_err());
+        assert!(check_name("Free").is_err());
+        assert!(check_name("st").is_err());
+        assert!(check_name("st_1").is_ok());
     }
 
     #[test]
