@@ -4,8 +4,10 @@ Usage: python3 benches/linopy_writer.py N RUNS OUTDIR [PULP_N]
 
 The model (linopy's own "basic" benchmark): for an N x N grid, x(i,j), y(i,j) >= 0,
 rows x - y >= i - j and x + y >= 0, objective sum 2x + y; 4 N^2 constraint non-zeros.
-Prints one line per writer: `RESULT <tool> <n> <median seconds> <bytes> <nnz>`, where nnz
-counts constraint non-zeros only (the objective's 2 N^2 terms come on top).
+Prints one line per writer: `RESULT <tool> <format> <n> <median seconds> <bytes> <nnz>
+<peak RSS MiB>`, where nnz counts constraint non-zeros only (the objective's 2 N^2 terms
+come on top) and the peak RSS is the process's high-water mark from just before the model is
+built to the end of its writes (reset through /proc/self/clear_refs on Linux).
 """
 
 import os
@@ -45,6 +47,25 @@ def pulp_basic(n):
     return p
 
 
+def reset_peak_rss():
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+    except OSError:
+        pass
+
+
+def peak_rss_mib():
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return float("nan")
+
+
 def timed(write, path, runs):
     times = []
     for _ in range(runs):
@@ -58,19 +79,26 @@ def main():
     n, runs, outdir = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
     pulp_n = int(sys.argv[4]) if len(sys.argv) > 4 else 0
 
+    reset_peak_rss()
     m = linopy_basic(n)
     path = os.path.join(outdir, "linopy.lp")
-    secs, size = timed(lambda p: m.to_file(p, io_api="lp"), path, runs)
+    secs, size = timed(lambda p: m.to_file(p, io_api="lp", progress=False), path, runs)
     os.remove(path)
-    print(f"RESULT linopy {n} {secs:.6f} {size} {4 * n * n}", flush=True)
+    print(f"RESULT linopy LP {n} {secs:.6f} {size} {4 * n * n} {peak_rss_mib():.0f}", flush=True)
     del m
 
     if pulp_n:
+        reset_peak_rss()
         p = pulp_basic(pulp_n)
-        path = os.path.join(outdir, "pulp.lp")
-        secs, size = timed(lambda f: p.writeLP(f), path, runs)
-        os.remove(path)
-        print(f"RESULT pulp {pulp_n} {secs:.6f} {size} {4 * pulp_n * pulp_n}", flush=True)
+        for fmt, ext, write in [("LP", "lp", p.writeLP), ("MPS", "mps", p.writeMPS)]:
+            path = os.path.join(outdir, "pulp." + ext)
+            secs, size = timed(lambda f: write(f), path, runs)
+            os.remove(path)
+            print(
+                f"RESULT pulp {fmt} {pulp_n} {secs:.6f} {size} {4 * pulp_n * pulp_n} "
+                f"{peak_rss_mib():.0f}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

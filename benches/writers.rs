@@ -76,7 +76,7 @@ fn basic_model(n: usize) -> Model {
     m
 }
 
-/// Peak resident set size so far, in MiB (Linux `VmHWM`).
+/// Peak resident set size since the last [`reset_peak_rss`], in MiB (Linux `VmHWM`).
 fn peak_rss_mib() -> f64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
@@ -87,6 +87,30 @@ fn peak_rss_mib() -> f64 {
                 .and_then(|kb| kb.parse::<f64>().ok())
         })
         .map_or(f64::NAN, |kb| kb / 1024.0)
+}
+
+/// Reset the peak RSS to the current RSS (Linux ≥ 4.0: `echo 5 > /proc/self/clear_refs`).
+fn reset_peak_rss() {
+    let _ = std::fs::write("/proc/self/clear_refs", "5");
+}
+
+/// `nproc`, the CPU model and the load average, for the record.
+fn machine() -> String {
+    let cpus = std::thread::available_parallelism().map_or(0, |n| n.get());
+    let model = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, m)| m.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".into());
+    let load = std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|| "?".into());
+    format!("{cpus} CPUs ({model}), load average {load}")
 }
 
 fn median(mut v: Vec<f64>) -> f64 {
@@ -115,6 +139,7 @@ struct Row {
     secs: f64,
     bytes: u64,
     nnz: usize,
+    rss: f64,
 }
 
 impl Row {
@@ -126,26 +151,21 @@ impl Row {
     }
 }
 
+fn importable(module: &str) -> bool {
+    Command::new("python3")
+        .args(["-c", &format!("import {module}")])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
 /// Run the Python side; `None` (with a note) if linopy is not importable.
 fn python_rows(n: usize, dir: &Path) -> Option<Vec<Row>> {
-    let ok = Command::new("python3")
-        .args(["-c", "import linopy"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
+    if !importable("linopy") {
         println!("\n(linopy not importable: `pip install linopy pulp` to compare)\n");
         return None;
     }
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/linopy_writer.py");
-    let pulp_n = if Command::new("python3")
-        .args(["-c", "import pulp"])
-        .output()
-        .is_ok_and(|o| o.status.success())
-    {
-        PULP_N
-    } else {
-        0
-    };
+    let pulp_n = if importable("pulp") { PULP_N } else { 0 };
     let out = Command::new("python3")
         .arg(&script)
         .args([
@@ -167,12 +187,20 @@ fn python_rows(n: usize, dir: &Path) -> Option<Vec<Row>> {
         .lines()
         .filter_map(|l| {
             let f: Vec<&str> = l.strip_prefix("RESULT ")?.split_whitespace().collect();
+            let api = if f[0] == "linopy" {
+                "`to_file`"
+            } else if f[1] == "LP" {
+                "`writeLP`"
+            } else {
+                "`writeMPS`"
+            };
             Some(Row {
-                what: format!("{} `to_file`/`writeLP` → file", f[0]),
-                n: f[1].parse().ok()?,
-                secs: f[2].parse().ok()?,
-                bytes: f[3].parse().ok()?,
-                nnz: f[4].parse().ok()?,
+                what: format!("{} {} {api} → file", f[0], f[1]),
+                n: f[2].parse().ok()?,
+                secs: f[3].parse().ok()?,
+                bytes: f[4].parse().ok()?,
+                nnz: f[5].parse().ok()?,
+                rss: f[6].parse().ok()?,
             })
         })
         .collect();
@@ -180,16 +208,38 @@ fn python_rows(n: usize, dir: &Path) -> Option<Vec<Row>> {
 }
 
 fn main() {
+    // `cargo test --all-targets` runs bench binaries without `--bench`: do a tiny smoke run
+    // there so the suite stays fast, and the real thing under `cargo bench`.
+    if !std::env::args().any(|a| a == "--bench") {
+        let m = basic_model(20);
+        let (mut lp, mut mps) = (Vec::new(), Vec::new());
+        write_lp(&m, &mut lp).expect("LP write to memory");
+        write_mps(&m, &mut mps).expect("MPS write to memory");
+        println!("writers bench smoke run: {m}; run `cargo bench --bench writers` for figures");
+        return;
+    }
     let n: usize = std::env::var("TILEKIT_BENCH_N")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(1600);
+    let machine_start = machine();
+    eprintln!("machine: {machine_start}");
     let t = Instant::now();
     let m = basic_model(n);
     let build = t.elapsed().as_secs_f64();
     let rss_model = peak_rss_mib();
     let nnz = m.num_nonzeros();
     eprintln!("built {m} in {build:.1} s, peak RSS {rss_model:.0} MiB");
+
+    // How long the column-major view alone takes (the MPS writer builds its own equivalent).
+    let mut col_times = Vec::new();
+    for _ in 0..RUNS {
+        let t = Instant::now();
+        let cols = m.columns();
+        col_times.push(t.elapsed().as_secs_f64());
+        assert_eq!(cols.row.len(), nnz);
+    }
+    let columns_secs = median(col_times);
 
     let dir = tempfile::tempdir().expect("tempdir");
     let file = dir.path().join("model.out");
@@ -198,6 +248,7 @@ fn main() {
     let writers: [(&str, Writer); 2] = [("LP", write_lp), ("MPS", write_mps)];
     for (name, w) in writers {
         for (target, path) in [("/dev/null", null), ("file", file.as_path())] {
+            reset_peak_rss();
             let (secs, bytes) = time_writer(&m, w, path);
             rows.push(Row {
                 what: format!("tilekit {name} → {target}"),
@@ -205,48 +256,59 @@ fn main() {
                 secs,
                 bytes,
                 nnz,
+                rss: peak_rss_mib(),
             });
         }
         let _ = std::fs::remove_file(&file);
     }
-    let rss_after = peak_rss_mib();
     drop(m);
 
     let py = python_rows(n, dir.path()).unwrap_or_default();
 
+    println!("\nMachine: {machine_start} at start; {} at end.", machine());
     println!(
         "\nModel: basic, N = {n}: {} variables, {} rows, {nnz} constraint non-zeros \
-         (+ {} objective terms). Median of {RUNS} runs (Python: {PY_RUNS}); \"file\" = page cache, no fsync.\n",
+         (+ {} objective terms), built in {build:.1} s, {rss_model:.0} MiB RSS. Median of \
+         {RUNS} runs (Python: {PY_RUNS}); \"file\" = page cache, no fsync. Peak RSS = whole \
+         process, model included.\n",
         2 * n * n,
         2 * n * n,
         2 * n * n
     );
-    println!("| writer | N | time (s) | size (MB) | MB/s | M nz/s |");
-    println!("|---|---|---|---|---|---|");
+    println!("| writer | N | time (s) | size (MB) | MB/s | M nz/s | peak RSS (MiB) |");
+    println!("|---|---|---|---|---|---|---|");
     for r in rows.iter().chain(&py) {
         println!(
-            "| {} | {} | {:.3} | {:.1} | {:.0} | {:.1} |",
+            "| {} | {} | {:.3} | {:.1} | {:.0} | {:.1} | {:.0} |",
             r.what,
             r.n,
             r.secs,
             r.bytes as f64 / 1e6,
             r.mb_s(),
-            r.mnz_s()
+            r.mnz_s(),
+            r.rss
         );
     }
-    println!(
-        "\nPeak RSS: {rss_model:.0} MiB after building the model, {rss_after:.0} MiB after all \
-         writes (the MPS writer's column view is the difference)."
-    );
-    let lp_file = rows.iter().find(|r| r.what == "tilekit LP → file");
-    if let Some(lp) = lp_file {
-        println!("\n| comparison (LP → file, per non-zero) | ratio |\n|---|---|");
-        for r in &py {
+    if let Some(mps) = rows.iter().find(|r| r.what == "tilekit MPS → /dev/null") {
+        println!(
+            "\n`Model::columns()` alone (the CSR → CSC transpose MPS needs): {columns_secs:.3} s, \
+             {:.0}% of the MPS write to /dev/null ({:.3} s).",
+            100.0 * columns_secs / mps.secs,
+            mps.secs
+        );
+    }
+    if py.is_empty() {
+        return;
+    }
+    println!("\n| comparison (per constraint non-zero, → file) | speed-up |\n|---|---|");
+    for ours in rows.iter().filter(|r| r.what.ends_with("→ file")) {
+        for theirs in &py {
             println!(
-                "| tilekit vs {} (N = {}) | {:.1}× |",
-                r.what.split(' ').next().unwrap_or("?"),
-                r.n,
-                lp.mnz_s() / r.mnz_s()
+                "| {} vs {} (N = {}) | {:.1}× |",
+                ours.what.trim_end_matches(" → file"),
+                theirs.what.trim_end_matches(" → file"),
+                theirs.n,
+                ours.mnz_s() / theirs.mnz_s()
             );
         }
     }

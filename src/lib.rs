@@ -8,6 +8,7 @@ pub mod error;
 pub mod format;
 pub mod formulate;
 pub mod model;
+pub mod neos;
 pub mod pipeline;
 pub mod puzzle;
 pub mod solve;

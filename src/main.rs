@@ -42,9 +42,18 @@ enum Cmd {
         /// The formulation: neos (the case study's MILP), flow (strengthened MILP) or sat (CNF).
         #[arg(long, default_value = "neos")]
         model: String,
-        /// lp, mps, gms or cnf (default: from -o's extension).
+        /// lp, mps, gms, cnf, or neos (a NEOS job document; default: from -o's extension).
         #[arg(long)]
         format: Option<String>,
+        /// For --format neos: the model's input method inside the job (mps, lp or gams).
+        #[arg(long, default_value = "mps")]
+        input: String,
+        /// For --format neos: the NEOS solver (cbc, cplex, ...).
+        #[arg(long, default_value = "cbc")]
+        neos_solver: String,
+        /// For --format neos: the e-mail address NEOS requires (else $NEOS_EMAIL).
+        #[arg(long)]
+        email: Option<String>,
         /// Output file (`-` or omitted: stdout).
         #[arg(short = 'o')]
         output: Option<PathBuf>,
@@ -97,6 +106,11 @@ enum Cmd {
         #[command(flatten)]
         common: Common,
     },
+    /// NEOS-style services: job documents, submit, follow, fetch, solve and verify.
+    Neos {
+        #[command(subcommand)]
+        cmd: tilekit::neos::cli::NeosCmd,
+    },
     /// List the registered solvers, whether each is installed, and its version.
     Solvers {
         /// Solver registry file.
@@ -132,6 +146,59 @@ fn model_of(s: &str) -> Result<SlidingModel, PipelineError> {
     })
 }
 
+/// A NEOS job document for `instance` (the same document `neos submit --dry-run` prints).
+fn neos_job_text(
+    instance: &Path,
+    goal: Goal,
+    model: SlidingModel,
+    common: &Common,
+    input: &str,
+    solver: &str,
+    email: Option<&str>,
+) -> Result<String, PipelineError> {
+    use tilekit::format::neos_job::{InputMethod, Priority, job_to_string};
+    use tilekit::neos::jobs::SlidingJob;
+    let bad = |e: String| PipelineError::Input(e);
+    let input = InputMethod::parse(input)
+        .ok_or_else(|| bad(format!("--input {input} is not known: use mps, lp or gams")))?;
+    if model == SlidingModel::Sat {
+        return Err(bad(
+            "a NEOS job carries a MILP: use --model neos or flow".into()
+        ));
+    }
+    let email = tilekit::neos::cli::resolve_email(email, std::env::var("NEOS_EMAIL").ok())
+        .map_err(|e| bad(e.to_string()))?;
+    let puzzle = pipeline::load_sliding(instance, goal)?;
+    let horizon = pipeline::resolve_horizon(&puzzle, common.horizon)?;
+    let job = SlidingJob {
+        puzzle,
+        instance_path: instance.display().to_string(),
+        goal,
+        model,
+        horizon,
+        category: "milp".into(),
+        solver: tilekit::neos::cli::neos_solver_name(solver),
+        input,
+        priority: Priority::Short,
+        email,
+        time_limit: Duration::from_secs(300),
+    };
+    let spec = job.spec().map_err(|e| bad(e.to_string()))?;
+    job_to_string(&spec).map_err(|e| bad(e.to_string()))
+}
+
+/// Write bytes to a file, or to stdout for `-` or no file.
+fn write_output(output: Option<&Path>, bytes: &[u8]) -> Result<ExitCode, PipelineError> {
+    match output.filter(|o| *o != Path::new("-")) {
+        Some(path) => std::fs::write(path, bytes)
+            .map_err(|e| PipelineError::Input(format!("{}: cannot write: {e}", path.display())))?,
+        None => std::io::stdout()
+            .write_all(bytes)
+            .map_err(|e| PipelineError::Solver(e.to_string()))?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 fn progress_line(msg: &str) {
     if std::io::stderr().is_terminal() {
         eprintln!("tilekit: {msg}");
@@ -144,6 +211,9 @@ fn run(cli: Cli) -> Result<ExitCode, PipelineError> {
             instance,
             model,
             format,
+            input,
+            neos_solver,
+            email,
             output,
             common,
         } => {
@@ -159,6 +229,18 @@ fn run(cli: Cli) -> Result<ExitCode, PipelineError> {
                 _ if m == SlidingModel::Sat => "cnf".into(),
                 _ => "lp".into(),
             };
+            if fmt_name == "neos" || fmt_name == "xml" {
+                let text = neos_job_text(
+                    &instance,
+                    goal,
+                    m,
+                    &common,
+                    &input,
+                    &neos_solver,
+                    email.as_deref(),
+                )?;
+                return write_output(output.as_deref(), text.as_bytes());
+            }
             let fmt = Format::parse(&fmt_name).ok_or_else(|| {
                 PipelineError::Input(format!(
                     "format {fmt_name:?} is not known: use lp, mps, gms or cnf"
@@ -306,6 +388,10 @@ fn run(cli: Cli) -> Result<ExitCode, PipelineError> {
             } else {
                 ExitCode::from(1)
             })
+        }
+        Cmd::Neos { cmd } => {
+            let code = tilekit::neos::cli::run(cmd)?;
+            Ok(ExitCode::from(u8::try_from(code).unwrap_or(3)))
         }
         Cmd::Solvers { solvers, json } => {
             let reg = tilekit::solve::registry::Registry::load(solvers.as_deref())

@@ -60,6 +60,15 @@ pub enum Format {
 }
 
 impl Format {
+    /// The CLI name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Lp => "lp",
+            Format::Mps => "mps",
+            Format::Gms => "gms",
+            Format::Cnf => "cnf",
+        }
+    }
     /// Parse a `--format` value or a file extension.
     pub fn parse(s: &str) -> Option<Self> {
         match s {
@@ -199,8 +208,9 @@ pub fn export_sliding<W: Write>(
         }
         (m, f) => {
             return Err(PipelineError::Input(format!(
-                "model {} cannot be written as {f:?}: neos goes to lp, mps or gms; flow to lp or mps; sat to cnf",
-                m.name()
+                "model {} cannot be written as {}: neos goes to lp, mps or gms; flow to lp or mps; sat to cnf",
+                m.name(),
+                f.name()
             )));
         }
     }
@@ -431,6 +441,10 @@ fn solve_sat(
 ) -> Result<SolveReport, PipelineError> {
     let started = Instant::now();
     let solver = opts.solver.clone().unwrap_or_else(|| "varisat".into());
+    if opts.horizon == Some(0) {
+        return Err(PipelineError::Input("--horizon must be at least 1".into()));
+    }
+    // The SAT route steps up to this horizon; without a known diameter, a generous cap.
     let max_h = opts
         .horizon
         .or_else(|| sliding_neos::default_horizon(p.rows(), p.cols()))

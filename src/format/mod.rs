@@ -1,7 +1,8 @@
 //! Bytes in and out: model writers and solution-file parsers, one file per format.
 
+pub mod dimacs_cnf;
+pub mod gams;
 pub mod lp;
 pub mod mps;
-pub mod gams;
+pub mod neos_job;
 pub mod solution;
-pub mod dimacs_cnf;

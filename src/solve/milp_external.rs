@@ -240,9 +240,20 @@ pub fn solve_sat_file(
         }
         _ => {
             let has_s_line = run.stdout.lines().any(|l| l.trim_start().starts_with("s "));
-            if !has_s_line && run.status == Some(0) {
-                // CaDiCaL 1.5.3 ends a time-out with only `c UNKNOWN`.
+            // CaDiCaL 1.5.3 ends a time-out with only `c UNKNOWN`; a solver that exits 0
+            // at once saying nothing has failed, not run out of time.
+            let said_unknown = run.stdout.to_ascii_uppercase().contains("UNKNOWN")
+                || run.elapsed.as_secs_f64() >= 0.9 * time_limit.as_secs_f64();
+            if !has_s_line && run.status == Some(0) && said_unknown {
                 SatOutcome::Unknown
+            } else if !has_s_line && run.status == Some(0) {
+                return Err(SolveError::Failed {
+                    solver: entry.name.clone(),
+                    exit: format!(
+                        "{exit} without an answer (no 's' line) well before the time limit"
+                    ),
+                    tail: tail(&run),
+                });
             } else {
                 solution::sat::parse(&run.stdout, &format!("{} stdout", entry.name), num_vars)
                     .map_err(bad)?

@@ -495,7 +495,11 @@ pub fn find_command(command: &str) -> Option<PathBuf> {
 /// CBC's `Version: 2.10.8`), else the last word of the first line when it starts with a digit
 /// (`GLPSOL--GLPK LP/MIP Solver 5.0`), else that first line (`sc2021`).
 fn extract_version(text: &str) -> Option<String> {
-    for line in text.lines() {
+    // Licence lines ("GNU General Public License version 3") name the licence's version.
+    for line in text.lines().filter(|l| {
+        let l = l.to_ascii_lowercase();
+        !l.contains("license") && !l.contains("licence")
+    }) {
         let words: Vec<&str> = line.split_whitespace().collect();
         if let Some(i) = words
             .iter()

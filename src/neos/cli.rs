@@ -1,0 +1,584 @@
+//! `tilekit neos …`: list solvers, submit jobs, follow them, fetch and verify their results.
+//!
+//! Exit codes as for the rest of the CLI: 0 success, 1 the answer is "no" (no verified
+//! plan: infeasible at this horizon, no solution), 2 usage or input error (including an
+//! unknown job or a bad password), 3 server or system failure.
+
+use super::client::{Client, ClientOptions};
+use super::jobs::{self, JobRecord, JobStore, SlidingJob, WaitOptions};
+use super::{DEFAULT_SERVER, NeosError};
+use crate::format::neos_job::{self, InputMethod, Priority};
+use crate::pipeline::{self, PipelineError, SolveReport};
+use crate::puzzle::sliding::Goal;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Options every `neos` subcommand takes.
+#[derive(Debug, Clone, clap::Args)]
+pub struct NeosOpts {
+    /// XML-RPC endpoint of the NEOS server.
+    #[arg(long, default_value = DEFAULT_SERVER)]
+    pub server: String,
+    /// E-mail address NEOS requires with each job (else $NEOS_EMAIL).
+    #[arg(long)]
+    pub email: Option<String>,
+    /// Job file (default $XDG_STATE_HOME/tilekit/neos-jobs.json).
+    #[arg(long)]
+    pub jobs_file: Option<PathBuf>,
+    /// Seconds allowed for one request to the server.
+    #[arg(long, default_value_t = 60.0)]
+    pub timeout: f64,
+    /// Extra attempts after a transient failure (connection refused or reset, time-out, 5xx).
+    #[arg(long, default_value_t = 3)]
+    pub retries: u32,
+    /// Seconds before the first retry (doubled for each further one).
+    #[arg(long, default_value_t = 1.0)]
+    pub backoff: f64,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Show job passwords in the output.
+    #[arg(long)]
+    pub show_password: bool,
+}
+
+/// What a model job is made of (shared by `submit` and `solve`).
+#[derive(Debug, Clone, clap::Args)]
+pub struct ModelOpts {
+    /// The MILP formulation: neos (the case study's) or flow (LP/MPS input only).
+    #[arg(long, default_value = "neos")]
+    pub model: String,
+    /// Time steps of the model (default: the board's known diameter).
+    #[arg(long)]
+    pub horizon: Option<usize>,
+    /// Goal convention: blank-last or blank-first.
+    #[arg(long, default_value = "blank-last")]
+    pub goal: String,
+    /// NEOS solver (as NEOS spells it: Cbc, CPLEX, …; any case).
+    #[arg(long, default_value = "Cbc")]
+    pub solver: String,
+    /// Input method: mps, lp or gams.
+    #[arg(long, default_value = "mps")]
+    pub input: String,
+    /// NEOS category.
+    #[arg(long, default_value = "milp")]
+    pub category: String,
+    /// short (≤ 5 min, output streams) or long.
+    #[arg(long, default_value = "short")]
+    pub priority: String,
+    /// Solver time limit written into GAMS models, in seconds.
+    #[arg(long, default_value_t = 280.0)]
+    pub time_limit: f64,
+    /// Print the job document instead of submitting it.
+    #[arg(long)]
+    pub dry_run: bool,
+}
+
+/// The `tilekit neos` subcommands.
+#[derive(Debug, Clone, clap::Subcommand)]
+pub enum NeosCmd {
+    /// Check that the server answers.
+    Ping {
+        #[command(flatten)]
+        opts: NeosOpts,
+    },
+    /// List the server's solvers (all, or those of one category as `solver:input`).
+    Solvers {
+        /// A category such as milp.
+        #[arg(long)]
+        category: Option<String>,
+        #[command(flatten)]
+        opts: NeosOpts,
+    },
+    /// Submit a job: a job document (.xml) as it is, or a model built from an instance.
+    Submit {
+        /// A NEOS job document (*.xml) or a sliding-puzzle instance file.
+        job_or_instance: PathBuf,
+        #[command(flatten)]
+        model: ModelOpts,
+        #[command(flatten)]
+        opts: NeosOpts,
+    },
+    /// Show a job's status.
+    Status {
+        /// Job number.
+        job: i64,
+        /// Password (needed only for jobs not in the job file).
+        #[arg(long)]
+        password: Option<String>,
+        #[command(flatten)]
+        opts: NeosOpts,
+    },
+    /// Fetch a job's results; decode and verify them when tilekit built the job.
+    Results {
+        /// Job number.
+        job: i64,
+        /// Wait up to this many seconds for the job to finish.
+        #[arg(long)]
+        wait: Option<f64>,
+        /// Seconds between status polls while waiting.
+        #[arg(long, default_value_t = 5.0)]
+        poll: f64,
+        /// Password (needed only for jobs not in the job file).
+        #[arg(long)]
+        password: Option<String>,
+        /// Print the raw output instead of decoding it.
+        #[arg(long)]
+        raw: bool,
+        #[command(flatten)]
+        opts: NeosOpts,
+    },
+    /// Kill a job.
+    Kill {
+        /// Job number.
+        job: i64,
+        /// Password (needed only for jobs not in the job file).
+        #[arg(long)]
+        password: Option<String>,
+        #[command(flatten)]
+        opts: NeosOpts,
+    },
+    /// Export, submit, wait, fetch, decode and verify, like `tilekit solve` but on NEOS.
+    Solve {
+        /// The instance file.
+        instance: PathBuf,
+        #[command(flatten)]
+        model: ModelOpts,
+        /// Give up waiting after this many seconds.
+        #[arg(long, default_value_t = 600.0)]
+        wait: f64,
+        /// Seconds between status polls.
+        #[arg(long, default_value_t = 5.0)]
+        poll: f64,
+        /// Echo the solver's output to stderr as it streams.
+        #[arg(long)]
+        follow: bool,
+        #[command(flatten)]
+        opts: NeosOpts,
+    },
+}
+
+/// The result of a subcommand: its exit code, what to print on stdout, and the solve report
+/// when there is one.
+#[derive(Debug, Clone)]
+pub struct NeosOutcome {
+    /// 0 ok, 1 the answer is "no".
+    pub code: i32,
+    /// Text for stdout (already formatted as text or JSON).
+    pub stdout: String,
+    /// The decoded and verified report, for `solve` and `results`.
+    pub report: Option<SolveReport>,
+}
+
+impl NeosOutcome {
+    fn text(stdout: String) -> Self {
+        NeosOutcome {
+            code: 0,
+            stdout,
+            report: None,
+        }
+    }
+}
+
+/// Run a subcommand: print its output and return the exit code (0 ok, 1 "no" answer).
+/// Errors map to exit codes through [`PipelineError`]: `Input` → 2, `Solver` → 3.
+pub fn run(cmd: NeosCmd) -> Result<i32, PipelineError> {
+    let out = execute(cmd, &mut |msg| eprintln!("tilekit: {msg}"))?;
+    if !out.stdout.is_empty() {
+        println!("{}", out.stdout.trim_end());
+    }
+    Ok(out.code)
+}
+
+/// Run a subcommand without printing: progress lines go to `progress`.
+pub fn execute(cmd: NeosCmd, progress: &mut dyn FnMut(&str)) -> Result<NeosOutcome, PipelineError> {
+    execute_inner(cmd, progress).map_err(PipelineError::from)
+}
+
+/// `--email`, else `NEOS_EMAIL` (`env`), checked.
+pub fn resolve_email(flag: Option<&str>, env: Option<String>) -> Result<String, NeosError> {
+    let email = flag
+        .map(str::to_string)
+        .or(env)
+        .map(|e| e.trim().to_string())
+        .unwrap_or_default();
+    neos_job::check_email(&email)?;
+    Ok(email)
+}
+
+fn secs(name: &str, v: f64) -> Result<Duration, NeosError> {
+    if v.is_finite() && v > 0.0 && v < 1e9 {
+        Ok(Duration::from_secs_f64(v))
+    } else {
+        Err(NeosError::Usage(format!(
+            "--{name} must be a positive number of seconds, not {v}"
+        )))
+    }
+}
+
+fn client_of(o: &NeosOpts) -> Result<Client, NeosError> {
+    let backoff = if o.backoff == 0.0 {
+        Duration::ZERO
+    } else {
+        secs("backoff", o.backoff)?
+    };
+    Client::new(
+        &o.server,
+        ClientOptions {
+            timeout: secs("timeout", o.timeout)?,
+            retries: o.retries.min(10),
+            backoff,
+        },
+    )
+}
+
+fn store_of(o: &NeosOpts) -> Result<JobStore, NeosError> {
+    let path = match &o.jobs_file {
+        Some(p) => p.clone(),
+        None => JobStore::default_path()?,
+    };
+    JobStore::open(&path)
+}
+
+/// The job's record: from the job file, or made from `--password`.
+fn record_of(
+    store: &JobStore,
+    o: &NeosOpts,
+    job: i64,
+    password: Option<String>,
+) -> Result<JobRecord, NeosError> {
+    if let Some(pw) = password {
+        let mut rec = store
+            .get(job, o.server.trim())
+            .cloned()
+            .unwrap_or(JobRecord {
+                number: job,
+                password: String::new(),
+                server: o.server.trim().to_string(),
+                category: "?".into(),
+                solver: "?".into(),
+                input: InputMethod::Mps,
+                submitted: 0,
+                instance: None,
+            });
+        rec.password = pw;
+        return Ok(rec);
+    }
+    store.get(job, o.server.trim()).cloned().ok_or_else(|| {
+        NeosError::Usage(format!(
+            "job {job} for {} is not in the job file {}: pass --password PW",
+            o.server.trim(),
+            store.path().display()
+        ))
+    })
+}
+
+fn sliding_job(instance: &Path, m: &ModelOpts, email: String) -> Result<SlidingJob, NeosError> {
+    let model = match pipeline::SlidingModel::parse(&m.model) {
+        Some(x @ (pipeline::SlidingModel::Neos | pipeline::SlidingModel::Flow)) => x,
+        _ => {
+            return Err(NeosError::Usage(format!(
+                "--model {} cannot go to NEOS: use a MILP formulation (neos, or flow with lp/mps)",
+                m.model
+            )));
+        }
+    };
+    let goal = Goal::parse(&m.goal).ok_or_else(|| {
+        NeosError::Usage(format!(
+            "--goal {} is not known: use blank-last or blank-first",
+            m.goal
+        ))
+    })?;
+    let input = InputMethod::parse(&m.input).ok_or_else(|| {
+        NeosError::Usage(format!(
+            "--input {} is not known: use mps, lp or gams",
+            m.input
+        ))
+    })?;
+    let priority = Priority::parse(&m.priority).ok_or_else(|| {
+        NeosError::Usage(format!(
+            "--priority {} is not known: use short or long",
+            m.priority
+        ))
+    })?;
+    let puzzle =
+        pipeline::load_sliding(instance, goal).map_err(|e| NeosError::Usage(e.to_string()))?;
+    let horizon = pipeline::resolve_horizon(&puzzle, m.horizon)
+        .map_err(|e| NeosError::Usage(e.to_string()))?;
+    Ok(SlidingJob {
+        puzzle,
+        instance_path: instance.display().to_string(),
+        goal,
+        model,
+        horizon,
+        category: m.category.clone(),
+        solver: neos_solver_name(&m.solver),
+        input,
+        priority,
+        email,
+        time_limit: secs("time-limit", m.time_limit)?,
+    })
+}
+
+/// NEOS spells solvers its own way; map the usual lower-case names.
+/// The solver name as NEOS spells it (`cbc` → `Cbc`, `cplex` → `CPLEX`).
+pub fn neos_solver_name(s: &str) -> String {
+    match s.to_ascii_lowercase().as_str() {
+        "cbc" => "Cbc".into(),
+        "cplex" => "CPLEX".into(),
+        "scip" => "scip".into(),
+        "mosek" => "MOSEK".into(),
+        "xpress" | "fico-xpress" => "FICO-Xpress".into(),
+        "gurobi" => "Gurobi".into(),
+        "symphony" => "SYMPHONY".into(),
+        _ => s.to_string(),
+    }
+}
+
+/// Format a report exactly as `tilekit solve` prints it.
+pub fn format_report(rep: &SolveReport, json: bool) -> String {
+    if json {
+        return serde_json::to_string(rep).unwrap_or_default();
+    }
+    match &rep.moves {
+        Some(m) if rep.verified => format!(
+            "{} moves{} ({} via {}, {:.2} s, verified by replay): {m}",
+            m.len(),
+            if rep.optimal { ", optimal" } else { "" },
+            rep.model,
+            rep.solver,
+            rep.seconds
+        ),
+        _ => format!(
+            "{}: {} ({})",
+            rep.status,
+            rep.errors.join("; "),
+            rep.solver_status
+        ),
+    }
+}
+
+fn report_outcome(rep: SolveReport, json: bool) -> NeosOutcome {
+    NeosOutcome {
+        code: if rep.verified { 0 } else { 1 },
+        stdout: format_report(&rep, json),
+        report: Some(rep),
+    }
+}
+
+fn record_line(rec: &JobRecord, show_password: bool) -> String {
+    if show_password {
+        format!(
+            "job {} password {} ({})",
+            rec.number,
+            rec.password,
+            rec.solver_label()
+        )
+    } else {
+        format!("job {} ({})", rec.number, rec.solver_label())
+    }
+}
+
+fn execute_inner(cmd: NeosCmd, progress: &mut dyn FnMut(&str)) -> Result<NeosOutcome, NeosError> {
+    match cmd {
+        NeosCmd::Ping { opts } => {
+            let c = client_of(&opts)?;
+            let s = c.ping()?;
+            Ok(NeosOutcome::text(if opts.json {
+                serde_json::json!({"server": c.url(), "reply": s.trim()}).to_string()
+            } else {
+                s.trim().to_string()
+            }))
+        }
+        NeosCmd::Solvers { category, opts } => {
+            let c = client_of(&opts)?;
+            let list = match &category {
+                Some(cat) => c.list_solvers_in_category(cat)?,
+                None => c.list_all_solvers()?,
+            };
+            Ok(NeosOutcome::text(if opts.json {
+                serde_json::to_string(&list).unwrap_or_default()
+            } else {
+                list.join("\n")
+            }))
+        }
+        NeosCmd::Submit {
+            job_or_instance,
+            model,
+            opts,
+        } => {
+            let email_env = std::env::var("NEOS_EMAIL").ok();
+            let is_xml = job_or_instance
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("xml"));
+            let (spec, xml, inst) = if is_xml {
+                let xml = std::fs::read_to_string(&job_or_instance).map_err(|e| {
+                    NeosError::Usage(format!("{}: cannot read: {e}", job_or_instance.display()))
+                })?;
+                let spec = neos_job::parse_job(&xml)
+                    .map_err(|e| NeosError::Usage(format!("{}: {e}", job_or_instance.display())))?;
+                neos_job::check_email(&spec.email)?;
+                (spec, xml, None)
+            } else {
+                let email = resolve_email(opts.email.as_deref(), email_env)?;
+                let job = sliding_job(&job_or_instance, &model, email)?;
+                let spec = job.spec()?;
+                let xml = neos_job::job_to_string(&spec)?;
+                (spec, xml, Some(job.instance_ref()))
+            };
+            if model.dry_run {
+                return Ok(NeosOutcome::text(xml));
+            }
+            let c = client_of(&opts)?;
+            let mut store = store_of(&opts)?;
+            let rec = jobs::submit(&c, &mut store, &spec, &xml, inst)?;
+            Ok(NeosOutcome::text(if opts.json {
+                rec.to_json(opts.show_password).to_string()
+            } else {
+                format!(
+                    "submitted {}; recorded in {}",
+                    record_line(&rec, opts.show_password),
+                    store.path().display()
+                )
+            }))
+        }
+        NeosCmd::Status {
+            job,
+            password,
+            opts,
+        } => {
+            let c = client_of(&opts)?;
+            let store = store_of(&opts)?;
+            let rec = record_of(&store, &opts, job, password)?;
+            let st = c.get_job_status(rec.number, &rec.password)?;
+            Ok(NeosOutcome::text(if opts.json {
+                serde_json::json!({"job": job, "status": st.as_str()}).to_string()
+            } else {
+                format!("job {job}: {}", st.as_str())
+            }))
+        }
+        NeosCmd::Kill {
+            job,
+            password,
+            opts,
+        } => {
+            let c = client_of(&opts)?;
+            let store = store_of(&opts)?;
+            let rec = record_of(&store, &opts, job, password)?;
+            let reply = c.kill_job(rec.number, &rec.password)?;
+            Ok(NeosOutcome::text(if opts.json {
+                serde_json::json!({"job": job, "reply": reply.trim()}).to_string()
+            } else {
+                format!("job {job}: {}", reply.trim())
+            }))
+        }
+        NeosCmd::Results {
+            job,
+            wait,
+            poll,
+            password,
+            raw,
+            opts,
+        } => {
+            let started = Instant::now();
+            let c = client_of(&opts)?;
+            let store = store_of(&opts)?;
+            let rec = record_of(&store, &opts, job, password)?;
+            let max_wait = match wait {
+                Some(w) => secs("wait", w)?,
+                None => Duration::ZERO,
+            };
+            if max_wait.is_zero() {
+                let st = c.get_job_status(rec.number, &rec.password)?;
+                if st != super::client::JobStatus::Done {
+                    return Err(NeosError::NotDone {
+                        job,
+                        status: st.as_str().into(),
+                        secs: 0.0,
+                    });
+                }
+            } else {
+                let w = WaitOptions {
+                    max_wait,
+                    poll: secs("poll", poll)?,
+                    follow: false,
+                };
+                jobs::wait_done(&c, &rec, &w, progress)?;
+            }
+            let output = jobs::fetch(&c, &rec)?;
+            match (&rec.instance, raw) {
+                (Some(inst), false) => {
+                    let rep = jobs::report_for(&rec, inst, &output, started)?;
+                    Ok(report_outcome(rep, opts.json))
+                }
+                _ => Ok(NeosOutcome::text(output)),
+            }
+        }
+        NeosCmd::Solve {
+            instance,
+            model,
+            wait,
+            poll,
+            follow,
+            opts,
+        } => {
+            let started = Instant::now();
+            let email = resolve_email(opts.email.as_deref(), std::env::var("NEOS_EMAIL").ok())?;
+            let job = sliding_job(&instance, &model, email)?;
+            let spec = job.spec()?;
+            let xml = neos_job::job_to_string(&spec)?;
+            if model.dry_run {
+                return Ok(NeosOutcome::text(xml));
+            }
+            let w = WaitOptions {
+                max_wait: secs("wait", wait)?,
+                poll: secs("poll", poll)?,
+                follow,
+            };
+            let c = client_of(&opts)?;
+            let mut store = store_of(&opts)?;
+            let inst = job.instance_ref();
+            let rec = jobs::submit(&c, &mut store, &spec, &xml, Some(inst.clone()))?;
+            progress(&format!(
+                "submitted {} to {}",
+                record_line(&rec, opts.show_password),
+                c.url()
+            ));
+            jobs::wait_done(&c, &rec, &w, progress)?;
+            let output = jobs::fetch(&c, &rec)?;
+            progress(&format!("fetched {} bytes of output", output.len()));
+            let rep = jobs::report_for(&rec, &inst, &output, started)?;
+            Ok(report_outcome(rep, opts.json))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn email_comes_from_the_flag_then_the_environment() {
+        assert_eq!(
+            resolve_email(Some("a@b.org"), Some("c@d.org".into())).unwrap(),
+            "a@b.org"
+        );
+        assert_eq!(
+            resolve_email(None, Some(" c@d.org ".into())).unwrap(),
+            "c@d.org"
+        );
+        let e = resolve_email(None, None).unwrap_err();
+        assert_eq!(e.exit_code(), 2);
+        assert!(
+            e.to_string().contains("--email ADDRESS or set NEOS_EMAIL"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn solver_names_follow_neos_spelling() {
+        assert_eq!(neos_solver_name("cbc"), "Cbc");
+        assert_eq!(neos_solver_name("CPLEX"), "CPLEX");
+        assert_eq!(neos_solver_name("Bonmin"), "Bonmin");
+    }
+}

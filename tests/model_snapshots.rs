@@ -1,0 +1,84 @@
+//! Snapshots of the files written for one tiny instance: the 2×2 board `1 2 / 0 3`, solved
+//! by one move of the blank, as the NEOS MILP (LP and MPS, horizon 3) and as planning-as-SAT
+//! (DIMACS CNF, horizon 3). A change in any writer or formulation shows up here as a diff
+//! to review. The GAMS file of the same instance is already snapshotted in
+//! `src/format/gams.rs` (`snapshot_2x2_horizon_3`), so it is not repeated here.
+
+use tilekit::format::dimacs_cnf::write_cnf;
+use tilekit::format::lp::write_lp;
+use tilekit::format::mps::write_mps;
+use tilekit::formulate::{sliding_neos, sliding_sat};
+use tilekit::{Goal, Model, SlidingPuzzle};
+
+const HORIZON: usize = 3;
+
+fn puzzle() -> SlidingPuzzle {
+    let p = SlidingPuzzle::parse("1 2\n0 3\n", "tiny", Goal::BlankLast).unwrap();
+    assert!(p.is_solvable(Goal::BlankLast));
+    assert!(!p.is_goal(Goal::BlankLast));
+    p
+}
+
+fn neos_model() -> Model {
+    sliding_neos::build(&puzzle(), Goal::BlankLast, HORIZON)
+        .unwrap()
+        .model
+}
+
+fn lp_bytes() -> Vec<u8> {
+    let mut out = Vec::new();
+    let n = write_lp(&neos_model(), &mut out).unwrap();
+    assert_eq!(n as usize, out.len());
+    out
+}
+
+fn mps_bytes() -> Vec<u8> {
+    let mut out = Vec::new();
+    let n = write_mps(&neos_model(), &mut out).unwrap();
+    assert_eq!(n as usize, out.len());
+    out
+}
+
+fn cnf_bytes() -> Vec<u8> {
+    let enc = sliding_sat::build(&puzzle(), Goal::BlankLast, HORIZON);
+    let mut out = Vec::new();
+    let n = write_cnf(enc.cnf(), &mut out).unwrap();
+    assert_eq!(n as usize, out.len());
+    out
+}
+
+fn text(b: Vec<u8>) -> String {
+    String::from_utf8(b).expect("writers produce UTF-8 (ASCII)")
+}
+
+#[test]
+fn neos_2x2_lp() {
+    insta::assert_snapshot!("neos_2x2_h3_lp", text(lp_bytes()));
+}
+
+#[test]
+fn neos_2x2_mps() {
+    insta::assert_snapshot!("neos_2x2_h3_mps", text(mps_bytes()));
+}
+
+#[test]
+fn sat_2x2_cnf() {
+    insta::assert_snapshot!("sat_2x2_h3_cnf", text(cnf_bytes()));
+}
+
+#[test]
+fn every_file_is_byte_identical_when_written_twice() {
+    assert_eq!(lp_bytes(), lp_bytes(), "LP");
+    assert_eq!(mps_bytes(), mps_bytes(), "MPS");
+    assert_eq!(cnf_bytes(), cnf_bytes(), "CNF");
+    // Also from one model written twice, not just two builds of it.
+    let m = neos_model();
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    write_mps(&m, &mut a).unwrap();
+    write_mps(&m, &mut b).unwrap();
+    assert_eq!(a, b);
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    write_lp(&m, &mut a).unwrap();
+    write_lp(&m, &mut b).unwrap();
+    assert_eq!(a, b);
+}

@@ -1,0 +1,851 @@
+//! The NEOS client against a loopback XML-RPC server that plays NEOS on 127.0.0.1.
+//!
+//! The server is hand-written (std TcpListener, minimal HTTP/1.1, XML-RPC read with
+//! quick-xml and written by hand) and answers the documented forms: `[job, password]`
+//! from `submitJob`, `Done`/`Running`/`Waiting`/`Unknown Job`/`Bad Password`, base64
+//! results, faults. It "runs" a job by really solving it: LP/MPS jobs with the real `cbc`
+//! (its log, then its solution listing, as NEOS shows CBC's output), GAMS jobs with the real
+//! `gams` under `execMode=4` (NEOS forbids GAMS jobs to write files) returning its genuine
+//! log and listing. So the whole chain, export → job document → submit → wait → fetch →
+//! parse → decode → verify, runs on real solver output.
+//!
+//! A missing `cbc` or `gams` fails these tests; `TILEKIT_SKIP_SOLVERS=1` skips them instead.
+
+use base64::Engine;
+use clap::Parser;
+use quick_xml::Reader;
+use quick_xml::events::Event;
+use std::collections::HashMap;
+use std::io::{Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::Path;
+use std::process::Command;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tilekit::format::neos_job::{self, InputMethod};
+use tilekit::neos::cli::{NeosCmd, NeosOutcome, execute};
+use tilekit::pipeline::PipelineError;
+
+const CASE_STUDY: &str = "5 1 2 3\n9 6 7 4\n13 10 11 8\n14 15 0 12\n";
+
+/// Solvers the fake NEOS offers, as `listAllSolvers` strings.
+const SOLVERS: [&str; 4] = [
+    "milp:Cbc:MPS",
+    "milp:Cbc:LP",
+    "milp:Cbc:GAMS",
+    "milp:CPLEX:GAMS",
+];
+
+/// Connections one server serves at most: every request loop is bounded.
+const MAX_CONNECTIONS: usize = 2000;
+
+#[derive(Clone, Copy, PartialEq)]
+enum Mode {
+    /// Behave like NEOS.
+    Normal,
+    /// Answer every call with an XML-RPC fault.
+    Fault,
+    /// Accept, read the request, never answer (until the socket is dropped after 20 s).
+    Hang,
+    /// Answer with XML that ends in the middle.
+    Malformed,
+}
+
+struct Job {
+    password: String,
+    status: &'static str,
+    output: Vec<u8>,
+}
+
+type Jobs = Arc<Mutex<HashMap<i64, Job>>>;
+
+/// Start a fake NEOS on 127.0.0.1; returns its URL.
+fn start_server(mode: Mode) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
+    let addr = listener.local_addr().unwrap();
+    assert!(addr.ip().is_loopback());
+    let jobs: Jobs = Arc::new(Mutex::new(HashMap::new()));
+    std::thread::spawn(move || {
+        for stream in listener.incoming().take(MAX_CONNECTIONS) {
+            let Ok(stream) = stream else { continue };
+            let jobs = jobs.clone();
+            std::thread::spawn(move || handle(stream, mode, jobs));
+        }
+    });
+    format!("http://{addr}")
+}
+
+/// Read one HTTP request (headers, then Content-Length bytes of body).
+fn read_request(stream: &mut TcpStream) -> Option<String> {
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .ok()?;
+    let mut buf = Vec::new();
+    let mut byte = [0u8; 1];
+    while !buf.ends_with(b"\r\n\r\n") {
+        if buf.len() > 64 * 1024 || stream.read(&mut byte).ok()? == 0 {
+            return None;
+        }
+        buf.push(byte[0]);
+    }
+    let head = String::from_utf8_lossy(&buf).into_owned();
+    assert!(head.starts_with("POST "), "not a POST: {head}");
+    assert!(
+        head.to_ascii_lowercase().contains("content-type: text/xml"),
+        "no text/xml content type: {head}"
+    );
+    let len: usize = head
+        .lines()
+        .find_map(|l| {
+            let (k, v) = l.split_once(':')?;
+            k.trim()
+                .eq_ignore_ascii_case("content-length")
+                .then(|| v.trim().parse().ok())?
+        })
+        .expect("a Content-Length header");
+    assert!(len < 64 * 1024 * 1024);
+    let mut body = vec![0u8; len];
+    stream.read_exact(&mut body).ok()?;
+    String::from_utf8(body).ok()
+}
+
+#[derive(Debug)]
+enum P {
+    Int(i64),
+    Str(String),
+}
+
+/// The method name and flat (int/string) parameters of a methodCall.
+fn parse_call(xml: &str) -> (String, Vec<P>) {
+    let mut r = Reader::from_str(xml);
+    let mut method = String::new();
+    let mut params = Vec::new();
+    let mut in_name = false;
+    let mut typ: Option<String> = None;
+    let mut text = String::new();
+    let mut in_value = false;
+    loop {
+        match r.read_event().expect("the request is well-formed XML") {
+            Event::Start(s) => match s.name().as_ref() {
+                "methodName" => in_name = true,
+                "value" => {
+                    in_value = true;
+                    typ = None;
+                    text.clear();
+                }
+                t => typ = Some(t.to_string()),
+            },
+            Event::Text(t) if in_name => method.push_str(&t.xml10_content()),
+            Event::Text(t) if in_value => text.push_str(&t.xml10_content()),
+            Event::GeneralRef(g) => {
+                let c = match g.xml10_content().as_ref() {
+                    "amp" => '&',
+                    "lt" => '<',
+                    "gt" => '>',
+                    "quot" => '"',
+                    "apos" => '\'',
+                    _ => g.resolve_char_ref().unwrap().unwrap(),
+                };
+                if in_value {
+                    text.push(c)
+                }
+            }
+            Event::End(e) => match e.name().as_ref() {
+                "methodName" => in_name = false,
+                "value" => {
+                    in_value = false;
+                    params.push(match typ.as_deref() {
+                        Some("int" | "i4") => P::Int(text.trim().parse().expect("an int")),
+                        _ => P::Str(text.clone()),
+                    });
+                }
+                _ => {}
+            },
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    (method, params)
+}
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+fn v_str(s: &str) -> String {
+    format!("<value><string>{}</string></value>", esc(s))
+}
+fn v_int(i: i64) -> String {
+    format!("<value><int>{i}</int></value>")
+}
+fn v_b64(b: &[u8]) -> String {
+    format!(
+        "<value><base64>{}</base64></value>",
+        base64::engine::general_purpose::STANDARD.encode(b)
+    )
+}
+fn v_array(items: &[String]) -> String {
+    format!(
+        "<value><array><data>{}</data></array></value>",
+        items.concat()
+    )
+}
+fn ok(v: String) -> String {
+    format!(
+        "<?xml version='1.0'?>\n<methodResponse><params><param>{v}</param></params></methodResponse>\n"
+    )
+}
+fn fault(code: i64, msg: &str) -> String {
+    format!(
+        "<?xml version='1.0'?>\n<methodResponse><fault><value><struct>\
+         <member><name>faultCode</name>{}</member>\
+         <member><name>faultString</name>{}</member></struct></value></fault></methodResponse>\n",
+        v_int(code),
+        v_str(msg)
+    )
+}
+
+fn handle(mut stream: TcpStream, mode: Mode, jobs: Jobs) {
+    let Some(body) = read_request(&mut stream) else {
+        return;
+    };
+    if mode == Mode::Hang {
+        std::thread::sleep(Duration::from_secs(20));
+        return;
+    }
+    let (method, params) = parse_call(&body);
+    let reply = match mode {
+        Mode::Fault => fault(1, "NEOS is down for maintenance"),
+        Mode::Malformed => "<?xml version='1.0'?><methodResponse><params><param><value><str".into(),
+        _ => dispatch(&method, &params, &jobs),
+    };
+    let head = format!(
+        "HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        reply.len()
+    );
+    let _ = stream.write_all(head.as_bytes());
+    let _ = stream.write_all(reply.as_bytes());
+}
+
+/// Look a job up the way NEOS does: `Err` carries NEOS's word for a bad reference.
+fn with_job<T>(
+    jobs: &Jobs,
+    params: &[P],
+    f: impl FnOnce(&mut Job) -> T,
+) -> Result<T, &'static str> {
+    let (Some(P::Int(n)), Some(P::Str(pw))) = (params.first(), params.get(1)) else {
+        return Err("Unknown Job");
+    };
+    let mut map = jobs.lock().unwrap();
+    let job = map.get_mut(n).ok_or("Unknown Job")?;
+    if &job.password != pw {
+        return Err("Bad Password");
+    }
+    Ok(f(job))
+}
+
+fn dispatch(method: &str, params: &[P], jobs: &Jobs) -> String {
+    match method {
+        "ping" => ok(v_str("NeosServer is alive\n")),
+        "listAllSolvers" => ok(v_array(&SOLVERS.map(v_str))),
+        "listSolversInCategory" => {
+            let Some(P::Str(cat)) = params.first() else {
+                return fault(2, "listSolversInCategory takes a category");
+            };
+            let items: Vec<String> = SOLVERS
+                .iter()
+                .filter_map(|s| s.strip_prefix(&format!("{cat}:")))
+                .map(v_str)
+                .collect();
+            ok(v_array(&items))
+        }
+        "submitJob" => {
+            let Some(P::Str(xml)) = params.first() else {
+                return fault(2, "submitJob takes the job XML");
+            };
+            let spec = match neos_job::parse_job(xml) {
+                Ok(s) => s,
+                Err(e) => return ok(v_array(&[v_int(0), v_str(&format!("Error: {e}"))])),
+            };
+            let key = format!(
+                "{}:{}:{}",
+                spec.category,
+                spec.solver,
+                spec.input.neos_name()
+            );
+            if !SOLVERS.contains(&key.as_str()) {
+                return ok(v_array(&[
+                    v_int(0),
+                    v_str(&format!("Error: no solver {key}")),
+                ]));
+            }
+            let mut map = jobs.lock().unwrap();
+            let number = 1000 + map.len() as i64;
+            let password = format!("pw{number}x");
+            map.insert(
+                number,
+                Job {
+                    password: password.clone(),
+                    status: "Waiting",
+                    output: Vec::new(),
+                },
+            );
+            drop(map);
+            let jobs = jobs.clone();
+            std::thread::spawn(move || {
+                with_job(
+                    &jobs,
+                    &[P::Int(number), P::Str(format!("pw{number}x"))],
+                    |j| j.status = "Running",
+                )
+                .unwrap();
+                let output = run_job(spec.input, &spec.model);
+                let mut map = jobs.lock().unwrap();
+                let j = map.get_mut(&number).unwrap();
+                j.output = output;
+                j.status = "Done";
+            });
+            ok(v_array(&[v_int(number), v_str(&password)]))
+        }
+        "getJobStatus" => match with_job(jobs, params, |j| j.status) {
+            Ok(s) | Err(s) => ok(v_str(s)),
+        },
+        "getIntermediateResults" => {
+            let offset = match params.get(2) {
+                Some(P::Int(o)) => *o as usize,
+                _ => return fault(2, "getIntermediateResults takes job, password, offset"),
+            };
+            match with_job(jobs, params, |j| {
+                // Output becomes visible when the job ends (this fake does not stream).
+                let out = if j.status == "Done" {
+                    j.output.clone()
+                } else {
+                    Vec::new()
+                };
+                let from = offset.min(out.len());
+                (out[from..].to_vec(), out.len().max(offset))
+            }) {
+                Ok((chunk, off)) => ok(v_array(&[v_b64(&chunk), v_int(off as i64)])),
+                Err(word) => ok(v_str(word)),
+            }
+        }
+        "getFinalResults" => {
+            // Blocks until the job is done, like NEOS (bounded here).
+            let deadline = Instant::now() + Duration::from_secs(300);
+            loop {
+                match with_job(jobs, params, |j| (j.status, j.output.clone())) {
+                    Ok(("Done", out)) => return ok(v_b64(&out)),
+                    Ok(_) if Instant::now() < deadline => {
+                        std::thread::sleep(Duration::from_millis(100))
+                    }
+                    Ok(_) => return fault(3, "job did not finish"),
+                    Err(word) => return ok(v_b64(word.as_bytes())),
+                }
+            }
+        }
+        "killJob" => match with_job(jobs, params, |j| j.status = "Done") {
+            Ok(()) => ok(v_str("Job is being killed")),
+            Err(word) => ok(v_str(word)),
+        },
+        other => fault(1, &format!("Unknown method {other}")),
+    }
+}
+
+/// True when solvers must be skipped; a panic when `bin` is missing otherwise.
+fn skip_or_require(bin: &str) -> bool {
+    if std::env::var("TILEKIT_SKIP_SOLVERS").is_ok_and(|v| v == "1") {
+        eprintln!("TILEKIT_SKIP_SOLVERS=1: skipping a test that runs {bin}");
+        return true;
+    }
+    let probe = Command::new(bin)
+        .arg(if bin == "cbc" { "-quit" } else { "?" })
+        .output();
+    if let Err(e) = probe
+        && e.kind() == std::io::ErrorKind::NotFound
+    {
+        panic!("solver {bin} not found: run scripts/install-solvers.sh");
+    }
+    false
+}
+
+/// Run the job's model with the real solver, returning what NEOS would: the solver's output.
+fn run_job(input: InputMethod, model: &str) -> Vec<u8> {
+    let dir = tempfile::tempdir().unwrap();
+    match input {
+        InputMethod::Lp | InputMethod::Mps => {
+            let name = if input == InputMethod::Lp {
+                "job.lp"
+            } else {
+                "job.mps"
+            };
+            std::fs::write(dir.path().join(name), model).unwrap();
+            let out = Command::new("cbc")
+                .args([
+                    name,
+                    "-sec",
+                    "250",
+                    "-threads",
+                    "1",
+                    "-solve",
+                    "-solu",
+                    "solution.txt",
+                ])
+                .current_dir(dir.path())
+                .output()
+                .expect("solver cbc not found: run scripts/install-solvers.sh");
+            let mut text = out.stdout;
+            text.extend_from_slice(&out.stderr);
+            text.extend_from_slice(b"\n");
+            if let Ok(sol) = std::fs::read(dir.path().join("solution.txt")) {
+                text.extend_from_slice(&sol);
+            }
+            text
+        }
+        InputMethod::Gams => {
+            std::fs::write(dir.path().join("job.gms"), model).unwrap();
+            let out = Command::new("gams")
+                .args(["job.gms", "execMode=4", "lo=3"])
+                .current_dir(dir.path())
+                .output()
+                .expect("solver gams not found: run scripts/install-solvers.sh");
+            let mut text = out.stdout;
+            text.extend_from_slice(&out.stderr);
+            text.extend_from_slice(b"\n");
+            if let Ok(lst) = std::fs::read(dir.path().join("job.lst")) {
+                text.extend_from_slice(&lst);
+            }
+            text
+        }
+    }
+}
+
+#[derive(Parser)]
+struct Cli {
+    #[command(subcommand)]
+    cmd: NeosCmd,
+}
+
+struct Run {
+    code: i32,
+    /// stdout, or the error message.
+    text: String,
+    out: Option<NeosOutcome>,
+    seconds: f64,
+}
+
+/// Run `tilekit neos ARGS…` through the library, mapping errors to exit codes as main does.
+fn neos(args: &[&str]) -> Run {
+    let cli = Cli::try_parse_from(std::iter::once("neos").chain(args.iter().copied()))
+        .unwrap_or_else(|e| panic!("bad test arguments {args:?}: {e}"));
+    let started = Instant::now();
+    let r = execute(cli.cmd, &mut |m| eprintln!("progress: {m}"));
+    let seconds = started.elapsed().as_secs_f64();
+    match r {
+        Ok(o) => Run {
+            code: o.code,
+            text: o.stdout.clone(),
+            out: Some(o),
+            seconds,
+        },
+        Err(PipelineError::Input(m)) => Run {
+            code: 2,
+            text: m,
+            out: None,
+            seconds,
+        },
+        Err(PipelineError::Solver(m)) => Run {
+            code: 3,
+            text: m,
+            out: None,
+            seconds,
+        },
+    }
+}
+
+struct Fixture {
+    _dir: tempfile::TempDir,
+    instance: String,
+    jobs: String,
+}
+
+fn fixture() -> Fixture {
+    let dir = tempfile::tempdir().unwrap();
+    let instance = dir.path().join("case.txt");
+    std::fs::write(&instance, CASE_STUDY).unwrap();
+    let jobs = dir.path().join("state").join("neos-jobs.json");
+    Fixture {
+        instance: instance.display().to_string(),
+        jobs: jobs.display().to_string(),
+        _dir: dir,
+    }
+}
+
+/// Options every call against a loopback server takes: short timeouts, few retries.
+fn common<'a>(url: &'a str, f: &'a Fixture) -> Vec<&'a str> {
+    vec![
+        "--server",
+        url,
+        "--email",
+        "tester@example.org",
+        "--jobs-file",
+        &f.jobs,
+        "--timeout",
+        "5",
+        "--retries",
+        "1",
+        "--backoff",
+        "0.1",
+    ]
+}
+
+fn solve_case_study(solver: &str, input: &str) {
+    let url = start_server(Mode::Normal);
+    let f = fixture();
+    let mut args = vec![
+        "solve",
+        &f.instance,
+        "--horizon",
+        "13",
+        "--solver",
+        solver,
+        "--input",
+        input,
+        "--poll",
+        "0.3",
+        "--wait",
+        "400",
+        "--follow",
+        "--json",
+    ];
+    args.extend(common(&url, &f));
+    let r = neos(&args);
+    assert_eq!(r.code, 0, "{}", r.text);
+    let rep = r.out.unwrap().report.expect("a solve report");
+    assert!(rep.verified, "{:?}", rep.errors);
+    assert_eq!(rep.status, "solved");
+    assert!(rep.optimal);
+    assert_eq!(rep.objective, Some(11.0));
+    assert_eq!(rep.moves.as_deref().map(str::len), Some(11));
+    assert_eq!(rep.horizon, 13);
+    let want = format!(
+        "neos:milp:{}:{}",
+        if solver == "cbc" { "Cbc" } else { solver },
+        input.to_uppercase()
+    );
+    assert_eq!(rep.solver, want);
+    // The JSON line is the report; it never carries the job password.
+    let json: serde_json::Value = serde_json::from_str(&r.text).unwrap();
+    assert_eq!(json["moves"].as_str().map(str::len), Some(11));
+    assert!(!r.text.contains("pw1"), "{}", r.text);
+    // The job file keeps the password, privately.
+    let jobs = std::fs::read_to_string(&f.jobs).unwrap();
+    assert!(jobs.contains("\"password\": \"pw1000x\""), "{jobs}");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&f.jobs).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
+    // `results` needs only the job number, and verifies again from the job file.
+    let mut args = vec!["results", "1000"];
+    args.extend(common(&url, &f));
+    let again = neos(&args);
+    assert_eq!(again.code, 0, "{}", again.text);
+    assert!(
+        again
+            .text
+            .starts_with("11 moves, optimal (neos via neos:milp:"),
+        "{}",
+        again.text
+    );
+}
+
+#[test]
+fn mps_job_of_the_case_study_is_solved_by_cbc_and_verified() {
+    if skip_or_require("cbc") {
+        return;
+    }
+    solve_case_study("cbc", "mps");
+}
+
+#[test]
+fn lp_job_of_the_case_study_is_solved_by_cbc_and_verified() {
+    if skip_or_require("cbc") {
+        return;
+    }
+    solve_case_study("cbc", "lp");
+}
+
+/// The local GAMS (demo licence) bundles CPLEX, not CBC, so the GAMS job goes to
+/// `milp:CPLEX:GAMS` (which NEOS also offers).
+#[test]
+fn gams_job_of_the_case_study_is_solved_by_real_gams_and_verified() {
+    if skip_or_require("gams") {
+        return;
+    }
+    solve_case_study("CPLEX", "gams");
+}
+
+#[test]
+fn infeasible_horizon_ends_with_exit_code_1() {
+    if skip_or_require("cbc") {
+        return;
+    }
+    let url = start_server(Mode::Normal);
+    let f = fixture();
+    let mut args = vec![
+        "solve",
+        &f.instance,
+        "--horizon",
+        "9",
+        "--poll",
+        "0.2",
+        "--wait",
+        "120",
+    ];
+    args.extend(common(&url, &f));
+    let r = neos(&args);
+    assert_eq!(r.code, 1, "{}", r.text);
+    assert!(r.text.starts_with("infeasible: "), "{}", r.text);
+    assert_eq!(r.out.unwrap().report.unwrap().status, "infeasible");
+}
+
+#[test]
+fn job_references_status_bad_password_and_unknown_job() {
+    if skip_or_require("cbc") {
+        return;
+    }
+    let url = start_server(Mode::Normal);
+    let f = fixture();
+    let mut args = vec!["submit", &f.instance, "--horizon", "9", "--json"];
+    args.extend(common(&url, &f));
+    let r = neos(&args);
+    assert_eq!(r.code, 0, "{}", r.text);
+    let rec: serde_json::Value = serde_json::from_str(&r.text).unwrap();
+    assert_eq!(rec["number"], 1000);
+    assert_eq!(rec["password"], "***", "passwords stay out of JSON");
+    assert_eq!(rec["input"], "mps");
+
+    let mut args = vec!["status", "1000"];
+    args.extend(common(&url, &f));
+    let r = neos(&args);
+    assert_eq!(r.code, 0, "{}", r.text);
+    assert!(
+        ["job 1000: Waiting", "job 1000: Running", "job 1000: Done"].contains(&r.text.as_str()),
+        "{}",
+        r.text
+    );
+
+    let mut args = vec!["status", "1000", "--password", "wrong"];
+    args.extend(common(&url, &f));
+    let r = neos(&args);
+    assert_eq!(r.code, 2, "{}", r.text);
+    assert_eq!(
+        r.text,
+        "the NEOS server rejected the password of job 1000 (\"Bad Password\")"
+    );
+
+    let mut args = vec!["results", "424242", "--password", "x"];
+    args.extend(common(&url, &f));
+    let r = neos(&args);
+    assert_eq!(r.code, 2, "{}", r.text);
+    assert_eq!(
+        r.text,
+        "the NEOS server does not know job 424242 (\"Unknown Job\")"
+    );
+
+    let mut args = vec!["status", "7"];
+    args.extend(common(&url, &f));
+    let r = neos(&args);
+    assert_eq!(r.code, 2, "{}", r.text);
+    assert!(r.text.contains("not in the job file"), "{}", r.text);
+
+    // The job ends infeasible: results with --wait gives the "no" answer.
+    let mut args = vec!["results", "1000", "--wait", "120", "--poll", "0.2"];
+    args.extend(common(&url, &f));
+    let r = neos(&args);
+    assert_eq!(r.code, 1, "{}", r.text);
+    let mut args = vec!["kill", "1000"];
+    args.extend(common(&url, &f));
+    assert_eq!(neos(&args).code, 0);
+}
+
+#[test]
+fn solvers_and_ping() {
+    let url = start_server(Mode::Normal);
+    let f = fixture();
+    let mut args = vec!["solvers", "--category", "milp"];
+    args.extend(common(&url, &f));
+    let r = neos(&args);
+    assert_eq!(
+        (r.code, r.text.as_str()),
+        (0, "Cbc:MPS\nCbc:LP\nCbc:GAMS\nCPLEX:GAMS")
+    );
+    let mut args = vec!["solvers", "--json"];
+    args.extend(common(&url, &f));
+    let r = neos(&args);
+    let all: Vec<String> = serde_json::from_str(&r.text).unwrap();
+    assert_eq!(all, SOLVERS);
+    let mut args = vec!["ping"];
+    args.extend(common(&url, &f));
+    assert_eq!(neos(&args).text, "NeosServer is alive");
+}
+
+#[test]
+fn server_fault_is_a_clear_error_with_exit_code_3() {
+    let url = start_server(Mode::Fault);
+    let f = fixture();
+    let mut args = vec!["solve", &f.instance, "--horizon", "13"];
+    args.extend(common(&url, &f));
+    let r = neos(&args);
+    assert_eq!(r.code, 3, "{}", r.text);
+    assert_eq!(
+        r.text,
+        "the NEOS server reported a fault for submitJob: NEOS is down for maintenance (fault code 1)"
+    );
+}
+
+#[test]
+fn malformed_response_is_a_clear_error_with_exit_code_3() {
+    let url = start_server(Mode::Malformed);
+    let f = fixture();
+    let mut args = vec!["ping"];
+    args.extend(common(&url, &f));
+    let r = neos(&args);
+    assert_eq!(r.code, 3, "{}", r.text);
+    assert!(
+        r.text.starts_with("malformed response to ping: "),
+        "{}",
+        r.text
+    );
+}
+
+#[test]
+fn connection_refused_is_retried_then_exit_code_3() {
+    // A port that was just free: nothing listens there.
+    let port = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("http://127.0.0.1:{port}");
+    let f = fixture();
+    let mut args = vec!["status", "5", "--password", "x"];
+    args.extend(common(&url, &f));
+    let r = neos(&args);
+    assert_eq!(r.code, 3, "{}", r.text);
+    assert!(r.text.contains("connection refused"), "{}", r.text);
+    assert!(r.text.contains("(tried 2 times)"), "{}", r.text);
+    assert!(r.seconds < 5.0, "took {} s", r.seconds);
+}
+
+#[test]
+fn a_hanging_server_times_out_within_the_bound() {
+    let url = start_server(Mode::Hang);
+    let f = fixture();
+    let mut args = vec!["status", "5", "--password", "x"];
+    args.extend(common(&url, &f));
+    let t = args.iter().position(|a| *a == "--timeout").unwrap();
+    args[t + 1] = "1";
+    let r = neos(&args);
+    assert_eq!(r.code, 3, "{}", r.text);
+    assert!(
+        r.text
+            .contains("did not answer getJobStatus within 1 s (tried 2 times)"),
+        "{}",
+        r.text
+    );
+    // Two attempts of 1 s plus a 0.1 s backoff, with slack; never the server's 20 s.
+    assert!(r.seconds >= 2.0 && r.seconds < 6.0, "took {} s", r.seconds);
+}
+
+#[test]
+fn missing_email_is_a_usage_error() {
+    if std::env::var_os("NEOS_EMAIL").is_some() {
+        eprintln!("NEOS_EMAIL is set: the missing-email case cannot be run here");
+        return;
+    }
+    let f = fixture();
+    let r = neos(&[
+        "solve",
+        &f.instance,
+        "--horizon",
+        "13",
+        "--dry-run",
+        "--jobs-file",
+        &f.jobs,
+    ]);
+    assert_eq!(r.code, 2, "{}", r.text);
+    assert!(
+        r.text.contains("pass --email ADDRESS or set NEOS_EMAIL"),
+        "{}",
+        r.text
+    );
+}
+
+/// Check well-formedness independently of tilekit's reader: every start tag closed in order.
+fn assert_well_formed(xml: &str) {
+    let mut r = Reader::from_str(xml);
+    let mut depth = 0i32;
+    loop {
+        match r
+            .read_event()
+            .unwrap_or_else(|e| panic!("not well-formed: {e}\n{xml}"))
+        {
+            Event::Start(_) => depth += 1,
+            Event::End(_) => depth -= 1,
+            Event::Eof => break,
+            _ => {}
+        }
+        assert!(depth >= 0);
+    }
+    assert_eq!(depth, 0);
+}
+
+#[test]
+fn job_documents_of_every_input_method_are_valid_and_round_trip() {
+    let f = fixture();
+    for input in ["lp", "mps", "gams"] {
+        let solver = if input == "gams" { "CPLEX" } else { "cbc" };
+        let r = neos(&[
+            "submit",
+            &f.instance,
+            "--horizon",
+            "13",
+            "--input",
+            input,
+            "--solver",
+            solver,
+            "--dry-run",
+            "--email",
+            "tester@example.org",
+            "--jobs-file",
+            &f.jobs,
+        ]);
+        assert_eq!(r.code, 0, "{}", r.text);
+        let xml = r.text;
+        assert_well_formed(&xml);
+        let spec = neos_job::parse_job(&xml).unwrap();
+        assert_eq!(spec.input.neos_name(), input.to_uppercase());
+        assert_eq!(spec.email, "tester@example.org");
+        assert_eq!(neos_job::job_to_string(&spec).unwrap(), xml);
+        match spec.input {
+            InputMethod::Gams => {
+                assert!(spec.model.contains("option mip = cplex"));
+                assert!(spec.model.contains("tilekit-solution: begin"));
+                assert!(xml.contains("<wantlog><![CDATA[yes]]></wantlog>"));
+            }
+            InputMethod::Mps => assert!(spec.model.contains("\nROWS")),
+            InputMethod::Lp => assert!(spec.model.contains("Subject To")),
+        }
+    }
+    // Nothing was submitted, so no job file was written.
+    assert!(!Path::new(&f.jobs).exists());
+}
+
+#[test]
+fn the_subcommands_are_well_formed_for_clap() {
+    use clap::CommandFactory;
+    Cli::command().debug_assert();
+}
