@@ -338,18 +338,22 @@ fn solve_milp(
     if let Some(cb) = opts.progress {
         cb(&format!("built {model}; solving with {solver}"));
     }
-    let sol: MilpSolution = if solver == "microlp" {
-        solve_microlp(model, opts.time_limit).map_err(sys)?
-    } else {
+    let sol: MilpSolution = with_heartbeat(opts.progress, &solver, opts.time_limit, || {
+        if solver == "microlp" {
+            return solve_microlp(model, opts.time_limit).map_err(sys);
+        }
         let entry = registry_entry(opts, &solver, "milp")?;
         let dir = tempfile::tempdir().map_err(sys)?;
         let path = dir.path().join(format!("model.{}", entry.input.as_str()));
-        let file = std::io::BufWriter::new(std::fs::File::create(&path).map_err(sys)?);
+        let mut file = std::io::BufWriter::new(std::fs::File::create(&path).map_err(sys)?);
         match entry.input.as_str() {
-            "mps" => mps::write_mps(model, file).map(|_| ()),
-            _ => lp::write_lp(model, file).map(|_| ()),
+            "mps" => mps::write_mps(model, &mut file).map(|_| ()),
+            _ => lp::write_lp(model, &mut file).map(|_| ()),
         }
         .map_err(sys)?;
+        // Flush explicitly: a BufWriter dropped with an error would lose it silently.
+        file.flush().map_err(sys)?;
+        drop(file);
         let (sol, _run) = crate::solve::milp_external::solve_milp_file(
             &entry,
             &path,
@@ -358,13 +362,47 @@ fn solve_milp(
             opts.threads,
         )
         .map_err(|e| PipelineError::Solver(e.to_string()))?;
-        sol
-    };
+        Ok(sol)
+    })?;
     let mut rep = report(opts.model.name(), &solver, horizon, started);
     rep.solver_status = sol.status_text.clone();
     finish_milp(&mut rep, &built, p, goal, &sol);
     rep.seconds = started.elapsed().as_secs_f64();
     Ok(rep)
+}
+
+/// Run `work` while a background thread reports the elapsed time every 5 s through
+/// `progress` (so a long solver run shows it is alive); silent when `progress` is `None`.
+fn with_heartbeat<T>(
+    progress: Option<fn(&str)>,
+    solver: &str,
+    limit: Duration,
+    work: impl FnOnce() -> T,
+) -> T {
+    let Some(cb) = progress else {
+        return work();
+    };
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let mut next = 5;
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(100));
+                let secs = started.elapsed().as_secs();
+                if secs >= next {
+                    cb(&format!(
+                        "{solver} running: {secs} s of at most {:.0} s",
+                        limit.as_secs_f64()
+                    ));
+                    next += 5;
+                }
+            }
+        });
+        let out = work();
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        out
+    })
 }
 
 /// Decode a MILP solution of a sliding model and verify it at both levels.

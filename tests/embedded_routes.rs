@@ -1,0 +1,57 @@
+//! The routes that need nothing installed, on the case study: the embedded MILP engine on the
+//! flow model and the embedded SAT engine, each returning 11 verified, optimal moves.
+
+use std::time::Duration;
+use tilekit::Goal;
+use tilekit::pipeline::{SlidingModel, SolveOptions, load_sliding, solve_sliding};
+
+fn opts(via: &str, model: SlidingModel, solver: &str, horizon: Option<usize>) -> SolveOptions {
+    SolveOptions {
+        via: via.into(),
+        model,
+        solver: Some(solver.into()),
+        horizon,
+        time_limit: Duration::from_secs(120),
+        threads: 1,
+        solvers_file: None,
+        progress: None,
+    }
+}
+
+#[test]
+fn case_study_through_the_embedded_engines() {
+    let p = load_sliding(
+        "models/sliding/neos_case_study.txt".as_ref(),
+        Goal::BlankLast,
+    )
+    .unwrap();
+    for o in [
+        opts("milp", SlidingModel::Flow, "microlp", Some(11)),
+        opts("milp", SlidingModel::Flow, "microlp", Some(12)),
+        opts("sat", SlidingModel::Sat, "varisat", None),
+    ] {
+        let r = solve_sliding(&p, Goal::BlankLast, &o).unwrap();
+        assert_eq!(r.status, "solved", "{o:?}: {r:?}");
+        assert!(r.verified && r.optimal, "{o:?}: {r:?}");
+        assert_eq!(r.objective, Some(11.0));
+        assert_eq!(r.moves.as_deref().map(str::len), Some(11));
+    }
+}
+
+#[test]
+fn embedded_milp_reports_an_infeasible_horizon_as_an_answer() {
+    // 9 steps cannot solve an 11-move board: an outcome (exit 1), not an error.
+    let p = load_sliding(
+        "models/sliding/neos_case_study.txt".as_ref(),
+        Goal::BlankLast,
+    )
+    .unwrap();
+    let r = solve_sliding(
+        &p,
+        Goal::BlankLast,
+        &opts("milp", SlidingModel::Flow, "microlp", Some(9)),
+    )
+    .unwrap();
+    assert_eq!(r.status, "infeasible");
+    assert!(!r.verified && r.moves.is_none());
+}
