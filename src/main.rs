@@ -329,26 +329,7 @@ fn run(cli: Cli) -> Result<ExitCode, PipelineError> {
                     PipelineError::Input(format!("{}: cannot write: {e}", path.display()))
                 })?;
             }
-            if json {
-                println!("{}", serde_json::to_string(&rep).unwrap_or_default());
-            } else {
-                match &rep.moves {
-                    Some(m) if rep.verified => println!(
-                        "{} moves{} ({} via {}, {:.2} s, verified by replay): {m}",
-                        m.len(),
-                        if rep.optimal { ", optimal" } else { "" },
-                        rep.model,
-                        rep.solver,
-                        rep.seconds
-                    ),
-                    _ => println!(
-                        "{}: {} ({})",
-                        rep.status,
-                        rep.errors.join("; "),
-                        rep.solver_status
-                    ),
-                }
-            }
+            println!("{}", rep.render(json));
             Ok(if rep.verified {
                 ExitCode::SUCCESS
             } else {

@@ -248,6 +248,31 @@ pub struct SolveReport {
     pub solver_status: String,
 }
 
+impl SolveReport {
+    /// The report as `tilekit solve` prints it: one JSON object, or one line of text.
+    pub fn render(&self, json: bool) -> String {
+        if json {
+            return serde_json::to_string(self).unwrap_or_default();
+        }
+        match &self.moves {
+            Some(m) if self.verified => format!(
+                "{} moves{} ({} via {}, {:.2} s, verified by replay): {m}",
+                m.len(),
+                if self.optimal { ", optimal" } else { "" },
+                self.model,
+                self.solver,
+                self.seconds
+            ),
+            _ => format!(
+                "{}: {} ({})",
+                self.status,
+                self.errors.join("; "),
+                self.solver_status
+            ),
+        }
+    }
+}
+
 /// Options of a solve.
 #[derive(Debug, Clone)]
 pub struct SolveOptions {

@@ -7,7 +7,7 @@
 use tilekit::format::dimacs_cnf::write_cnf;
 use tilekit::format::lp::write_lp;
 use tilekit::format::mps::write_mps;
-use tilekit::formulate::{sliding_neos, sliding_sat};
+use tilekit::formulate::{sliding_flow, sliding_neos, sliding_sat};
 use tilekit::{Goal, Model, SlidingPuzzle};
 
 const HORIZON: usize = 3;
@@ -59,6 +59,27 @@ fn neos_2x2_lp() {
 #[test]
 fn neos_2x2_mps() {
     insta::assert_snapshot!("neos_2x2_h3_mps", text(mps_bytes()));
+}
+
+fn flow_bytes(mps: bool) -> Vec<u8> {
+    let m = sliding_flow::build(&puzzle(), Goal::BlankLast, HORIZON)
+        .unwrap()
+        .model;
+    let mut out = Vec::new();
+    if mps {
+        write_mps(&m, &mut out).unwrap();
+    } else {
+        write_lp(&m, &mut out).unwrap();
+    }
+    out
+}
+
+#[test]
+fn flow_2x2_lp_and_mps() {
+    insta::assert_snapshot!("flow_2x2_h3_lp", text(flow_bytes(false)));
+    insta::assert_snapshot!("flow_2x2_h3_mps", text(flow_bytes(true)));
+    assert_eq!(flow_bytes(false), flow_bytes(false));
+    assert_eq!(flow_bytes(true), flow_bytes(true));
 }
 
 #[test]

@@ -337,25 +337,7 @@ pub fn neos_solver_name(s: &str) -> String {
 
 /// Format a report exactly as `tilekit solve` prints it.
 pub fn format_report(rep: &SolveReport, json: bool) -> String {
-    if json {
-        return serde_json::to_string(rep).unwrap_or_default();
-    }
-    match &rep.moves {
-        Some(m) if rep.verified => format!(
-            "{} moves{} ({} via {}, {:.2} s, verified by replay): {m}",
-            m.len(),
-            if rep.optimal { ", optimal" } else { "" },
-            rep.model,
-            rep.solver,
-            rep.seconds
-        ),
-        _ => format!(
-            "{}: {} ({})",
-            rep.status,
-            rep.errors.join("; "),
-            rep.solver_status
-        ),
-    }
+    rep.render(json)
 }
 
 fn report_outcome(rep: SolveReport, json: bool) -> NeosOutcome {
