@@ -184,19 +184,12 @@ pub fn export_sliding<W: Write>(
     out: W,
 ) -> Result<(), PipelineError> {
     match (model, format) {
-        (SlidingModel::Neos, Format::Lp) => {
-            lp::write_lp(
-                &sliding_neos::build(p, goal, horizon).map_err(sys)?.model,
-                out,
-            )
-            .map_err(sys)?;
+        (SlidingModel::Neos | SlidingModel::Flow, Format::Lp) => {
+            lp::write_lp(SlidingMilp::build(p, goal, model, horizon)?.model(), out).map_err(sys)?;
         }
-        (SlidingModel::Neos, Format::Mps) => {
-            mps::write_mps(
-                &sliding_neos::build(p, goal, horizon).map_err(sys)?.model,
-                out,
-            )
-            .map_err(sys)?;
+        (SlidingModel::Neos | SlidingModel::Flow, Format::Mps) => {
+            mps::write_mps(SlidingMilp::build(p, goal, model, horizon)?.model(), out)
+                .map_err(sys)?;
         }
         (SlidingModel::Neos, Format::Gms) => {
             gams::write_sliding_neos_gms(p, goal, horizon, &gams::GamsOptions::default(), out)
