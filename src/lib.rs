@@ -11,6 +11,7 @@ pub mod model;
 pub mod neos;
 pub mod pipeline;
 pub mod puzzle;
+pub mod render;
 pub mod solve;
 pub mod verify;
 

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 use tilekit::Goal;
 use tilekit::pipeline::{self, Format, PipelineError, SlidingModel};
+use tilekit::puzzle::edge;
 
 #[derive(Parser)]
 #[command(
@@ -106,6 +107,26 @@ enum Cmd {
         #[command(flatten)]
         common: Common,
     },
+    /// Generate instances with a planted solution.
+    Generate {
+        #[command(subcommand)]
+        what: GenerateCmd,
+    },
+    /// Draw an instance, and a solution if given, as SVG.
+    Render {
+        /// The instance file.
+        instance: PathBuf,
+        /// A solution: an edge-matching board, or a sliding move file.
+        solution: Option<PathBuf>,
+        /// The SVG file to write (`-` for stdout).
+        #[arg(short = 'o')]
+        output: PathBuf,
+        /// Write piece ids on edge-matching boards.
+        #[arg(long)]
+        ids: bool,
+        #[command(flatten)]
+        common: Common,
+    },
     /// NEOS-style services: job documents, submit, follow, fetch, solve and verify.
     Neos {
         #[command(subcommand)]
@@ -122,20 +143,71 @@ enum Cmd {
     },
 }
 
+#[derive(Subcommand)]
+enum GenerateCmd {
+    /// An edge-matching puzzle: a random perfect board (grey frame), shuffled and rotated.
+    Edge {
+        /// Board rows.
+        #[arg(long)]
+        rows: usize,
+        /// Board columns.
+        #[arg(long)]
+        cols: usize,
+        /// Colours used on frame (border-to-border) edges.
+        #[arg(long)]
+        frame_colours: u16,
+        /// Colours used on inner edges.
+        #[arg(long)]
+        inner_colours: u16,
+        /// Random seed (the same seed gives the same files).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Instance file (`-` or omitted: stdout).
+        #[arg(short = 'o')]
+        output: Option<PathBuf>,
+        /// Where to write the planted solution board (default: OUTPUT.solution when -o is a file).
+        #[arg(long)]
+        solution: Option<PathBuf>,
+    },
+}
+
 fn goal_of(c: &Common) -> Result<Goal, PipelineError> {
-    if let Some(f) = &c.family
-        && f != "sliding"
-    {
-        return Err(PipelineError::Input(format!(
-            "--family {f} is not supported yet: only sliding puzzles are implemented"
-        )));
-    }
     Goal::parse(&c.goal).ok_or_else(|| {
         PipelineError::Input(format!(
             "--goal {} is not known: use blank-last or blank-first",
             c.goal
         ))
     })
+}
+
+fn read_text(path: &Path, what: &str) -> Result<String, PipelineError> {
+    std::fs::read_to_string(path).map_err(|e| {
+        PipelineError::Input(format!("{}: cannot read the {what}: {e}", path.display()))
+    })
+}
+
+/// True for an edge-matching instance: `--family`, else detected from the content.
+fn is_edge(c: &Common, instance: &Path) -> Result<bool, PipelineError> {
+    match c.family.as_deref() {
+        Some("sliding") => Ok(false),
+        Some("edge") => Ok(true),
+        Some(f) => Err(PipelineError::Input(format!(
+            "--family {f} is not known: use sliding or edge"
+        ))),
+        None => Ok(edge::looks_like_edge_instance(&read_text(
+            instance, "instance",
+        )?)),
+    }
+}
+
+/// Export and solve exist for sliding puzzles only so far.
+fn sliding_only(c: &Common, instance: &Path, command: &str) -> Result<(), PipelineError> {
+    if is_edge(c, instance)? {
+        return Err(PipelineError::Input(format!(
+            "{command} is not available for edge-matching puzzles yet (their milp, clique and sat models are still to come): verify, generate and render work"
+        )));
+    }
+    Ok(())
 }
 
 fn model_of(s: &str) -> Result<SlidingModel, PipelineError> {
@@ -199,6 +271,38 @@ fn write_output(output: Option<&Path>, bytes: &[u8]) -> Result<ExitCode, Pipelin
     Ok(ExitCode::SUCCESS)
 }
 
+/// `verify` for an edge-matching board: every piece once, rotations legal, grey only outward,
+/// matched edges recounted.
+fn verify_edge(instance: &Path, solution: &Path, json: bool) -> Result<ExitCode, PipelineError> {
+    let puzzle = edge::EdgePuzzle::parse(
+        &read_text(instance, "instance")?,
+        &instance.display().to_string(),
+    )?;
+    let board = edge::parse_any_board(
+        &read_text(solution, "solution")?,
+        &solution.display().to_string(),
+        &puzzle,
+    )?;
+    let v = edge::verify_board(&puzzle, &board, None);
+    if json {
+        println!("{}", serde_json::to_string(&v).unwrap_or_default());
+    } else if v.valid {
+        println!(
+            "valid: {} of {} inner edges matched ({} unmatched)",
+            v.matched,
+            v.max,
+            v.max - v.matched
+        );
+    } else {
+        println!("invalid: {}", v.errors.join("; "));
+    }
+    Ok(if v.valid {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
 fn progress_line(msg: &str) {
     if std::io::stderr().is_terminal() {
         eprintln!("tilekit: {msg}");
@@ -218,6 +322,7 @@ fn run(cli: Cli) -> Result<ExitCode, PipelineError> {
             common,
         } => {
             let goal = goal_of(&common)?;
+            sliding_only(&common, &instance, "export")?;
             let m = model_of(&model)?;
             let fmt_name = match (&format, &output) {
                 (Some(f), _) => f.clone(),
@@ -284,6 +389,7 @@ fn run(cli: Cli) -> Result<ExitCode, PipelineError> {
             common,
         } => {
             let goal = goal_of(&common)?;
+            sliding_only(&common, &instance, "solve")?;
             let milp_model = match (via.as_str(), model.as_deref()) {
                 ("milp", None) => SlidingModel::Neos,
                 ("milp", Some(m)) => match model_of(m)? {
@@ -344,6 +450,9 @@ fn run(cli: Cli) -> Result<ExitCode, PipelineError> {
             common,
         } => {
             let goal = goal_of(&common)?;
+            if is_edge(&common, &instance)? {
+                return verify_edge(&instance, &solution, json);
+            }
             let m = model.as_deref().map(model_of).transpose()?;
             let p = pipeline::load_sliding(&instance, goal)?;
             let text = std::fs::read_to_string(&solution).map_err(|e| {
@@ -369,6 +478,74 @@ fn run(cli: Cli) -> Result<ExitCode, PipelineError> {
             } else {
                 ExitCode::from(1)
             })
+        }
+        Cmd::Generate {
+            what:
+                GenerateCmd::Edge {
+                    rows,
+                    cols,
+                    frame_colours,
+                    inner_colours,
+                    seed,
+                    output,
+                    solution,
+                },
+        } => {
+            let (inst, sol) = edge::generate_texts(rows, cols, frame_colours, inner_colours, seed)
+                .map_err(PipelineError::Input)?;
+            let to_file = output.as_ref().filter(|o| *o != Path::new("-"));
+            let sol_path = solution.or_else(|| {
+                to_file.map(|o| {
+                    let mut p = o.clone().into_os_string();
+                    p.push(".solution");
+                    PathBuf::from(p)
+                })
+            });
+            write_output(output.as_deref(), inst.as_bytes())?;
+            if let Some(sp) = sol_path {
+                write_output(Some(&sp), sol.as_bytes())?;
+                if to_file.is_some() {
+                    eprintln!("tilekit: planted solution written to {}", sp.display());
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Render {
+            instance,
+            solution,
+            output,
+            ids,
+            common,
+        } => {
+            let svg = if is_edge(&common, &instance)? {
+                let name = instance.display().to_string();
+                let puzzle = edge::EdgePuzzle::parse(&read_text(&instance, "instance")?, &name)?;
+                let board = match &solution {
+                    Some(sp) => Some(edge::parse_any_board(
+                        &read_text(sp, "solution")?,
+                        &sp.display().to_string(),
+                        &puzzle,
+                    )?),
+                    None => None,
+                };
+                let opts = tilekit::render::EdgeRenderOptions {
+                    show_ids: ids,
+                    ..Default::default()
+                };
+                tilekit::render::render_edge(&puzzle, board.as_ref(), &opts)
+            } else {
+                let goal = goal_of(&common)?;
+                let p = pipeline::load_sliding(&instance, goal)?;
+                let moves = match &solution {
+                    Some(sp) => Some(tilekit::puzzle::sliding::parse_moves(
+                        &read_text(sp, "solution")?,
+                        &sp.display().to_string(),
+                    )?),
+                    None => None,
+                };
+                tilekit::render::render_sliding(&p, moves.as_deref())
+            };
+            write_output(Some(&output), svg.as_bytes())
         }
         Cmd::Neos { cmd } => {
             let code = tilekit::neos::cli::run(cmd)?;

@@ -659,7 +659,11 @@ fn assert_input_error(dir: &Path, snap: &str, args: &[&str], needle: &str) {
         r.stdout, r.stderr
     );
     assert!(r.stdout.is_empty(), "{snap}: stdout {}", r.stdout);
-    let stderr = r.stderr.replace(s(dir), "[TMP]");
+    // Paths differ per machine and checkout: replace them before snapshotting.
+    let stderr = r
+        .stderr
+        .replace(s(dir), "[TMP]")
+        .replace(env!("CARGO_MANIFEST_DIR"), "[REPO]");
     assert!(stderr.starts_with("tilekit: "), "{snap}: {stderr}");
     assert!(
         stderr.contains(needle),
@@ -836,17 +840,22 @@ fn usage_errors_exit_2_with_a_clear_message() {
         (
             "family_edge_export",
             vec!["export", i, "--family", "edge"],
-            "--family edge is not supported yet",
+            "export is not available for edge-matching puzzles yet",
         ),
         (
             "family_edge_solve",
             vec!["solve", i, "--family", "edge"],
-            "--family edge is not supported yet",
+            "solve is not available for edge-matching puzzles yet",
         ),
         (
             "family_edge_verify",
             vec!["verify", i, s(&bad_sol), "--family", "edge"],
-            "--family edge is not supported yet",
+            "header says 4×4 = 16 pieces but 4 follow",
+        ),
+        (
+            "family_unknown",
+            vec!["export", i, "--family", "jigsaw"],
+            "--family jigsaw is not known: use sliding or edge",
         ),
     ];
     for (name, args, needle) in cases {

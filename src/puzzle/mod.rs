@@ -1,3 +1,4 @@
 //! The puzzles themselves: parsing, validation, moves.
 
+pub mod edge;
 pub mod sliding;

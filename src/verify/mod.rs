@@ -2,6 +2,7 @@
 //! the puzzle checks do not use the puzzle module's move code either: they re-implement the
 //! rules from scratch so that a bug in one place cannot hide itself.
 
+pub mod edge;
 pub mod milp;
 pub mod sliding;
 

@@ -1,0 +1,146 @@
+//! The edge-matching commands of the CLI: generate → verify (and its rejections), render,
+//! and the clear refusal of export/solve until the edge models exist.
+
+use std::path::Path;
+use std::process::Command;
+
+fn tilekit(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_tilekit"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("the tilekit binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn generate(dir: &Path, name: &str, seed: &str) {
+    let (code, _, err) = tilekit(
+        dir,
+        &[
+            "generate",
+            "edge",
+            "--rows",
+            "5",
+            "--cols",
+            "6",
+            "--frame-colours",
+            "3",
+            "--inner-colours",
+            "4",
+            "--seed",
+            seed,
+            "-o",
+            name,
+        ],
+    );
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn generated_puzzles_verify_and_mutations_are_rejected() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    generate(d, "p.txt", "11");
+    let (code, out, err) = tilekit(d, &["verify", "p.txt", "p.txt.solution", "--json"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["valid"], true);
+    assert_eq!(v["matched"], v["max"]);
+    assert_eq!(v["max"], 2 * 5 * 6 - 5 - 6);
+
+    // Same seed, same bytes; another seed, another puzzle.
+    generate(d, "q.txt", "11");
+    generate(d, "r.txt", "12");
+    let read = |f: &str| std::fs::read(d.join(f)).unwrap();
+    assert_eq!(read("p.txt"), read("q.txt"));
+    assert_eq!(read("p.txt.solution"), read("q.txt.solution"));
+    assert_ne!(read("p.txt"), read("r.txt"));
+
+    // Drop the optional colours so each board line is `row col piece rot`, then mutate.
+    let sol = String::from_utf8(read("p.txt.solution")).unwrap();
+    let mut lines: Vec<String> = sol
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| l.split_whitespace().take(4).collect::<Vec<_>>().join(" "))
+        .collect();
+    let header = lines.remove(0);
+    let board = |ls: &[String]| format!("{header}\n{}\n", ls.join("\n"));
+    let check = |name: &str, text: String| -> serde_json::Value {
+        std::fs::write(d.join(name), text).unwrap();
+        let (code, out, err) = tilekit(d, &["verify", "p.txt", name, "--json"]);
+        assert!(code == 1 || code == 0, "{name}: {code} {err}");
+        serde_json::from_str(&out).unwrap_or_else(|_| panic!("{name}: {out}{err}"))
+    };
+    let piece = |l: &String| l.split_whitespace().nth(2).unwrap().to_string();
+    // (a) a piece used twice: cell 1 gets cell 0's piece.
+    let mut twice = lines.clone();
+    let p0 = piece(&twice[0]);
+    let f: Vec<&str> = twice[1].split_whitespace().collect();
+    twice[1] = format!("{} {} {} {}", f[0], f[1], p0, f[3]);
+    let v = check("twice.txt", board(&twice));
+    assert_eq!(v["valid"], false);
+    // (b) a piece rotated: an inner cell turned by one quarter.
+    let inner = lines.iter().position(|l| l.starts_with("2 2 ")).unwrap();
+    let mut turned = lines.clone();
+    let f: Vec<&str> = turned[inner].split_whitespace().collect();
+    let rot = (f[3].parse::<u8>().unwrap() + 1) % 4;
+    turned[inner] = format!("{} {} {} {rot}", f[0], f[1], f[2]);
+    let v = check("turned.txt", board(&turned));
+    assert!(
+        v["valid"] == false || v["matched"].as_u64() < v["max"].as_u64(),
+        "{v}"
+    );
+    // (c) a missing cell.
+    let v = check("missing.txt", board(&lines[1..]));
+    assert_eq!(v["valid"], false);
+    assert!(!v["errors"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn render_writes_svg_for_both_families() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    generate(d, "p.txt", "3");
+    let (code, _, err) = tilekit(
+        d,
+        &["render", "p.txt", "p.txt.solution", "-o", "p.svg", "--ids"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let svg = std::fs::read_to_string(d.join("p.svg")).unwrap();
+    assert!(
+        svg.starts_with("<svg") || svg.starts_with("<?xml"),
+        "{}",
+        &svg[..40]
+    );
+    std::fs::write(d.join("m.txt"), "LLUUURRRDDD\n").unwrap();
+    let case = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/sliding/neos_case_study.txt");
+    let (code, _, err) = tilekit(
+        d,
+        &["render", case.to_str().unwrap(), "m.txt", "-o", "s.svg"],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        std::fs::read_to_string(d.join("s.svg"))
+            .unwrap()
+            .contains("</svg>")
+    );
+}
+
+#[test]
+fn export_and_solve_refuse_edge_instances_clearly() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    generate(d, "p.txt", "5");
+    for cmd in ["export", "solve"] {
+        let (code, _, err) = tilekit(d, &[cmd, "p.txt"]);
+        assert_eq!(code, 2, "{err}");
+        assert!(
+            err.contains("not available for edge-matching puzzles yet"),
+            "{err}"
+        );
+    }
+}
