@@ -1,4 +1,5 @@
 //! Puzzle → model formulations; each also decodes solver values back to a puzzle solution.
+pub mod edge_milp;
 pub mod sliding_flow;
 pub mod sliding_neos;
 pub mod sliding_sat;

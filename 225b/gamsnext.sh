@@ -1,0 +1,3 @@
+echo Error: GAMSCMEX did not write a next script.
+
+exit 16
