@@ -32,6 +32,12 @@ struct Common {
     /// Time steps of the time-indexed models (default: the board's known diameter).
     #[arg(long)]
     horizon: Option<usize>,
+    /// Edge milp: keep only placements with grey exactly on the rim (off: the paper's model).
+    #[arg(long)]
+    filter: bool,
+    /// Edge milp: fix the first corner piece in the top-left corner (square boards).
+    #[arg(long)]
+    fix_corner: bool,
 }
 
 #[derive(Subcommand)]
@@ -40,9 +46,10 @@ enum Cmd {
     Export {
         /// The instance file.
         instance: PathBuf,
-        /// The formulation: neos (the case study's MILP), flow (strengthened MILP) or sat (CNF).
-        #[arg(long, default_value = "neos")]
-        model: String,
+        /// The formulation: sliding neos (default; the case study's MILP), flow or sat (CNF);
+        /// edge milp (default; Salassa et al.), clique or sat.
+        #[arg(long)]
+        model: Option<String>,
         /// lp, mps, gms, cnf, or neos (a NEOS job document; default: from -o's extension).
         #[arg(long)]
         format: Option<String>,
@@ -65,10 +72,11 @@ enum Cmd {
     Solve {
         /// The instance file.
         instance: PathBuf,
-        /// milp (the neos model) or sat (CNF, horizon stepped to optimality).
-        #[arg(long, default_value = "sat")]
-        via: String,
-        /// The formulation: neos (default) or flow for --via milp; sat for --via sat.
+        /// milp or sat (sliding default: sat, the CNF with the horizon stepped to optimality;
+        /// edge default: milp).
+        #[arg(long)]
+        via: Option<String>,
+        /// Sliding: neos (default) or flow for --via milp, sat for --via sat. Edge: milp.
         #[arg(long)]
         model: Option<String>,
         /// microlp or varisat (embedded), or a registry entry: cbc, highs, glpk, cadical, kissat, minisat.
@@ -80,7 +88,7 @@ enum Cmd {
         /// Threads for solvers that take them.
         #[arg(long, default_value_t = 1)]
         threads: u32,
-        /// Write the verified solution (moves) here.
+        /// Write the verified solution here (moves; for edge puzzles the board).
         #[arg(short = 'o')]
         output: Option<PathBuf>,
         /// Solver registry file (else $TILEKIT_SOLVERS, ./solvers.toml, built-in).
@@ -98,7 +106,7 @@ enum Cmd {
         instance: PathBuf,
         /// The solution file.
         solution: PathBuf,
-        /// The model a raw solver output belongs to (neos, flow or sat).
+        /// The model a raw solver output belongs to (sliding: neos, flow or sat; edge: milp).
         #[arg(long)]
         model: Option<String>,
         /// Print one JSON object.
@@ -200,14 +208,73 @@ fn is_edge(c: &Common, instance: &Path) -> Result<bool, PipelineError> {
     }
 }
 
-/// Export and solve exist for sliding puzzles only so far.
-fn sliding_only(c: &Common, instance: &Path, command: &str) -> Result<(), PipelineError> {
-    if is_edge(c, instance)? {
-        return Err(PipelineError::Input(format!(
-            "{command} is not available for edge-matching puzzles yet (their milp, clique and sat models are still to come): verify, generate and render work"
-        )));
+/// The edge MILP options from `--filter` and `--fix-corner`.
+fn milp_options(c: &Common) -> tilekit::formulate::edge_milp::EdgeMilpOptions {
+    tilekit::formulate::edge_milp::EdgeMilpOptions {
+        filter_feasible: c.filter,
+        fix_first_corner: c.fix_corner,
     }
-    Ok(())
+}
+
+fn positive_limit(time_limit: f64) -> Result<Duration, PipelineError> {
+    if !(time_limit.is_finite() && time_limit > 0.0) {
+        return Err(PipelineError::Input(
+            "--time-limit must be a positive number of seconds".into(),
+        ));
+    }
+    Ok(Duration::from_secs_f64(time_limit))
+}
+
+/// `export` for an edge-matching instance.
+fn export_edge(
+    instance: &Path,
+    model: Option<&str>,
+    format: Option<String>,
+    output: Option<PathBuf>,
+    common: &Common,
+) -> Result<ExitCode, PipelineError> {
+    let m = pipeline::edge::model_of(model.unwrap_or("milp"))?;
+    let fmt = match (&format, &output) {
+        (Some(f), _) => f.clone(),
+        (None, Some(o)) if o != Path::new("-") => o
+            .extension()
+            .and_then(|e| e.to_str())
+            .unwrap_or("")
+            .to_string(),
+        _ => m.default_format().to_string(),
+    };
+    let p = pipeline::edge::load_edge(instance)?;
+    let opts = milp_options(common);
+    // Build into memory first: a refused option must not leave an empty output file behind.
+    let mut buf = Vec::new();
+    pipeline::edge::export_edge(&p, m, opts, &fmt, &mut buf)?;
+    write_output(output.as_deref(), &buf)
+}
+
+/// `solve` for an edge-matching instance.
+fn solve_edge(
+    instance: &Path,
+    via: Option<&str>,
+    model: Option<&str>,
+    opts: &pipeline::edge::EdgeSolveOptions,
+    output: Option<PathBuf>,
+    json: bool,
+) -> Result<ExitCode, PipelineError> {
+    let via = via.unwrap_or("milp");
+    let m = pipeline::edge::model_of(model.unwrap_or(via))?;
+    let p = pipeline::edge::load_edge(instance)?;
+    let rep = pipeline::edge::solve_edge(&p, via, m, opts)?;
+    if let (Some(path), Some(board)) = (&output, &rep.board)
+        && rep.verified
+    {
+        write_output(Some(path), board.to_text_with_colours(&p).as_bytes())?;
+    }
+    println!("{}", rep.render(json));
+    Ok(if rep.verified {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }
 
 fn model_of(s: &str) -> Result<SlidingModel, PipelineError> {
@@ -273,16 +340,53 @@ fn write_output(output: Option<&Path>, bytes: &[u8]) -> Result<ExitCode, Pipelin
 
 /// `verify` for an edge-matching board: every piece once, rotations legal, grey only outward,
 /// matched edges recounted.
-fn verify_edge(instance: &Path, solution: &Path, json: bool) -> Result<ExitCode, PipelineError> {
+fn verify_edge(
+    instance: &Path,
+    solution: &Path,
+    model: Option<&str>,
+    common: &Common,
+    json: bool,
+) -> Result<ExitCode, PipelineError> {
+    if let Some(m) = model.map(pipeline::edge::model_of).transpose()?
+        && m != pipeline::edge::EdgeModel::Milp
+    {
+        return Err(pipeline::edge::not_built(m));
+    }
     let puzzle = edge::EdgePuzzle::parse(
         &read_text(instance, "instance")?,
         &instance.display().to_string(),
     )?;
-    let board = edge::parse_any_board(
-        &read_text(solution, "solution")?,
-        &solution.display().to_string(),
-        &puzzle,
-    )?;
+    let text = read_text(solution, "solution")?;
+    let source = solution.display().to_string();
+    // A raw CBC/HiGHS/GLPK output: decoded through the MILP rebuilt with the export's options.
+    if let Some(v) = pipeline::edge::verify_edge_raw(&puzzle, &text, &source, milp_options(common))?
+    {
+        if json {
+            println!("{}", serde_json::to_string(&v).unwrap_or_default());
+        } else if v.valid {
+            let m = v.matched.unwrap_or(0);
+            println!(
+                "valid: {m} of {} inner edges matched ({} unmatched; {} output of the {} milp)",
+                v.max,
+                v.max - m,
+                v.solver,
+                v.variant
+            );
+        } else {
+            println!("invalid: {}", v.errors.join("; "));
+        }
+        return Ok(if v.valid {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        });
+    }
+    if model.is_some() {
+        return Err(PipelineError::Input(format!(
+            "{source}: not a CBC, HiGHS or GLPK solution file; --model milp verifies raw solver outputs (a board needs no --model)"
+        )));
+    }
+    let board = edge::parse_any_board(&text, &source, &puzzle)?;
     let v = edge::verify_board(&puzzle, &board, None);
     if json {
         println!("{}", serde_json::to_string(&v).unwrap_or_default());
@@ -322,8 +426,10 @@ fn run(cli: Cli) -> Result<ExitCode, PipelineError> {
             common,
         } => {
             let goal = goal_of(&common)?;
-            sliding_only(&common, &instance, "export")?;
-            let m = model_of(&model)?;
+            if is_edge(&common, &instance)? {
+                return export_edge(&instance, model.as_deref(), format, output, &common);
+            }
+            let m = model_of(model.as_deref().unwrap_or("neos"))?;
             let fmt_name = match (&format, &output) {
                 (Some(f), _) => f.clone(),
                 (None, Some(o)) if o != Path::new("-") => o
@@ -389,7 +495,25 @@ fn run(cli: Cli) -> Result<ExitCode, PipelineError> {
             common,
         } => {
             let goal = goal_of(&common)?;
-            sliding_only(&common, &instance, "solve")?;
+            if is_edge(&common, &instance)? {
+                let opts = pipeline::edge::EdgeSolveOptions {
+                    milp: milp_options(&common),
+                    solver,
+                    time_limit: positive_limit(time_limit)?,
+                    threads,
+                    solvers_file: solvers,
+                    progress: Some(progress_line),
+                };
+                return solve_edge(
+                    &instance,
+                    via.as_deref(),
+                    model.as_deref(),
+                    &opts,
+                    output,
+                    json,
+                );
+            }
+            let via = via.unwrap_or_else(|| "sat".into());
             let milp_model = match (via.as_str(), model.as_deref()) {
                 ("milp", None) => SlidingModel::Neos,
                 ("milp", Some(m)) => match model_of(m)? {
@@ -451,7 +575,7 @@ fn run(cli: Cli) -> Result<ExitCode, PipelineError> {
         } => {
             let goal = goal_of(&common)?;
             if is_edge(&common, &instance)? {
-                return verify_edge(&instance, &solution, json);
+                return verify_edge(&instance, &solution, model.as_deref(), &common, json);
             }
             let m = model.as_deref().map(model_of).transpose()?;
             let p = pipeline::load_sliding(&instance, goal)?;

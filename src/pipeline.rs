@@ -15,6 +15,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+pub mod edge;
+
 /// Sliding-puzzle formulations.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SlidingModel {

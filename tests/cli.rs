@@ -840,12 +840,12 @@ fn usage_errors_exit_2_with_a_clear_message() {
         (
             "family_edge_export",
             vec!["export", i, "--family", "edge"],
-            "export is not available for edge-matching puzzles yet",
+            "header says 4×4 = 16 pieces but 4 follow",
         ),
         (
             "family_edge_solve",
             vec!["solve", i, "--family", "edge"],
-            "solve is not available for edge-matching puzzles yet",
+            "header says 4×4 = 16 pieces but 4 follow",
         ),
         (
             "family_edge_verify",

@@ -1,5 +1,5 @@
 //! The edge-matching commands of the CLI: generate → verify (and its rejections), render,
-//! and the clear refusal of export/solve until the edge models exist.
+//! and the clear refusal of the clique and sat models, which this version does not build.
 
 use std::path::Path;
 use std::process::Command;
@@ -131,16 +131,18 @@ fn render_writes_svg_for_both_families() {
 }
 
 #[test]
-fn export_and_solve_refuse_edge_instances_clearly() {
+fn clique_and_sat_models_are_refused_clearly() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     generate(d, "p.txt", "5");
-    for cmd in ["export", "solve"] {
-        let (code, _, err) = tilekit(d, &[cmd, "p.txt"]);
-        assert_eq!(code, 2, "{err}");
-        assert!(
-            err.contains("not available for edge-matching puzzles yet"),
-            "{err}"
-        );
+    for args in [
+        ["export", "p.txt", "--model", "clique"],
+        ["export", "p.txt", "--model", "sat"],
+        ["solve", "p.txt", "--via", "sat"],
+        ["solve", "p.txt", "--via", "clique"],
+    ] {
+        let (code, _, err) = tilekit(d, &args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains("model is not built in this version"), "{err}");
     }
 }

@@ -16,6 +16,8 @@ use std::time::Duration;
 
 /// The template, embedded so the binary works from any directory.
 const SLIDING_NEOS_TEMPLATE: &str = include_str!("../../templates/sliding_neos.gms.tera");
+/// The edge-matching MILP template (Salassa et al.), embedded likewise.
+const EDGE_MILP_TEMPLATE: &str = include_str!("../../templates/edge_milp.gms.tera");
 
 /// The file the generated model's `put` block writes, in GAMS's working directory.
 pub const SOLUTION_FILE: &str = "tilekit_solution.txt";
@@ -70,6 +72,9 @@ pub enum GamsError {
         /// What is accepted.
         expected: &'static str,
     },
+    /// The edge MILP cannot be built with these options.
+    #[error(transparent)]
+    EdgeMilp(#[from] crate::formulate::edge_milp::EdgeMilpError),
     /// The template failed to render (a bug in the template, not in the input).
     #[error("the GAMS template failed to render: {0}")]
     Template(#[from] tera::Error),
@@ -93,6 +98,46 @@ pub fn write_sliding_neos_gms<W: Write>(
     if !puzzle.is_solvable(goal) {
         return Err(GamsError::Unsolvable(goal));
     }
+    check_options(opts)?;
+    let solver = &opts.solver;
+    let (rows, cols, n) = (puzzle.rows(), puzzle.cols(), puzzle.cells());
+    let goal_board = SlidingPuzzle::solved(rows, cols, goal);
+    let mut ctx = tera::Context::new();
+    ctx.insert("nrow", &rows);
+    ctx.insert("ncol", &cols);
+    ctx.insert("n", &n);
+    ctx.insert("tiles", &(n - 1));
+    ctx.insert("horizon", &horizon);
+    ctx.insert("goal", &goal.to_string());
+    ctx.insert(
+        "goal_text",
+        match goal {
+            Goal::BlankLast => "tiles 1..n-1 row-major, blank in the last cell",
+            Goal::BlankFirst => "blank in the first cell, then tiles 1..n-1 row-major",
+        },
+    );
+    ctx.insert("start_lines", &board_lines(puzzle));
+    ctx.insert("col_header", &table_header(cols));
+    ctx.insert("start_rows", &table_rows(puzzle));
+    ctx.insert("goal_rows", &table_rows(&goal_board));
+    ctx.insert("solver", solver);
+    // Rust's shortest round-trip Display gives plain decimals ("0", "0.05", "300") that GAMS reads.
+    ctx.insert("optcr", &opts.optcr.to_string());
+    ctx.insert("time_limit", &opts.time_limit.as_secs_f64().to_string());
+    ctx.insert("threads", &opts.threads.to_string());
+
+    let mut tera = tera::Tera::default();
+    // GAMS text, not HTML: never escape quotes or '<'.
+    tera.autoescape_on(Vec::<&str>::new());
+    tera.add_raw_template("sliding_neos.gms", SLIDING_NEOS_TEMPLATE)?;
+    let text = tera.render("sliding_neos.gms", &ctx)?;
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    Ok(())
+}
+
+/// Refuse option values GAMS would misread (shared by every GAMS writer).
+fn check_options(opts: &GamsOptions) -> Result<(), GamsError> {
     let solver = &opts.solver;
     let mut chars = solver.chars();
     let ident = chars.next().is_some_and(|c| c.is_ascii_alphabetic())
@@ -124,37 +169,107 @@ pub fn write_sliding_neos_gms<W: Write>(
         });
     }
 
-    let (rows, cols, n) = (puzzle.rows(), puzzle.cols(), puzzle.cells());
-    let goal_board = SlidingPuzzle::solved(rows, cols, goal);
+    Ok(())
+}
+
+/// Write the edge-matching MILP of Salassa et al. ([`crate::formulate::edge_milp`]) for
+/// `puzzle` under `model_opts` as an algebraic GAMS program (sets t, r, c, a, l; the pieces as
+/// a table; equations (1)–(11) over the sets) that solves itself and writes
+/// [`SOLUTION_FILE`] under the LP model's variable names. GAMS counts the same rows and
+/// columns as the LP model, plus its objective row and the free variable `unmatched`.
+pub fn write_edge_milp_gms<W: Write>(
+    puzzle: &crate::puzzle::edge::EdgePuzzle,
+    model_opts: crate::formulate::edge_milp::EdgeMilpOptions,
+    opts: &GamsOptions,
+    mut out: W,
+) -> Result<(), GamsError> {
+    use crate::formulate::edge_milp::{EdgeMilpError, first_corner};
+    use crate::puzzle::edge::{Rotation, placed_colours};
+    check_options(opts)?;
+    let (rows, cols) = (puzzle.rows(), puzzle.cols());
+    let fixed = if model_opts.fix_first_corner {
+        if rows != cols {
+            return Err(EdgeMilpError::NotSquare { rows, cols }.into());
+        }
+        first_corner(puzzle)
+    } else {
+        None
+    };
+    const W: usize = 8;
+    let sides = ["bottom", "left", "top", "right"];
+    let mut header = " ".repeat(W);
+    for k in sides {
+        header.push_str(&format!("{k:>W$}"));
+    }
+    let colour_rows: Vec<String> = puzzle
+        .pieces()
+        .iter()
+        .map(|pc| {
+            let mut line = format!("{:<W$}", format!("t{}", pc.id));
+            for c in pc.colours {
+                line.push_str(&format!("{c:>W$}"));
+            }
+            line
+        })
+        .collect();
+    // The rotation convention, from the one function that defines it: placed side d of a
+    // piece listed [0, 1, 2, 3] at rotation a shows listed side placed_colours(..)[d].
+    let placed_names = ["up", "right", "down", "left"];
+    let mut turn_lines = Vec::new();
+    for rot in Rotation::ALL {
+        let shown = placed_colours([0, 1, 2, 3], rot);
+        let items: Vec<String> = (0..4)
+            .map(|d| {
+                format!(
+                    "a{}.{}.{}",
+                    rot.turns(),
+                    placed_names[d],
+                    sides[shown[d] as usize]
+                )
+            })
+            .collect();
+        turn_lines.push(items.join(", "));
+    }
+    let variant = match (model_opts.filter_feasible, model_opts.fix_first_corner) {
+        (false, false) => "faithful (every tile in every cell with every rotation)".to_string(),
+        (f, x) => format!(
+            "{}{}{}",
+            if f {
+                "--filter (grey exactly on the rim)"
+            } else {
+                ""
+            },
+            if f && x { " and " } else { "" },
+            if x {
+                "--fix-corner (first corner tile in the top-left cell)"
+            } else {
+                ""
+            }
+        ),
+    };
     let mut ctx = tera::Context::new();
     ctx.insert("nrow", &rows);
     ctx.insert("ncol", &cols);
-    ctx.insert("n", &n);
-    ctx.insert("tiles", &(n - 1));
-    ctx.insert("horizon", &horizon);
-    ctx.insert("goal", &goal.to_string());
-    ctx.insert(
-        "goal_text",
-        match goal {
-            Goal::BlankLast => "tiles 1..n-1 row-major, blank in the last cell",
-            Goal::BlankFirst => "blank in the first cell, then tiles 1..n-1 row-major",
-        },
-    );
-    ctx.insert("start_lines", &board_lines(puzzle));
-    ctx.insert("col_header", &table_header(cols));
-    ctx.insert("start_rows", &table_rows(puzzle));
-    ctx.insert("goal_rows", &table_rows(&goal_board));
-    ctx.insert("solver", solver);
-    // Rust's shortest round-trip Display gives plain decimals ("0", "0.05", "300") that GAMS reads.
+    ctx.insert("ntiles", &puzzle.pieces().len());
+    ctx.insert("ncolours", &puzzle.max_colour().max(1));
+    ctx.insert("variant", &variant);
+    ctx.insert("colour_header", &header);
+    ctx.insert("colour_rows", &colour_rows);
+    ctx.insert("turn_lines", &turn_lines);
+    ctx.insert("filter", &u8::from(model_opts.filter_feasible));
+    ctx.insert("fix", &u8::from(fixed.is_some()));
+    if let Some((t, a)) = fixed {
+        ctx.insert("fix_tile", &format!("t{t}"));
+        ctx.insert("fix_rot", &format!("a{}", a.turns()));
+    }
+    ctx.insert("solver", &opts.solver);
     ctx.insert("optcr", &opts.optcr.to_string());
-    ctx.insert("time_limit", &secs.to_string());
+    ctx.insert("time_limit", &opts.time_limit.as_secs_f64().to_string());
     ctx.insert("threads", &opts.threads.to_string());
-
     let mut tera = tera::Tera::default();
-    // GAMS text, not HTML: never escape quotes or '<'.
     tera.autoescape_on(Vec::<&str>::new());
-    tera.add_raw_template("sliding_neos.gms", SLIDING_NEOS_TEMPLATE)?;
-    let text = tera.render("sliding_neos.gms", &ctx)?;
+    tera.add_raw_template("edge_milp.gms", EDGE_MILP_TEMPLATE)?;
+    let text = tera.render("edge_milp.gms", &ctx)?;
     out.write_all(text.as_bytes())?;
     out.flush()?;
     Ok(())
