@@ -261,7 +261,11 @@ fn solve_edge(
     json: bool,
 ) -> Result<ExitCode, PipelineError> {
     let via = via.unwrap_or("milp");
-    let m = pipeline::edge::model_of(model.unwrap_or(via))?;
+    let default_model = match via {
+        "clique" | "sat" => via,
+        _ => "milp",
+    };
+    let m = pipeline::edge::model_of(model.unwrap_or(default_model))?;
     let p = pipeline::edge::load_edge(instance)?;
     let rep = pipeline::edge::solve_edge(&p, via, m, opts)?;
     if let (Some(path), Some(board)) = (&output, &rep.board)
