@@ -93,8 +93,8 @@ fn main() {
         let n: usize = n.parse().expect("a size like 8 or c16");
         let rel = format!("models/edge-matching/meta2010/pieces_{n:02}x{n:02}.txt");
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(&rel);
-        let puzzle = EdgePuzzle::parse(&std::fs::read_to_string(&path).expect("read"), &rel)
-            .expect("parse");
+        let puzzle =
+            EdgePuzzle::parse(&std::fs::read_to_string(&path).expect("read"), &rel).expect("parse");
         reset_peak_rss();
         let t = Instant::now();
         let g = edge_clique::build(&puzzle, &CliqueOptions::default());
@@ -113,9 +113,10 @@ fn main() {
             let target = match &out {
                 Out::Null => PathBuf::from("/dev/null"),
                 Out::TempFile => tmp.path().join("graph.dimacs"),
-                Out::Keep(dir) => {
-                    dir.join(format!("meta_{n:02}{}.dimacs", if complement { "_c" } else { "" }))
-                }
+                Out::Keep(dir) => dir.join(format!(
+                    "meta_{n:02}{}.dimacs",
+                    if complement { "_c" } else { "" }
+                )),
             };
             let f = File::create(&target).expect("create output");
             let t = Instant::now();

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 use tilekit::format::solution::clique;
 use tilekit::formulate::edge_clique::{self, CliqueOptions, EdgeClique, missing_cells};
-use tilekit::model::graph::{self, StreamedGraph};
+use tilekit::model::graph;
 use tilekit::puzzle::edge::{EdgePuzzle, generate, verify_board};
 use tilekit::solve::clique_external::{CliqueOutcome, solve_clique_file};
 use tilekit::solve::registry::{Registry, SolverEntry, find_command};
@@ -56,7 +56,11 @@ fn meta_counts_match_the_paper() {
     ];
     for (n, nodes, edges) in want {
         let g = edge_clique::build(&meta(n), &CliqueOptions::default());
-        assert_eq!((g.num_nodes(), g.count_edges(false)), (nodes, edges), "{n}x{n}");
+        assert_eq!(
+            (g.num_nodes(), g.count_edges(false)),
+            (nodes, edges),
+            "{n}x{n}"
+        );
         assert_eq!(
             g.count_edges(true),
             (nodes * (nodes - 1) / 2) as u64 - edges,
@@ -108,7 +112,7 @@ fn count_full_cliques(g: &EdgeClique) -> usize {
             if used[n.piece as usize] {
                 continue;
             }
-            let left_ok = cell % cols == 0
+            let left_ok = cell.is_multiple_of(cols)
                 || pl.nodes()[chosen[cell - 1]].colours[1] == n.colours[3];
             let up_ok = cell < cols || pl.nodes()[chosen[cell - cols]].colours[2] == n.colours[0];
             if left_ok && up_ok {
@@ -219,5 +223,60 @@ fn a_vertex_list_decodes_like_cliquer_output() {
     let text: String = c.iter().map(|v| format!("{}\n", v + 1)).collect();
     let parsed = clique::parse(&text, "list", g.num_nodes()).unwrap();
     assert_eq!(parsed, c);
-    assert_eq!(g.decode(&parsed).unwrap().cells.iter().flatten().count(), c.len());
+    assert_eq!(
+        g.decode(&parsed).unwrap().cells.iter().flatten().count(),
+        c.len()
+    );
+}
+
+#[test]
+fn error_message_snapshots() {
+    let (p, board) = generate(3, 3, 1, 2, 5).unwrap();
+    let g = edge_clique::build(
+        &p,
+        &CliqueOptions {
+            fix_first_corner: false,
+        },
+    );
+    let c = g.encode(&board);
+    let n = g.num_nodes();
+    let cell0 = g.node(c[0]).unwrap().cell as usize;
+    let same_cell = g
+        .placements()
+        .cell_range(cell0)
+        .find(|&v| v != c[0])
+        .unwrap();
+    let piece0 = g.node(c[0]).unwrap().piece;
+    let same_piece = (0..n)
+        .find(|&v| {
+            let nd = g.node(v).unwrap();
+            nd.piece == piece0 && nd.cell as usize != cell0
+        })
+        .unwrap();
+    let mut msgs: Vec<String> = [vec![n], vec![c[0], same_cell], vec![c[0], same_piece]]
+        .iter()
+        .map(|ids| g.decode(ids).unwrap_err().to_string())
+        .collect();
+    for text in [
+        "size=2, weight=2: 1 2\nSegmentation fault\n",
+        "size=x, weight=2: 1 2\n",
+        "size=2, weight=2 1 2\n",
+        "size=3, weight=3: 1 2\n",
+        "1 2 99\n",
+        "0\n",
+        "1 2\n2\n",
+        "1 two\n",
+    ] {
+        msgs.push(
+            clique::parse(text, "answer.txt", 20)
+                .unwrap_err()
+                .to_string(),
+        );
+    }
+    msgs.push(
+        clique::parse_cliquer("\n", "answer.txt", 20)
+            .unwrap_err()
+            .to_string(),
+    );
+    insta::assert_snapshot!("clique_error_messages", msgs.join("\n"));
 }

@@ -8,13 +8,13 @@
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+use tilekit::SatOutcome;
 use tilekit::format::dimacs_cnf::write_cnf;
 use tilekit::formulate::edge_sat::{self, DecodeError, EdgeSat, SatOptions};
 use tilekit::puzzle::edge::{EdgePuzzle, generate, verify_board};
 use tilekit::solve::milp_external::solve_sat_file;
 use tilekit::solve::registry::{Registry, SolverEntry, find_command};
 use tilekit::solve::sat_embedded::solve_varisat_checked;
-use tilekit::SatOutcome;
 
 fn meta(n: usize) -> EdgePuzzle {
     let rel = format!("models/edge-matching/meta2010/pieces_{n:02}x{n:02}.txt");
@@ -112,7 +112,8 @@ fn generated_puzzles_round_trip_through_varisat() {
         for (cell, c) in planted.cells.iter().enumerate() {
             let (piece, rot) = c.unwrap();
             assert!(
-                enc.placement_var(piece, cell / cols, cell % cols, rot).is_some(),
+                enc.placement_var(piece, cell / cols, cell % cols, rot)
+                    .is_some(),
                 "seed {seed}"
             );
         }
@@ -124,7 +125,13 @@ fn generated_puzzles_round_trip_through_varisat() {
 /// fixed order of pieces and permutations.
 fn broken_3x3() -> EdgePuzzle {
     let p = meta(3);
-    let perms = [[1, 0, 2, 3], [0, 2, 1, 3], [0, 1, 3, 2], [2, 1, 0, 3], [0, 3, 2, 1]];
+    let perms = [
+        [1, 0, 2, 3],
+        [0, 2, 1, 3],
+        [0, 1, 3, 2],
+        [2, 1, 0, 3],
+        [0, 3, 2, 1],
+    ];
     for piece in 0..9 {
         for perm in perms {
             let mut colours = p.colours();
@@ -202,7 +209,9 @@ fn a_puzzle_without_a_perfect_board_is_unsat() {
             "fix {fix}"
         );
     }
-    let Some(cadical) = solver("cadical") else { return };
+    let Some(cadical) = solver("cadical") else {
+        return;
+    };
     let dir = tempfile::tempdir().unwrap();
     let enc = edge_sat::build(&p, &SatOptions::default());
     assert_eq!(

@@ -141,7 +141,10 @@ mod tests {
     #[test]
     fn writes_header_labels_and_sorted_edges() {
         let mut out = Vec::new();
-        assert_eq!(write_graph(&Tri { claimed: 3 }, false, true, &mut out).unwrap(), 3);
+        assert_eq!(
+            write_graph(&Tri { claimed: 3 }, false, true, &mut out).unwrap(),
+            3
+        );
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "c triangle\nc nodes 4, edges 3\nc v 1 node 0\nc v 2 node 1\nc v 3 node 2\nc v 4 node 3\np edge 4 3\ne 1 2\ne 1 3\ne 2 3\n"

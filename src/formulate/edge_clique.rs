@@ -194,7 +194,9 @@ pub enum DecodeError {
         count: usize,
     },
     /// Two vertices fill the same cell.
-    #[error("vertices {first} and {second} both fill cell ({row}, {col}), so they are not a clique")]
+    #[error(
+        "vertices {first} and {second} both fill cell ({row}, {col}), so they are not a clique"
+    )]
     CellTwice {
         /// 1-based vertex numbers.
         first: usize,
@@ -350,7 +352,9 @@ impl EdgeClique {
                 runs
             })
             .collect();
-        let sq_cells: u64 = (0..cells).map(|c| (pl.cell_range(c).len() as u64).pow(2)).sum();
+        let sq_cells: u64 = (0..cells)
+            .map(|c| (pl.cell_range(c).len() as u64).pow(2))
+            .sum();
         let sq_piece_cell: u64 = per_cell.iter().flatten().map(|&(_, k)| k * k).sum();
         let sq_piece: u64 = self
             .piece_nodes
@@ -615,7 +619,10 @@ mod tests {
         let n = g.num_nodes();
         assert_eq!(
             g.decode(&[n]).unwrap_err().to_string(),
-            format!("vertex {} does not exist: the graph has vertices 1 to {n}", n + 1)
+            format!(
+                "vertex {} does not exist: the graph has vertices 1 to {n}",
+                n + 1
+            )
         );
         // Two nodes of one cell.
         let cell = g.node(c[0]).unwrap().cell as usize;

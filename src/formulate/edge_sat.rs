@@ -150,7 +150,12 @@ pub fn build(puzzle: &EdgePuzzle, opts: &SatOptions) -> EdgeSat {
                 }
                 for (i, &k) in colours.iter().enumerate() {
                     let mut support = vec![svars[i].negative()];
-                    support.extend(side_list.iter().filter(|&&(c, _)| c == k).map(|&(_, v)| x[v]));
+                    support.extend(
+                        side_list
+                            .iter()
+                            .filter(|&&(c, _)| c == k)
+                            .map(|&(_, v)| x[v]),
+                    );
                     cnf.add_clause(&support);
                 }
             }
