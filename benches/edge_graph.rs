@@ -9,6 +9,11 @@
 //!   after each run), or a directory where the graphs are written as `meta_NN[_c].dimacs` and
 //!   kept (one run).
 //!
+//! - `TILEKIT_BENCH_REACH`: instead of writing, solve these META sizes (e.g. `6,7,8,9`) by
+//!   each route, cliquer, varisat, CaDiCaL and Kissat, with `TILEKIT_BENCH_LIMIT` seconds each
+//!   (default 60), one run, stopping a route at its first failure; every answer is decoded
+//!   and verified. varisat runs in a child process so that the limit can stop it.
+//!
 //! Prints a markdown table of medians.
 
 use std::fs::File;
@@ -16,8 +21,17 @@ use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use std::time::Duration;
+use tilekit::SatOutcome;
+use tilekit::format::dimacs_cnf::write_cnf;
 use tilekit::formulate::edge_clique::{self, CliqueOptions};
-use tilekit::puzzle::edge::EdgePuzzle;
+use tilekit::formulate::edge_sat::{self, SatOptions};
+use tilekit::puzzle::edge::{EdgePuzzle, verify_board};
+use tilekit::solve::clique_external::{CliqueOutcome, solve_clique_file};
+use tilekit::solve::external::{self, RunSpec};
+use tilekit::solve::milp_external::solve_sat_file;
+use tilekit::solve::registry::Registry;
+use tilekit::solve::sat_embedded::solve_varisat_checked;
 
 /// Peak resident set size since the last [`reset_peak_rss`], in MiB (Linux `VmHWM`).
 fn peak_rss_mib() -> f64 {
@@ -66,8 +80,148 @@ enum Out {
     Keep(PathBuf),
 }
 
+fn meta(n: usize) -> EdgePuzzle {
+    let rel = format!("models/edge-matching/meta2010/pieces_{n:02}x{n:02}.txt");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(&rel);
+    EdgePuzzle::parse(&std::fs::read_to_string(&path).expect("read"), &rel).expect("parse")
+}
+
+/// Child mode: solve META `n` with varisat, print `RESULT perfect|unsat|bad …`.
+fn varisat_child(n: usize) {
+    let p = meta(n);
+    let enc = edge_sat::build(&p, &SatOptions::default());
+    match solve_varisat_checked(enc.cnf()).expect("varisat") {
+        SatOutcome::Sat(model) => {
+            let board = enc.decode(&model).expect("decode");
+            let v = verify_board(&p, &board, Some(0.0));
+            println!("RESULT {}", if v.valid { "perfect" } else { "bad board" });
+        }
+        SatOutcome::Unsat => println!("RESULT unsat"),
+        SatOutcome::Unknown => println!("RESULT unknown"),
+    }
+}
+
+/// How far each route goes on the META sizes within the limit.
+fn reach(sizes: &str) {
+    let limit = Duration::from_secs_f64(
+        std::env::var("TILEKIT_BENCH_LIMIT")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(60.0),
+    );
+    let registry = Registry::builtin();
+    let dir = tempfile::tempdir().expect("temp dir");
+    println!(
+        "machine: {}; limit {} s per run\n",
+        machine(),
+        limit.as_secs_f64()
+    );
+    println!("| route | instance | result | solver s | model file MB | write s |");
+    println!("|---|---|---|---|---|---|");
+    let mut failed = [false; 4];
+    for n in sizes
+        .split(',')
+        .filter_map(|s| s.trim().parse::<usize>().ok())
+    {
+        let p = meta(n);
+        for (k, route) in ["cliquer", "varisat", "cadical", "kissat"]
+            .iter()
+            .enumerate()
+        {
+            if failed[k] {
+                continue;
+            }
+            let t = Instant::now();
+            let (result, secs, mb, write_s) = match *route {
+                "cliquer" => {
+                    let g = edge_clique::build(&p, &CliqueOptions::default());
+                    let path = dir.path().join("g.dimacs");
+                    let f = BufWriter::with_capacity(1 << 20, File::create(&path).expect("create"));
+                    g.write_dimacs(false, f).expect("write");
+                    let write_s = t.elapsed().as_secs_f64();
+                    let mb = std::fs::metadata(&path).map_or(0, |m| m.len()) as f64 / 1e6;
+                    let entry = registry.get("cliquer").expect("entry");
+                    let (o, run) =
+                        solve_clique_file(entry, &path, dir.path(), limit, g.num_nodes())
+                            .expect("cliquer run");
+                    let _ = std::fs::remove_file(&path);
+                    let result = match o {
+                        CliqueOutcome::Found(c) => {
+                            let board = g.decode(&c).expect("decode");
+                            let v = verify_board(&p, &board, Some(0.0));
+                            if v.valid {
+                                "perfect".to_string()
+                            } else {
+                                format!("clique of {} (not perfect)", c.len())
+                            }
+                        }
+                        CliqueOutcome::TimeLimit => "time limit".to_string(),
+                    };
+                    (result, run.elapsed.as_secs_f64(), mb, write_s)
+                }
+                "varisat" => {
+                    let exe = std::env::current_exe().expect("exe");
+                    let run = external::run(&RunSpec {
+                        program: exe.display().to_string(),
+                        args: vec!["--varisat-child".into(), n.to_string()],
+                        time_limit: limit,
+                        cwd: None,
+                    })
+                    .expect("child");
+                    let result = if run.timed_out {
+                        "time limit".to_string()
+                    } else {
+                        run.stdout
+                            .lines()
+                            .find_map(|l| l.strip_prefix("RESULT "))
+                            .unwrap_or("no result")
+                            .to_string()
+                    };
+                    (result, run.elapsed.as_secs_f64(), 0.0, 0.0)
+                }
+                name => {
+                    let enc = edge_sat::build(&p, &SatOptions::default());
+                    let path = dir.path().join("m.cnf");
+                    let f = BufWriter::with_capacity(1 << 20, File::create(&path).expect("create"));
+                    write_cnf(enc.cnf(), f).expect("write");
+                    let write_s = t.elapsed().as_secs_f64();
+                    let mb = std::fs::metadata(&path).map_or(0, |m| m.len()) as f64 / 1e6;
+                    let entry = registry.get(name).expect("entry");
+                    let (o, run) =
+                        solve_sat_file(entry, &path, dir.path(), limit, enc.cnf().num_vars())
+                            .expect("sat run");
+                    let result = match o {
+                        SatOutcome::Sat(model) => {
+                            let board = enc.decode(&model).expect("decode");
+                            if verify_board(&p, &board, Some(0.0)).valid {
+                                "perfect".to_string()
+                            } else {
+                                "bad board".to_string()
+                            }
+                        }
+                        SatOutcome::Unsat => "unsat (wrong!)".to_string(),
+                        SatOutcome::Unknown => "time limit".to_string(),
+                    };
+                    (result, run.elapsed.as_secs_f64(), mb, write_s)
+                }
+            };
+            failed[k] = result != "perfect";
+            println!("| {route} | META {n}x{n} | {result} | {secs:.1} | {mb:.1} | {write_s:.2} |");
+        }
+    }
+}
+
 fn main() {
-    // `cargo bench` passes `--bench`; ignore arguments.
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(i) = args.iter().position(|a| a == "--varisat-child") {
+        varisat_child(args[i + 1].parse().expect("size"));
+        return;
+    }
+    if let Ok(sizes) = std::env::var("TILEKIT_BENCH_REACH") {
+        reach(&sizes);
+        return;
+    }
+    // `cargo bench` passes `--bench`; other arguments are ignored.
     let sizes = std::env::var("TILEKIT_BENCH_SIZES").unwrap_or_else(|_| "8,9,10,c16".into());
     let runs: usize = std::env::var("TILEKIT_BENCH_RUNS")
         .ok()
