@@ -13,6 +13,8 @@
 //!   each route, cliquer, varisat, CaDiCaL and Kissat, with `TILEKIT_BENCH_LIMIT` seconds each
 //!   (default 60), one run, stopping a route at its first failure; every answer is decoded
 //!   and verified. varisat runs in a child process so that the limit can stop it.
+//!   `TILEKIT_BENCH_ROUTES` picks routes (comma-separated); `TILEKIT_BENCH_FIX=1` fixes the
+//!   first corner in the CNF too (the clique graph always fixes it).
 //!
 //! Prints a markdown table of medians.
 
@@ -86,10 +88,17 @@ fn meta(n: usize) -> EdgePuzzle {
     EdgePuzzle::parse(&std::fs::read_to_string(&path).expect("read"), &rel).expect("parse")
 }
 
+/// The CNF options of the reach runs: `TILEKIT_BENCH_FIX=1` fixes the first corner.
+fn sat_options() -> SatOptions {
+    SatOptions {
+        fix_first_corner: std::env::var("TILEKIT_BENCH_FIX").as_deref() == Ok("1"),
+    }
+}
+
 /// Child mode: solve META `n` with varisat, print `RESULT perfect|unsat|bad …`.
 fn varisat_child(n: usize) {
     let p = meta(n);
-    let enc = edge_sat::build(&p, &SatOptions::default());
+    let enc = edge_sat::build(&p, &sat_options());
     match solve_varisat_checked(enc.cnf()).expect("varisat") {
         SatOutcome::Sat(model) => {
             let board = enc.decode(&model).expect("decode");
@@ -119,6 +128,8 @@ fn reach(sizes: &str) {
     println!("| route | instance | result | solver s | model file MB | write s |");
     println!("|---|---|---|---|---|---|");
     let mut failed = [false; 4];
+    let routes = std::env::var("TILEKIT_BENCH_ROUTES")
+        .unwrap_or_else(|_| "cliquer,varisat,cadical,kissat".into());
     for n in sizes
         .split(',')
         .filter_map(|s| s.trim().parse::<usize>().ok())
@@ -128,7 +139,7 @@ fn reach(sizes: &str) {
             .iter()
             .enumerate()
         {
-            if failed[k] {
+            if failed[k] || !routes.split(',').any(|r| r.trim() == *route) {
                 continue;
             }
             let t = Instant::now();
@@ -180,7 +191,7 @@ fn reach(sizes: &str) {
                     (result, run.elapsed.as_secs_f64(), 0.0, 0.0)
                 }
                 name => {
-                    let enc = edge_sat::build(&p, &SatOptions::default());
+                    let enc = edge_sat::build(&p, &sat_options());
                     let path = dir.path().join("m.cnf");
                     let f = BufWriter::with_capacity(1 << 20, File::create(&path).expect("create"));
                     write_cnf(enc.cnf(), f).expect("write");
