@@ -75,6 +75,19 @@ fn meta_counts_match_the_paper() {
             assert_eq!(graph::count_by_listing(&g, true), g.count_edges(true));
         }
     }
+    // Larger instances, counts only (independent all-pairs counts in the research note).
+    for (n, nodes, edges, conflicts) in [
+        (9, 10398, 49200267, 4853736),
+        (10, 17418, 140717269, 10967384),
+        (16, 156810, 11962157157, 332452488),
+    ] {
+        let g = edge_clique::build(&meta(n), &CliqueOptions::default());
+        assert_eq!(
+            (g.num_nodes(), g.count_edges(false), g.count_edges(true)),
+            (nodes, edges, conflicts),
+            "{n}x{n}"
+        );
+    }
     // Without R2: six more nodes (R1 only), as in the note's table.
     let g = edge_clique::build(
         &meta(4),
