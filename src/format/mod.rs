@@ -1,6 +1,7 @@
 //! Bytes in and out: model writers and solution-file parsers, one file per format.
 
 pub mod dimacs_cnf;
+pub mod dimacs_graph;
 pub mod gams;
 pub mod lp;
 pub mod mps;

@@ -1,4 +1,5 @@
-//! Solver-neutral models: MILP ([`milp`]) and CNF ([`cnf`]).
+//! Solver-neutral models: MILP ([`milp`]), CNF ([`cnf`]) and streamed graphs ([`graph`]).
 
 pub mod cnf;
+pub mod graph;
 pub mod milp;

@@ -281,7 +281,7 @@ pub fn solve_sat_file(
     Ok((outcome, run))
 }
 
-fn check_kind(entry: &SolverEntry, wanted: SolverKind) -> Result<(), SolveError> {
+pub(crate) fn check_kind(entry: &SolverEntry, wanted: SolverKind) -> Result<(), SolveError> {
     if entry.kind == wanted {
         Ok(())
     } else {
@@ -294,7 +294,7 @@ fn check_kind(entry: &SolverEntry, wanted: SolverKind) -> Result<(), SolveError>
 }
 
 /// Expand the arguments and run; returns the output and the `{solution}` path.
-fn launch(
+pub(crate) fn launch(
     entry: &SolverEntry,
     model_path: &Path,
     workdir: &Path,
@@ -344,7 +344,7 @@ fn killed(run: &RunOutput) -> MilpSolution {
 }
 
 /// The end of the solver's output for messages, or a note that it printed nothing.
-fn tail(run: &RunOutput) -> String {
+pub(crate) fn tail(run: &RunOutput) -> String {
     let t = run.output_tail(TAIL_LINES);
     if t.is_empty() {
         "it printed nothing".into()

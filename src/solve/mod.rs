@@ -1,6 +1,7 @@
 //! Running solvers: what they report, the external process runner, the registry of
 //! solvers (solvers.toml) and the embedded engines.
 
+pub mod clique_external;
 pub mod external;
 pub mod milp_embedded;
 pub mod milp_external;

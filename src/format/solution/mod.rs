@@ -1,6 +1,7 @@
 //! Parsers for solver output files.
 
 pub mod cbc;
+pub mod clique;
 pub mod glpk;
 pub mod highs;
 pub mod sat;
