@@ -65,6 +65,9 @@ enum Cmd {
         /// Output file (`-` or omitted: stdout).
         #[arg(short = 'o')]
         output: Option<PathBuf>,
+        /// Edge clique model: write the complement (the conflict graph; far smaller on big boards).
+        #[arg(long)]
+        complement: bool,
         #[command(flatten)]
         common: Common,
     },
@@ -231,6 +234,7 @@ fn export_edge(
     model: Option<&str>,
     format: Option<String>,
     output: Option<PathBuf>,
+    complement: bool,
     common: &Common,
 ) -> Result<ExitCode, PipelineError> {
     let m = pipeline::edge::model_of(model.unwrap_or("milp"))?;
@@ -243,12 +247,39 @@ fn export_edge(
             .to_string(),
         _ => m.default_format().to_string(),
     };
+    pipeline::edge::check_format(m, &fmt)?;
     let p = pipeline::edge::load_edge(instance)?;
     let opts = milp_options(common);
-    // Build into memory first: a refused option must not leave an empty output file behind.
-    let mut buf = Vec::new();
-    pipeline::edge::export_edge(&p, m, opts, &fmt, &mut buf)?;
-    write_output(output.as_deref(), &buf)
+    if m == pipeline::edge::EdgeModel::Milp {
+        // Build into memory first: a refused option must not leave an empty output file behind.
+        let mut buf = Vec::new();
+        pipeline::edge::export_edge(&p, m, opts, complement, &fmt, &mut buf)?;
+        return write_output(output.as_deref(), &buf);
+    }
+    if complement && m != pipeline::edge::EdgeModel::Clique {
+        return Err(PipelineError::Input(
+            "--complement writes the conflict graph of --model clique only".into(),
+        ));
+    }
+    // Graphs run to gigabytes: stream them straight to the output.
+    match output.filter(|o| o != Path::new("-")) {
+        Some(path) => {
+            let f = std::fs::File::create(&path).map_err(|e| {
+                PipelineError::Input(format!(
+                    "{}: cannot create the output file: {e}",
+                    path.display()
+                ))
+            })?;
+            let w = std::io::BufWriter::with_capacity(1 << 20, f);
+            pipeline::edge::export_edge(&p, m, opts, complement, &fmt, w)?;
+        }
+        None => {
+            let stdout = std::io::stdout();
+            let w = std::io::BufWriter::with_capacity(1 << 20, stdout.lock());
+            pipeline::edge::export_edge(&p, m, opts, complement, &fmt, w)?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `solve` for an edge-matching instance.
@@ -351,30 +382,39 @@ fn verify_edge(
     common: &Common,
     json: bool,
 ) -> Result<ExitCode, PipelineError> {
-    if let Some(m) = model.map(pipeline::edge::model_of).transpose()?
-        && m != pipeline::edge::EdgeModel::Milp
-    {
-        return Err(pipeline::edge::not_built(m));
-    }
+    let raw_model = model.map(pipeline::edge::model_of).transpose()?;
     let puzzle = edge::EdgePuzzle::parse(
         &read_text(instance, "instance")?,
         &instance.display().to_string(),
     )?;
     let text = read_text(solution, "solution")?;
     let source = solution.display().to_string();
-    // A raw CBC/HiGHS/GLPK output: decoded through the MILP rebuilt with the export's options.
-    if let Some(v) = pipeline::edge::verify_edge_raw(&puzzle, &text, &source, milp_options(common))?
-    {
+    // A raw solver output: decoded through the model rebuilt with the export's options (a
+    // CBC/HiGHS/GLPK output is recognised without --model and read as the MILP).
+    let raw = match raw_model {
+        Some(m) if m != pipeline::edge::EdgeModel::Milp => {
+            Some(pipeline::edge::verify_edge_raw_model(
+                &puzzle,
+                m,
+                &text,
+                &source,
+                milp_options(common),
+            )?)
+        }
+        _ => pipeline::edge::verify_edge_raw(&puzzle, &text, &source, milp_options(common))?,
+    };
+    if let Some(v) = raw {
         if json {
             println!("{}", serde_json::to_string(&v).unwrap_or_default());
         } else if v.valid {
             let m = v.matched.unwrap_or(0);
             println!(
-                "valid: {m} of {} inner edges matched ({} unmatched; {} output of the {} milp)",
+                "valid: {m} of {} inner edges matched ({} unmatched; {} output of the {} {})",
                 v.max,
                 v.max - m,
                 v.solver,
-                v.variant
+                v.variant,
+                v.model
             );
         } else {
             println!("invalid: {}", v.errors.join("; "));
@@ -427,11 +467,19 @@ fn run(cli: Cli) -> Result<ExitCode, PipelineError> {
             neos_solver,
             email,
             output,
+            complement,
             common,
         } => {
             let goal = goal_of(&common)?;
             if is_edge(&common, &instance)? {
-                return export_edge(&instance, model.as_deref(), format, output, &common);
+                return export_edge(
+                    &instance,
+                    model.as_deref(),
+                    format,
+                    output,
+                    complement,
+                    &common,
+                );
             }
             let m = model_of(model.as_deref().unwrap_or("neos"))?;
             let fmt_name = match (&format, &output) {

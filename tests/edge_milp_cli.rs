@@ -299,16 +299,6 @@ fn error_messages() {
             "is not known for edge-matching",
         ),
         (
-            "edge_clique_not_built",
-            &["export", p, "--model", "clique"],
-            "not built in this version",
-        ),
-        (
-            "edge_sat_not_built",
-            &["solve", p, "--via", "sat"],
-            "not built in this version",
-        ),
-        (
             "edge_format_mismatch",
             &["export", p, "--format", "cnf"],
             "cannot be written as",
@@ -352,11 +342,6 @@ fn error_messages() {
             "edge_verify_board_with_model",
             &["verify", p, "board.txt", "--model", "milp"],
             "not a CBC, HiGHS or GLPK solution file",
-        ),
-        (
-            "edge_verify_clique_not_built",
-            &["verify", p, "board.txt", "--model", "clique"],
-            "not built in this version",
         ),
     ];
     for (snap, args, needle) in cases {
