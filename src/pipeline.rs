@@ -188,8 +188,14 @@ pub fn auto_horizon(
             cb(m)
         }
     };
-    let (r, _, _) = search::solve_one(p, goal, &search::NativeOptions::default(), Some(limit), &say)
-        .map_err(|e| PipelineError::Input(e.to_string()))?;
+    let (r, _, _) = search::solve_one(
+        p,
+        goal,
+        &search::NativeOptions::default(),
+        Some(limit),
+        &say,
+    )
+    .map_err(|e| PipelineError::Input(e.to_string()))?;
     match (r.status, r.moves) {
         (search::NativeStatus::Solved, Some(m)) => {
             // Never trust the search: the plan must replay before its length sets T.

@@ -220,8 +220,7 @@ pub fn run(
                         match (&row.error, row.found) {
                             (Some(e), _) => format!("MISMATCH: {e}"),
                             (None, Some(_)) => "ok, replayed".to_string(),
-                            (None, None) =>
-                                format!("time limit (lower bound {})", row.lower_bound),
+                            (None, None) => format!("time limit (lower bound {})", row.lower_bound),
                         }
                     );
                     drop(o);

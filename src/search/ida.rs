@@ -11,8 +11,7 @@ pub trait Heuristic {
     /// The accumulator for a whole board (`tiles[c]` = tile in cell `c`, 0 = blank).
     fn init(&self, tiles: &[u8]) -> Self::Acc;
     /// `tile` slid from cell `from` into cell `to`; `tiles` is the board after the move.
-    fn update(&self, acc: &Self::Acc, tiles: &[u8], tile: u8, from: usize, to: usize)
-    -> Self::Acc;
+    fn update(&self, acc: &Self::Acc, tiles: &[u8], tile: u8, from: usize, to: usize) -> Self::Acc;
     /// The estimate carried by `acc`.
     fn value(&self, acc: &Self::Acc) -> u32;
 }

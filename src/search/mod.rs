@@ -311,7 +311,9 @@ mod tests {
             cols: 3,
             groups: vec![vec![1, 2, 3, 4, 5]],
         };
-        let db = AdditivePdb::build(&all, &quiet).unwrap().without_reflection();
+        let db = AdditivePdb::build(&all, &quiet)
+            .unwrap()
+            .without_reflection();
         let split = AdditivePdb::build(
             &Partition {
                 groups: vec![vec![1, 2], vec![3, 4, 5]],

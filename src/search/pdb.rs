@@ -226,7 +226,12 @@ fn header(p: &Partition, lens: &[u64]) -> Vec<u8> {
     let mut h = Vec::new();
     h.extend_from_slice(MAGIC);
     h.extend_from_slice(&FILE_VERSION.to_le_bytes());
-    h.extend_from_slice(&[p.rows as u8, p.cols as u8, p.bits() as u8, p.groups.len() as u8]);
+    h.extend_from_slice(&[
+        p.rows as u8,
+        p.cols as u8,
+        p.bits() as u8,
+        p.groups.len() as u8,
+    ]);
     for g in &p.groups {
         h.push(g.len() as u8);
         h.extend_from_slice(g);
@@ -530,13 +535,7 @@ impl Heuristic for AdditivePdb {
         let mut a = *acc;
         self.bump(&mut a.idx, &mut a.sum, tile, from as u8, to as u8);
         if let Some(r) = &self.reflect {
-            self.bump(
-                &mut a.ridx,
-                &mut a.rsum,
-                r[tile as usize],
-                r[from],
-                r[to],
-            );
+            self.bump(&mut a.ridx, &mut a.rsum, r[tile as usize], r[from], r[to]);
         }
         a
     }
