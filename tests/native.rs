@@ -2,8 +2,12 @@
 //! the SAT route; pattern-database admissibility and consistency; the on-disk cache
 //! (corruption is detected and the file rebuilt); both goal conventions.
 //!
-//! The 15-puzzle databases (6-6-3, about 15 s to build on 2 cores) are cached in
-//! `CARGO_TARGET_TMPDIR/native-pdb-cache`, built once and shared with `tests/native_cli.rs`.
+//! The 15-puzzle databases used here are the 6-6-3 ones (about 15 s to build on 2 cores), cached
+//! in `CARGO_TARGET_TMPDIR/native-pdb-cache`, built once and shared with `tests/native_cli.rs`.
+//! The default 7-7-1 databases take minutes to build; the one test that builds them is
+//! `#[ignore]`d (run it with `cargo test --release --test native -- --ignored`). Both go
+//! through the same construction and lookup code (the 7-tile groups through its ranked path,
+//! which `ranked_and_direct_builds_agree` in src/search/pdb.rs checks against the direct one).
 
 use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
@@ -27,6 +31,7 @@ fn fifteen() -> &'static NativeSolver {
     S.get_or_init(|| {
         let opts = NativeOptions {
             cache_dir: Some(shared_cache()),
+            partition: Some(Partition::fifteen_663()),
             ..Default::default()
         };
         NativeSolver::new(4, 4, &opts, &quiet).expect("the 15-puzzle solver sets up")
@@ -329,4 +334,24 @@ fn time_limit_and_unsolvable_are_outcomes() {
     let bad = SlidingPuzzle::new(4, 4, tiles).unwrap();
     let r = fifteen().solve(&bad, Goal::BlankFirst, None).unwrap();
     assert_eq!(r.status, NativeStatus::Unsolvable);
+}
+
+/// Builds the default 7-7-1 databases (minutes on 2 cores, about 1 GB of memory per group
+/// while building), then checks them on Korf instances. Opt-in: `-- --ignored`.
+#[test]
+#[ignore]
+fn default_771_databases_solve_korf_instances() {
+    let opts = NativeOptions {
+        cache_dir: Some(shared_cache()),
+        partition: Some(Partition::fifteen_771()),
+        ..Default::default()
+    };
+    let solver = NativeSolver::new(4, 4, &opts, &quiet).unwrap();
+    assert_eq!(solver.heuristic_name(), "pdb 7-7-1 + reflection");
+    let set = read_set("korf100_15puzzle.txt", 3);
+    for id in [1, 60, 88] {
+        let (_, opt, tiles) = set.iter().find(|c| c.0 == id).unwrap().clone();
+        let p = SlidingPuzzle::new(4, 4, tiles).unwrap();
+        assert_optimal(&solver, &p, Goal::BlankFirst, opt, &format!("korf #{id}"));
+    }
 }

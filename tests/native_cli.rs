@@ -27,6 +27,7 @@ fn tilekit(dir: &Path, args: &[&str]) -> Run {
         .current_dir(dir)
         .env_remove("TILEKIT_SOLVERS")
         .env("TILEKIT_CACHE", cache)
+        .env("TILEKIT_PDB", "6-6-3") // the default 7-7-1 takes minutes to build
         .output()
         .expect("the tilekit binary runs");
     Run {

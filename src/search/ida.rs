@@ -54,8 +54,10 @@ pub struct IdaResult {
 struct Ida<'a, H: Heuristic> {
     heur: &'a H,
     tiles: Vec<u8>,
-    /// `nbrs[c]` = the cells the blank can reach from `c`, with the move code.
-    nbrs: Vec<Vec<(usize, u8)>>,
+    /// `nbrs[c][..count[c]]` = the cells the blank can reach from `c`, with the move code
+    /// (flat arrays: one indirection less per node than nested vectors).
+    nbrs: Vec<[(usize, u8); 4]>,
+    count: Vec<u8>,
     path: Vec<u8>,
     nodes: u64,
     next_bound: u32,
@@ -108,7 +110,7 @@ impl<H: Heuristic> Ida<'_, H> {
             self.stopped = true;
             return false;
         }
-        for k in 0..self.nbrs[blank].len() {
+        for k in 0..self.count[blank] as usize {
             let (c, m) = self.nbrs[blank][k];
             if m ^ 1 == prev {
                 continue; // never undo the previous move
@@ -144,10 +146,19 @@ pub fn search<H: Heuristic>(
     let acc = heur.init(tiles);
     let initial_h = heur.value(&acc);
     let blank = tiles.iter().position(|&t| t == 0).unwrap_or(0);
+    let lists = neighbours(rows, cols);
     let mut ida = Ida {
         heur,
         tiles: tiles.to_vec(),
-        nbrs: neighbours(rows, cols),
+        nbrs: lists
+            .iter()
+            .map(|l| {
+                let mut a = [(0, 0); 4];
+                a[..l.len()].copy_from_slice(l);
+                a
+            })
+            .collect(),
+        count: lists.iter().map(|l| l.len() as u8).collect(),
         path: Vec::with_capacity(256),
         nodes: 0,
         next_bound: u32::MAX,

@@ -1,6 +1,6 @@
 //! The native optimal solver for sliding puzzles: IDA* with additive pattern databases
-//! (the 15-puzzle, 6-6-3 + diagonal reflection) or Manhattan distance + linear conflict
-//! (every other board). Plans come back as [`Move`]s for the caller's goal convention and are
+//! (the 15-puzzle: 7-7-1 or 6-6-3, max with the diagonal reflection) or Manhattan distance +
+//! linear conflict (every other board). Plans come back as [`Move`]s for the caller's goal convention and are
 //! meant to be replayed by the independent verifier, not trusted.
 //!
 //! The search itself always runs towards the blank-first goal. A blank-last instance is
@@ -42,7 +42,8 @@ pub enum SearchError {
     Pdb(#[from] PdbError),
 }
 
-/// Settings of [`NativeSolver::new`].
+/// Settings of [`NativeSolver::new`]. The 15-puzzle's partition: see
+/// [`Partition::fifteen_default`].
 #[derive(Debug, Clone, Default)]
 pub struct NativeOptions {
     /// Where pattern databases are cached (default: [`pdb::default_cache_dir`]).
@@ -114,7 +115,9 @@ impl NativeSolver {
         let partition = match &opts.partition {
             _ if opts.manhattan_only => None,
             Some(p) => Some(p.clone()),
-            None if (rows, cols) == (4, 4) => Some(Partition::fifteen_663()),
+            None if (rows, cols) == (4, 4) => Some(Partition::fifteen_default(
+                &opts.cache_dir.clone().unwrap_or_else(pdb::default_cache_dir),
+            )?),
             None => None,
         };
         let (engine, db_info) = match partition {

@@ -17,9 +17,14 @@ use std::time::Instant;
 pub const MAX_GROUPS: usize = 8;
 /// Largest abstract search space a build may allocate, as a power of two (2^28 bytes).
 pub const MAX_BUILD_BITS: u32 = 28;
+/// Groups of at least this many tiles are stored densely by permutation rank (a 7-tile
+/// table is 57.7 M bytes instead of 268 M) and built over ranked abstract states.
+pub const RANKED_FROM: usize = 7;
+/// Largest ranked abstract search space (cells × placements) a build may allocate, in bytes.
+pub const MAX_RANKED_STATES: u64 = 1 << 31;
 const MAGIC: &[u8; 8] = b"TILEKPDB";
 /// Version of the cache file layout and of the construction; bump to invalidate old files.
-pub const FILE_VERSION: u32 = 1;
+pub const FILE_VERSION: u32 = 2;
 
 /// Problems with a partition (cache trouble is not an error: the tables are rebuilt).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -51,6 +56,37 @@ impl Partition {
                 vec![4, 8, 9, 12, 13, 14],
                 vec![10, 11, 15],
             ],
+        }
+    }
+
+    /// The 7-7-1 partition for the 15-puzzle: the two top rows, the two bottom rows (less
+    /// tile 15), and tile 15 (its Manhattan distance). About 115 MB of tables.
+    pub fn fifteen_771() -> Self {
+        Partition {
+            rows: 4,
+            cols: 4,
+            groups: vec![(1..8).collect(), (8..15).collect(), vec![15]],
+        }
+    }
+
+    /// The default 15-puzzle partition. `$TILEKIT_PDB` = `7-7-1` or `6-6-3` chooses; unset,
+    /// 7-7-1 is used when its file is already in `cache_dir` and 6-6-3 otherwise: the 7-7-1
+    /// build takes minutes and about 3 GB of memory, the 6-6-3 one seconds.
+    pub fn fifteen_default(cache_dir: &Path) -> Result<Self, PdbError> {
+        match std::env::var("TILEKIT_PDB").as_deref() {
+            Ok("6-6-3") => Ok(Self::fifteen_663()),
+            Ok("7-7-1") => Ok(Self::fifteen_771()),
+            Ok("") | Err(_) => {
+                let big = Self::fifteen_771();
+                Ok(if cache_path(cache_dir, &big).is_file() {
+                    big
+                } else {
+                    Self::fifteen_663()
+                })
+            }
+            Ok(other) => Err(PdbError::Partition(format!(
+                "TILEKIT_PDB={other} is not known: use 7-7-1 or 6-6-3"
+            ))),
         }
     }
 
@@ -101,7 +137,10 @@ impl Partition {
             if g.is_empty() {
                 return bad("a group is empty".into());
             }
-            if self.bits() * (g.len() as u32 + 1) > MAX_BUILD_BITS {
+            let ranked_states = perm_count(n, g.len()) * n as u64;
+            if (g.len() < RANKED_FROM && self.bits() * (g.len() as u32 + 1) > MAX_BUILD_BITS)
+                || (g.len() >= RANKED_FROM && ranked_states > MAX_RANKED_STATES)
+            {
                 return bad(format!(
                     "a group of {} tiles is too large to build on a {}-cell board",
                     g.len(),
@@ -117,6 +156,143 @@ impl Partition {
         }
         Ok(())
     }
+}
+
+/// Placements of `k` distinct tiles on `n` cells: n!/(n−k)!.
+pub fn perm_count(n: usize, k: usize) -> u64 {
+    (0..k).map(|i| (n - i) as u64).product()
+}
+
+/// Table length of a group of `k` tiles.
+fn table_len(n: usize, bits: u32, k: usize) -> u64 {
+    if k >= RANKED_FROM {
+        perm_count(n, k)
+    } else {
+        1u64 << (bits * k as u32)
+    }
+}
+
+/// Lexicographic rank of the placement `packed` (cells of `k` tiles, `bits` bits each) among
+/// the n!/(n−k)! placements: digit i is the cell's position among the cells still free.
+#[inline]
+pub fn rank_packed(packed: u32, bits: u32, k: usize, n: usize) -> u32 {
+    let mask = (1u32 << bits) - 1;
+    let mut used = 0u32;
+    let mut r = 0u32;
+    for i in 0..k {
+        let p = (packed >> (bits * i as u32)) & mask;
+        let d = p - (used & ((1u32 << p) - 1)).count_ones();
+        r = r * (n - i) as u32 + d;
+        used |= 1 << p;
+    }
+    r
+}
+
+/// The cells of a placement from its rank (inverse of [`rank_packed`]).
+pub fn unrank(mut r: u32, k: usize, n: usize) -> [u8; 16] {
+    let mut digits = [0u8; 16];
+    for i in (0..k).rev() {
+        let radix = (n - i) as u32;
+        digits[i] = (r % radix) as u8;
+        r /= radix;
+    }
+    let mut cells = [0u8; 16];
+    let mut used = 0u32;
+    for i in 0..k {
+        let mut left = digits[i];
+        let mut c = 0usize;
+        loop {
+            if used & (1 << c) == 0 {
+                if left == 0 {
+                    break;
+                }
+                left -= 1;
+            }
+            c += 1;
+        }
+        cells[i] = c as u8;
+        used |= 1 << c;
+    }
+    cells
+}
+
+/// [`build_group`] for large groups: abstract states are `rank × n + blank`, and the table
+/// is indexed by rank.
+pub fn build_group_ranked(
+    rows: usize,
+    cols: usize,
+    tiles: &[u8],
+    progress: &(dyn Fn(&str) + Sync),
+) -> Vec<u8> {
+    let n = rows * cols;
+    let k = tiles.len();
+    let bits = Partition {
+        rows,
+        cols,
+        groups: vec![],
+    }
+    .bits();
+    let pack = |cells: &[u8; 16]| -> u32 {
+        (0..k).fold(0, |acc, i| acc | ((cells[i] as u32) << (bits * i as u32)))
+    };
+    let nbrs = neighbours(rows, cols);
+    let size = perm_count(n, k) as usize;
+    let mut dist = vec![u8::MAX; size * n];
+    let mut home = [0u8; 16];
+    home[..k].copy_from_slice(tiles);
+    let start = rank_packed(pack(&home), bits, k, n) * n as u32;
+    dist[start as usize] = 0;
+    let mut cur: Vec<u32> = vec![start];
+    let mut next: Vec<u32> = Vec::new();
+    let mut d: u8 = 0;
+    let mut settled = 0u64;
+    while !cur.is_empty() {
+        let mut i = 0;
+        while i < cur.len() {
+            let s = cur[i];
+            i += 1;
+            if dist[s as usize] != d {
+                continue;
+            }
+            settled += 1;
+            let r = s / n as u32;
+            let blank = (s % n as u32) as usize;
+            let mut cells = unrank(r, k, n);
+            let mut occ = [u8::MAX; 16];
+            for (j, &c) in cells[..k].iter().enumerate() {
+                occ[c as usize] = j as u8;
+            }
+            for &(c, _) in &nbrs[blank] {
+                let (ns, cost) = match occ[c] {
+                    u8::MAX => (r * n as u32 + c as u32, 0u8),
+                    j => {
+                        cells[j as usize] = blank as u8;
+                        let nr = rank_packed(pack(&cells), bits, k, n);
+                        cells[j as usize] = c as u8;
+                        (nr * n as u32 + c as u32, 1u8)
+                    }
+                };
+                let nd = d + cost;
+                if nd < dist[ns as usize] {
+                    dist[ns as usize] = nd;
+                    if cost == 0 {
+                        cur.push(ns);
+                    } else {
+                        next.push(ns);
+                    }
+                }
+            }
+        }
+        progress(&format!(
+            "pattern {tiles:?}: depth {d} done, {settled} abstract states settled"
+        ));
+        cur.clear();
+        std::mem::swap(&mut cur, &mut next);
+        d += 1;
+    }
+    dist.chunks_exact(n)
+        .map(|c| c.iter().copied().min().unwrap_or(u8::MAX))
+        .collect()
 }
 
 /// Build one group's table: `table[index(cells of the tiles)]` = fewest moves of pattern
@@ -267,7 +443,7 @@ pub fn decode(p: &Partition, bytes: &[u8]) -> Result<Vec<Vec<u8>>, String> {
     let expected_lens: Vec<u64> = p
         .groups
         .iter()
-        .map(|g| 1u64 << (p.bits() * g.len() as u32))
+        .map(|g| table_len(p.rows * p.cols, p.bits(), g.len()))
         .collect();
     let head = header(p, &expected_lens);
     if body.len() < head.len() || body[..head.len()] != head[..] {
@@ -340,6 +516,9 @@ pub struct AdditivePdb {
     shift: Vec<u32>,
     /// Transposition of cells (= of tiles, blank-first goal) on square boards.
     reflect: Option<Vec<u8>>,
+    /// Per group: `Some(k)` when the table is indexed by rank, `None` when by packed cells.
+    ranked: Vec<Option<usize>>,
+    cells: usize,
 }
 
 /// Per-node state of [`AdditivePdb`].
@@ -359,7 +538,15 @@ impl AdditivePdb {
             let handles: Vec<_> = p
                 .groups
                 .iter()
-                .map(|g| s.spawn(move || build_group(p.rows, p.cols, g, progress)))
+                .map(|g| {
+                    s.spawn(move || {
+                        if g.len() >= RANKED_FROM {
+                            build_group_ranked(p.rows, p.cols, g, progress)
+                        } else {
+                            build_group(p.rows, p.cols, g, progress)
+                        }
+                    })
+                })
                 .collect();
             handles
                 .into_iter()
@@ -370,8 +557,14 @@ impl AdditivePdb {
     }
 
     /// Wrap tables built for `p` (as [`build`](Self::build) or [`decode`] return them).
-    pub fn from_tables(p: &Partition, tables: Vec<Vec<u8>>) -> Self {
+    /// Private: the lengths are asserted because lookups rely on them, and only this
+    /// module's builders and the checked decoder produce tables.
+    fn from_tables(p: &Partition, tables: Vec<Vec<u8>>) -> Self {
         let n = p.rows * p.cols;
+        assert_eq!(tables.len(), p.groups.len(), "one table per group");
+        for (g, t) in p.groups.iter().zip(&tables) {
+            assert_eq!(t.len() as u64, table_len(n, p.bits(), g.len()), "table length");
+        }
         let bits = p.bits();
         let mut group_of = vec![u8::MAX; n];
         let mut shift = vec![0; n];
@@ -386,6 +579,11 @@ impl AdditivePdb {
                 .map(|c| ((c % p.cols) * p.cols + c / p.cols) as u8)
                 .collect()
         });
+        let ranked = p
+            .groups
+            .iter()
+            .map(|g| (g.len() >= RANKED_FROM).then_some(g.len()))
+            .collect();
         AdditivePdb {
             partition: p.clone(),
             bits,
@@ -393,6 +591,8 @@ impl AdditivePdb {
             group_of,
             shift,
             reflect,
+            ranked,
+            cells: n,
         }
     }
 
@@ -473,9 +673,22 @@ impl AdditivePdb {
                 idx[self.group_of[t as usize] as usize] |= (c as u32) << self.shift[t as usize];
             }
         }
-        (0..self.tables.len())
-            .map(|g| self.tables[g][idx[g] as usize] as u32)
-            .sum()
+        (0..self.tables.len()).map(|g| self.get(g, idx[g])).sum()
+    }
+
+    /// The table entry of group `g` for the packed cells `idx`.
+    #[inline]
+    fn get(&self, g: usize, idx: u32) -> u32 {
+        let at = match self.ranked[g] {
+            Some(k) => rank_packed(idx, self.bits, k, self.cells),
+            None => idx,
+        } as usize;
+        let t = &self.tables[g];
+        debug_assert!(at < t.len());
+        // SAFETY: `at` is in range by construction: a packed index holds k cells < 2^bits
+        // (the table has 2^(bits·k) entries), a rank of k distinct cells is < n!/(n−k)!
+        // (the ranked table's length). `from_tables` only accepts tables of these lengths.
+        unsafe { *t.get_unchecked(at) as u32 }
     }
 
     #[inline]
@@ -486,12 +699,11 @@ impl AdditivePdb {
         }
         let g = g as usize;
         let s = self.shift[tile as usize];
-        let t = &self.tables[g];
-        let old = t[idx[g] as usize] as u32;
+        let old = self.get(g, idx[g]);
         idx[g] = idx[g]
             .wrapping_sub((from as u32) << s)
             .wrapping_add((to as u32) << s);
-        *sum = *sum + t[idx[g] as usize] as u32 - old;
+        *sum = *sum + self.get(g, idx[g]) - old;
     }
 }
 
@@ -522,9 +734,9 @@ impl Heuristic for AdditivePdb {
             }
         }
         for g in 0..self.tables.len() {
-            acc.sum += self.tables[g][acc.idx[g] as usize] as u32;
+            acc.sum += self.get(g, acc.idx[g]);
             if self.reflect.is_some() {
-                acc.rsum += self.tables[g][acc.ridx[g] as usize] as u32;
+                acc.rsum += self.get(g, acc.ridx[g]);
             }
         }
         acc
@@ -551,6 +763,34 @@ mod tests {
     use super::*;
 
     fn quiet(_: &str) {}
+
+    #[test]
+    fn rank_and_unrank_are_inverse_and_dense() {
+        let (n, k, bits) = (6usize, 4usize, 3u32);
+        let total = perm_count(n, k) as u32;
+        assert_eq!(total, 360);
+        let mut seen = vec![false; total as usize];
+        for r in 0..total {
+            let cells = unrank(r, k, n);
+            let packed = (0..k).fold(0u32, |a, i| a | ((cells[i] as u32) << (bits * i as u32)));
+            assert_eq!(rank_packed(packed, bits, k, n), r);
+            assert!(!std::mem::replace(&mut seen[r as usize], true));
+        }
+    }
+
+    #[test]
+    fn ranked_and_direct_builds_agree() {
+        // A 7-tile group on a 2×4 board is ranked; compare with the direct construction.
+        let tiles: Vec<u8> = (1..8).collect();
+        let ranked = build_group_ranked(2, 4, &tiles, &quiet);
+        let direct = build_group(2, 4, &tiles, &quiet);
+        assert_eq!(ranked.len(), 40320);
+        for (r, &v) in ranked.iter().enumerate() {
+            let cells = unrank(r as u32, 7, 8);
+            let packed = (0..7).fold(0usize, |a, i| a | ((cells[i] as usize) << (3 * i)));
+            assert_eq!(direct[packed], v, "rank {r}");
+        }
+    }
 
     #[test]
     fn checksum_detects_every_single_byte_change() {
@@ -594,7 +834,8 @@ mod tests {
         };
         assert!(mk(vec![vec![0, 1]]).validate().is_err());
         assert!(mk(vec![vec![1, 2], vec![2, 3]]).validate().is_err());
-        assert!(mk(vec![(1..8).collect()]).validate().is_err());
+        assert!(mk(vec![(1..9).collect()]).validate().is_err());
+        assert!(mk(vec![(1..8).collect()]).validate().is_ok());
         assert!(mk(vec![vec![16]]).validate().is_err());
         assert!(Partition::fifteen_663().validate().is_ok());
     }
