@@ -116,7 +116,10 @@ impl NativeSolver {
             _ if opts.manhattan_only => None,
             Some(p) => Some(p.clone()),
             None if (rows, cols) == (4, 4) => Some(Partition::fifteen_default(
-                &opts.cache_dir.clone().unwrap_or_else(pdb::default_cache_dir),
+                &opts
+                    .cache_dir
+                    .clone()
+                    .unwrap_or_else(pdb::default_cache_dir),
             )?),
             None => None,
         };

@@ -563,7 +563,11 @@ impl AdditivePdb {
         let n = p.rows * p.cols;
         assert_eq!(tables.len(), p.groups.len(), "one table per group");
         for (g, t) in p.groups.iter().zip(&tables) {
-            assert_eq!(t.len() as u64, table_len(n, p.bits(), g.len()), "table length");
+            assert_eq!(
+                t.len() as u64,
+                table_len(n, p.bits(), g.len()),
+                "table length"
+            );
         }
         let bits = p.bits();
         let mut group_of = vec![u8::MAX; n];
