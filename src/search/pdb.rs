@@ -174,7 +174,7 @@ fn table_len(n: usize, bits: u32, k: usize) -> u64 {
 
 /// Lexicographic rank of the placement `packed` (cells of `k` tiles, `bits` bits each) among
 /// the n!/(n−k)! placements: digit i is the cell's position among the cells still free.
-#[inline]
+#[inline(always)]
 pub fn rank_packed(packed: u32, bits: u32, k: usize, n: usize) -> u32 {
     let mask = (1u32 << bits) - 1;
     let mut used = 0u32;
@@ -189,6 +189,7 @@ pub fn rank_packed(packed: u32, bits: u32, k: usize, n: usize) -> u32 {
 }
 
 /// The cells of a placement from its rank (inverse of [`rank_packed`]).
+#[inline(always)]
 pub fn unrank(mut r: u32, k: usize, n: usize) -> [u8; 16] {
     let mut digits = [0u8; 16];
     for i in (0..k).rev() {
@@ -224,14 +225,24 @@ pub fn build_group_ranked(
     tiles: &[u8],
     progress: &(dyn Fn(&str) + Sync),
 ) -> Vec<u8> {
-    let n = rows * cols;
-    let k = tiles.len();
-    let bits = Partition {
-        rows,
-        cols,
-        groups: vec![],
+    // With the cell count a constant, the divisions of rank/unrank become multiplications.
+    match rows * cols {
+        16 => ranked_with::<16>(rows, cols, tiles, progress),
+        _ => ranked_with::<0>(rows, cols, tiles, progress),
     }
-    .bits();
+}
+
+/// [`build_group_ranked`] for `N` cells (`N = 0`: taken from `rows × cols` at run time).
+fn ranked_with<const N: usize>(
+    rows: usize,
+    cols: usize,
+    tiles: &[u8],
+    progress: &(dyn Fn(&str) + Sync),
+) -> Vec<u8> {
+    let n = if N == 0 { rows * cols } else { N };
+    let k = tiles.len();
+    let bits = usize::BITS - (n - 1).leading_zeros(); // as Partition::bits
+
     let pack = |cells: &[u8; 16]| -> u32 {
         (0..k).fold(0, |acc, i| acc | ((cells[i] as u32) << (bits * i as u32)))
     };
