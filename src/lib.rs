@@ -12,6 +12,7 @@ pub mod neos;
 pub mod pipeline;
 pub mod puzzle;
 pub mod render;
+pub mod search;
 pub mod solve;
 pub mod verify;
 

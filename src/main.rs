@@ -29,15 +29,55 @@ struct Common {
     /// Goal convention: blank-last (the case study's) or blank-first (Korf's).
     #[arg(long, default_value = "blank-last")]
     goal: String,
-    /// Time steps of the time-indexed models (default: the board's known diameter).
-    #[arg(long)]
-    horizon: Option<usize>,
+    /// Time steps of the time-indexed models: a number, or `auto` (the native solver's
+    /// optimum, the smallest feasible horizon). Default: the board's known diameter.
+    #[arg(long, value_parser = parse_horizon)]
+    horizon: Option<HorizonArg>,
     /// Edge milp: keep only placements with grey exactly on the rim (off: the paper's model).
     #[arg(long)]
     filter: bool,
-    /// Edge milp: fix the first corner piece in the top-left corner (square boards).
+    /// Edge milp and sat: fix the first corner piece in the top-left corner (square boards).
     #[arg(long)]
     fix_corner: bool,
+}
+
+/// A `--horizon` value.
+#[derive(Clone, Copy, Debug)]
+enum HorizonArg {
+    Auto,
+    Steps(usize),
+}
+
+fn parse_horizon(s: &str) -> Result<HorizonArg, String> {
+    if s == "auto" {
+        return Ok(HorizonArg::Auto);
+    }
+    s.parse().map(HorizonArg::Steps).map_err(|_| {
+        "expected a whole number of time steps or `auto` (the native solver's optimum)".to_string()
+    })
+}
+
+/// Seconds `--horizon auto` may spend finding the optimum when no --time-limit applies.
+const AUTO_HORIZON_SECONDS: f64 = 300.0;
+
+/// The horizon as a number: `auto` runs the native solver on `p`.
+fn horizon_of(
+    common: &Common,
+    p: &tilekit::SlidingPuzzle,
+    goal: Goal,
+    limit_seconds: f64,
+) -> Result<Option<usize>, PipelineError> {
+    match common.horizon {
+        None => Ok(None),
+        Some(HorizonArg::Steps(t)) => Ok(Some(t)),
+        Some(HorizonArg::Auto) => pipeline::auto_horizon(
+            p,
+            goal,
+            Duration::from_secs_f64(limit_seconds),
+            Some(progress_line),
+        )
+        .map(Some),
+    }
 }
 
 #[derive(Subcommand)]
@@ -75,11 +115,12 @@ enum Cmd {
     Solve {
         /// The instance file.
         instance: PathBuf,
-        /// milp or sat (sliding default: sat, the CNF with the horizon stepped to optimality;
-        /// edge default: milp).
+        /// Sliding: native (default; IDA* with pattern databases), milp or sat (CNF, horizon
+        /// stepped to optimality). Edge: milp (default), clique or sat.
         #[arg(long)]
         via: Option<String>,
-        /// Sliding: neos (default) or flow for --via milp, sat for --via sat. Edge: milp.
+        /// Sliding: neos (default) or flow for --via milp, sat for --via sat. Edge: milp,
+        /// clique or sat (default: the --via route's own model).
         #[arg(long)]
         model: Option<String>,
         /// microlp or varisat (embedded), or a registry entry: cbc, highs, glpk, cadical, kissat, minisat.
@@ -142,6 +183,27 @@ enum Cmd {
     Neos {
         #[command(subcommand)]
         cmd: tilekit::neos::cli::NeosCmd,
+    },
+    /// Solve a published benchmark set with the native solver: korf100, korf50-24 or
+    /// hardest80. Checks every length against the published optimum and replays every plan.
+    Bench {
+        /// korf100, korf50-24 or hardest80.
+        set: String,
+        /// Only the first N instances.
+        #[arg(long)]
+        limit: Option<usize>,
+        /// Per-instance limit in seconds (default: none).
+        #[arg(long)]
+        time_limit: Option<f64>,
+        /// Instances solved in parallel.
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
+        /// Pattern database cache directory (else $TILEKIT_CACHE, else ~/.cache/tilekit).
+        #[arg(long)]
+        cache_dir: Option<PathBuf>,
+        /// Print the summary as one JSON object after the table.
+        #[arg(long)]
+        json: bool,
     },
     /// List the registered solvers, whether each is installed, and its version.
     Solvers {
@@ -343,7 +405,8 @@ fn neos_job_text(
     let email = tilekit::neos::cli::resolve_email(email, std::env::var("NEOS_EMAIL").ok())
         .map_err(|e| bad(e.to_string()))?;
     let puzzle = pipeline::load_sliding(instance, goal)?;
-    let horizon = pipeline::resolve_horizon(&puzzle, common.horizon)?;
+    let t = horizon_of(common, &puzzle, goal, AUTO_HORIZON_SECONDS)?;
+    let horizon = pipeline::resolve_horizon(&puzzle, t)?;
     let job = SlidingJob {
         puzzle,
         instance_path: instance.display().to_string(),
@@ -510,7 +573,8 @@ fn run(cli: Cli) -> Result<ExitCode, PipelineError> {
                 ))
             })?;
             let p = pipeline::load_sliding(&instance, goal)?;
-            let horizon = pipeline::resolve_horizon(&p, common.horizon)?;
+            let t = horizon_of(&common, &p, goal, AUTO_HORIZON_SECONDS)?;
+            let horizon = pipeline::resolve_horizon(&p, t)?;
             match output.filter(|o| o != Path::new("-")) {
                 Some(path) => {
                     let f = std::fs::File::create(&path).map_err(|e| {
@@ -565,7 +629,7 @@ fn run(cli: Cli) -> Result<ExitCode, PipelineError> {
                     json,
                 );
             }
-            let via = via.unwrap_or_else(|| "sat".into());
+            let via = via.unwrap_or_else(|| "native".into());
             let milp_model = match (via.as_str(), model.as_deref()) {
                 ("milp", None) => SlidingModel::Neos,
                 ("milp", Some(m)) => match model_of(m)? {
@@ -576,6 +640,11 @@ fn run(cli: Cli) -> Result<ExitCode, PipelineError> {
                     }
                     other => other,
                 },
+                ("native", Some(m)) => {
+                    return Err(PipelineError::Input(format!(
+                        "--via native searches the puzzle itself and takes no --model (got {m})"
+                    )));
+                }
                 (_, Some(m)) if m != "sat" => {
                     return Err(PipelineError::Input(format!(
                         "--via {via} solves --model sat, not {m}"
@@ -589,11 +658,16 @@ fn run(cli: Cli) -> Result<ExitCode, PipelineError> {
                 ));
             }
             let p = pipeline::load_sliding(&instance, goal)?;
+            let horizon = if via == "native" {
+                None // the native search needs no horizon
+            } else {
+                horizon_of(&common, &p, goal, time_limit)?
+            };
             let opts = pipeline::SolveOptions {
                 via,
                 model: milp_model,
                 solver,
-                horizon: common.horizon,
+                horizon,
                 time_limit: Duration::from_secs_f64(time_limit),
                 threads,
                 solvers_file: solvers,
@@ -631,6 +705,7 @@ fn run(cli: Cli) -> Result<ExitCode, PipelineError> {
             }
             let m = model.as_deref().map(model_of).transpose()?;
             let p = pipeline::load_sliding(&instance, goal)?;
+            let horizon = horizon_of(&common, &p, goal, AUTO_HORIZON_SECONDS)?;
             let text = std::fs::read_to_string(&solution).map_err(|e| {
                 PipelineError::Input(format!("{}: cannot read: {e}", solution.display()))
             })?;
@@ -640,7 +715,7 @@ fn run(cli: Cli) -> Result<ExitCode, PipelineError> {
                 &text,
                 &solution.display().to_string(),
                 m,
-                common.horizon,
+                horizon,
             )?;
             if json {
                 println!("{}", serde_json::to_string(&v).unwrap_or_default());
@@ -726,6 +801,51 @@ fn run(cli: Cli) -> Result<ExitCode, PipelineError> {
         Cmd::Neos { cmd } => {
             let code = tilekit::neos::cli::run(cmd)?;
             Ok(ExitCode::from(u8::try_from(code).unwrap_or(3)))
+        }
+        Cmd::Bench {
+            set,
+            limit,
+            time_limit,
+            jobs,
+            cache_dir,
+            json,
+        } => {
+            use tilekit::search::bench;
+            let which = bench::BenchSet::parse(&set).ok_or_else(|| {
+                PipelineError::Input(format!(
+                    "bench set {set:?} is not known: use korf100, korf50-24 or hardest80"
+                ))
+            })?;
+            if time_limit.is_some_and(|t| !(t.is_finite() && t > 0.0)) {
+                return Err(PipelineError::Input(
+                    "--time-limit must be a positive number of seconds".into(),
+                ));
+            }
+            if jobs == 0 || limit == Some(0) {
+                return Err(PipelineError::Input(
+                    "--jobs and --limit must be at least 1".into(),
+                ));
+            }
+            let opts = bench::BenchOptions {
+                limit,
+                time_limit: time_limit.map(Duration::from_secs_f64),
+                jobs,
+                native: tilekit::search::NativeOptions {
+                    cache_dir,
+                    ..Default::default()
+                },
+            };
+            let mut out = std::io::stdout();
+            let summary = bench::run(which, &opts, &mut out, &progress_line)
+                .map_err(|e| PipelineError::Input(e.to_string()))?;
+            if json {
+                println!("{}", serde_json::to_string(&summary).unwrap_or_default());
+            }
+            Ok(if summary.mismatches == 0 && summary.timeouts == 0 {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(1)
+            })
         }
         Cmd::Solvers { solvers, json } => {
             let reg = tilekit::solve::registry::Registry::load(solvers.as_deref())

@@ -6,6 +6,7 @@ use crate::format::solution::{cbc, glpk, highs, sat as sat_out};
 use crate::format::{dimacs_cnf, gams, lp, mps};
 use crate::formulate::{sliding_flow, sliding_neos, sliding_sat};
 use crate::puzzle::sliding::{Goal, Move, SlidingPuzzle, moves_to_string};
+use crate::search;
 use crate::solve::milp_embedded::solve_microlp;
 use crate::solve::registry::{Registry, SolverEntry};
 use crate::solve::sat_embedded::solve_varisat_checked;
@@ -176,6 +177,50 @@ pub fn resolve_horizon(p: &SlidingPuzzle, horizon: Option<usize>) -> Result<usiz
     }
 }
 
+/// The optimal length of `p`, found by the native solver within `limit`: what
+/// `--horizon auto` means (the smallest horizon at which a time-indexed model is feasible).
+pub fn auto_horizon(
+    p: &SlidingPuzzle,
+    goal: Goal,
+    limit: Duration,
+    progress: Option<fn(&str)>,
+) -> Result<usize, PipelineError> {
+    let say = |m: &str| {
+        if let Some(cb) = progress {
+            cb(m)
+        }
+    };
+    let (r, _, _) = search::solve_one(
+        p,
+        goal,
+        &search::NativeOptions::default(),
+        Some(limit),
+        &say,
+    )
+    .map_err(|e| PipelineError::Input(e.to_string()))?;
+    match (r.status, r.moves) {
+        (search::NativeStatus::Solved, Some(m)) => {
+            // Never trust the search: the plan must replay before its length sets T.
+            let v = verify_moves(p, goal, &m, Some(m.len() as f64));
+            if !v.valid {
+                return Err(PipelineError::Solver(format!(
+                    "--horizon auto: the native plan failed verification: {}",
+                    v.errors.join("; ")
+                )));
+            }
+            Ok(m.len().max(1))
+        }
+        (search::NativeStatus::Unsolvable, _) => Err(PipelineError::Input(
+            "--horizon auto: the board cannot reach the goal".into(),
+        )),
+        _ => Err(PipelineError::Solver(format!(
+            "--horizon auto: the native solver found no optimum within {:.0} s (at least {} moves): pass --horizon T",
+            limit.as_secs_f64(),
+            r.lower_bound
+        ))),
+    }
+}
+
 /// Write the `model` of `p` in `format` to `out`.
 pub fn export_sliding<W: Write>(
     p: &SlidingPuzzle,
@@ -241,6 +286,26 @@ pub struct SolveReport {
     pub errors: Vec<String>,
     /// The solver's own status text.
     pub solver_status: String,
+    /// Search figures of `--via native` (flattened into the JSON; absent for other routes).
+    #[serde(flatten)]
+    pub native: Option<NativeStats>,
+}
+
+/// Extra report fields of the native solver.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct NativeStats {
+    /// The heuristic, e.g. `pdb 6-6-3 + reflection`.
+    pub heuristic: String,
+    /// IDA* nodes over all iterations.
+    pub nodes: u64,
+    /// Heuristic value of the start board.
+    pub initial_h: u32,
+    /// Seconds spent loading or building pattern databases.
+    pub db_seconds: f64,
+    /// `loaded`, `built` or `none`.
+    pub db_source: String,
+    /// Search seconds after the databases were ready.
+    pub search_seconds: f64,
 }
 
 impl SolveReport {
@@ -271,7 +336,7 @@ impl SolveReport {
 /// Options of a solve.
 #[derive(Debug, Clone)]
 pub struct SolveOptions {
-    /// `milp` or `sat`.
+    /// `native`, `milp` or `sat`.
     pub via: String,
     /// The MILP formulation for `--via milp` (neos or flow).
     pub model: SlidingModel,
@@ -304,6 +369,7 @@ fn report(model: &str, solver: &str, horizon: usize, started: Instant) -> SolveR
         moves: None,
         errors: Vec::new(),
         solver_status: String::new(),
+        native: None,
     }
 }
 
@@ -316,10 +382,68 @@ pub fn solve_sliding(
     match opts.via.as_str() {
         "milp" => solve_milp(p, goal, opts),
         "sat" => solve_sat(p, goal, opts),
+        "native" => solve_native(p, goal, opts),
         other => Err(PipelineError::Input(format!(
-            "--via {other} is not available for sliding puzzles: use milp or sat"
+            "--via {other} is not available for sliding puzzles: use native, milp or sat"
         ))),
     }
+}
+
+fn solve_native(
+    p: &SlidingPuzzle,
+    goal: Goal,
+    opts: &SolveOptions,
+) -> Result<SolveReport, PipelineError> {
+    let started = Instant::now();
+    let say = |m: &str| {
+        if let Some(cb) = opts.progress {
+            cb(m)
+        }
+    };
+    let (r, db, heuristic) = search::solve_one(
+        p,
+        goal,
+        &search::NativeOptions::default(),
+        Some(opts.time_limit),
+        &say,
+    )
+    .map_err(|e| PipelineError::Input(e.to_string()))?;
+    let mut rep = report("native", "ida*", r.lower_bound as usize, started);
+    rep.bound = Some(r.lower_bound as f64);
+    rep.native = Some(NativeStats {
+        heuristic,
+        nodes: r.nodes,
+        initial_h: r.initial_h,
+        db_seconds: db.as_ref().map_or(0.0, |d| d.seconds),
+        db_source: match db.map(|d| d.source) {
+            Some(search::pdb::DbSource::Loaded) => "loaded".into(),
+            Some(search::pdb::DbSource::Built(_)) => "built".into(),
+            None => "none".into(),
+        },
+        search_seconds: r.seconds,
+    });
+    match (r.status, &r.moves) {
+        (search::NativeStatus::Solved, Some(moves)) => {
+            let v = verify_moves(p, goal, moves, Some(moves.len() as f64));
+            rep.errors = v.errors;
+            rep.objective = v.objective;
+            rep.verified = rep.errors.is_empty();
+            rep.optimal = rep.verified;
+            rep.moves = Some(moves_to_string(moves));
+            rep.status = if rep.verified { "solved" } else { "unverified" }.into();
+            rep.solver_status = "optimal: IDA* exhausted every shorter bound".into();
+        }
+        (search::NativeStatus::Unsolvable, _) => {
+            rep.status = "infeasible".into();
+            rep.solver_status = "the board cannot reach the goal (permutation parity)".into();
+        }
+        _ => {
+            rep.status = "time_limit".into();
+            rep.solver_status = format!("stopped; at least {} moves", r.lower_bound);
+        }
+    }
+    rep.seconds = started.elapsed().as_secs_f64();
+    Ok(rep)
 }
 
 fn registry_entry(

@@ -588,6 +588,7 @@ pub fn report_for(
         moves: None,
         errors: Vec::new(),
         solver_status: sol.status_text.clone(),
+        native: None,
     };
     pipeline::finish_milp(&mut rep, &built, &p, goal, &sol);
     rep.seconds = started.elapsed().as_secs_f64();

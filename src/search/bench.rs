@@ -1,0 +1,332 @@
+//! `tilekit bench`: solve a published benchmark set with the native solver, check every
+//! length against the published optimum and replay every plan with the independent verifier.
+//! The sets are compiled in from `models/sliding/` (provenance in their headers).
+
+use super::{NativeOptions, NativeSolver, NativeStatus, SearchError};
+use crate::puzzle::sliding::{Goal, SlidingPuzzle, moves_to_string};
+use std::io::Write;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// A benchmark set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BenchSet {
+    /// Korf's 100 random 15-puzzle instances (blank-first).
+    Korf100,
+    /// Korf & Felner's 50 random 24-puzzle instances (blank-first).
+    Korf50x24,
+    /// The 17 15-puzzle positions at distance 80 (blank-last).
+    Hardest80,
+}
+
+impl BenchSet {
+    /// Parse the CLI name.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "korf100" => Some(BenchSet::Korf100),
+            "korf50-24" => Some(BenchSet::Korf50x24),
+            "hardest80" => Some(BenchSet::Hardest80),
+            _ => None,
+        }
+    }
+    /// The CLI name.
+    pub fn name(self) -> &'static str {
+        match self {
+            BenchSet::Korf100 => "korf100",
+            BenchSet::Korf50x24 => "korf50-24",
+            BenchSet::Hardest80 => "hardest80",
+        }
+    }
+    /// The instances of the set.
+    pub fn cases(self) -> Vec<BenchCase> {
+        match self {
+            BenchSet::Korf100 => parse_set(
+                include_str!("../../models/sliding/korf100_15puzzle.txt"),
+                4,
+                3,
+                Goal::BlankFirst,
+            ),
+            BenchSet::Korf50x24 => parse_set(
+                include_str!("../../models/sliding/korf50_24puzzle.txt"),
+                5,
+                2,
+                Goal::BlankFirst,
+            ),
+            BenchSet::Hardest80 => parse_set(
+                include_str!("../../models/sliding/hardest80_15puzzle.txt"),
+                4,
+                2,
+                Goal::BlankLast,
+            ),
+        }
+    }
+}
+
+/// One benchmark instance.
+#[derive(Debug, Clone)]
+pub struct BenchCase {
+    /// The set's id.
+    pub id: u32,
+    /// The published optimal length.
+    pub optimal: u32,
+    /// The board.
+    pub puzzle: SlidingPuzzle,
+    /// The goal convention of the set.
+    pub goal: Goal,
+}
+
+/// Lines `id optimal [skip…] t0 … t(n−1)`; `tiles_from` is the field where tiles start.
+fn parse_set(text: &str, side: usize, tiles_from: usize, goal: Goal) -> Vec<BenchCase> {
+    text.lines()
+        .filter(|l| !l.trim_start().starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<u64> = l
+                .split_whitespace()
+                .map(|x| x.parse().expect("benchmark files are numeric"))
+                .collect();
+            let tiles = f[tiles_from..].iter().map(|&t| t as u16).collect();
+            BenchCase {
+                id: f[0] as u32,
+                optimal: f[1] as u32,
+                puzzle: SlidingPuzzle::new(side, side, tiles).expect("benchmark boards are valid"),
+                goal,
+            }
+        })
+        .collect()
+}
+
+/// Settings of [`run`].
+#[derive(Debug, Clone)]
+pub struct BenchOptions {
+    /// Only the first `limit` instances.
+    pub limit: Option<usize>,
+    /// Per-instance limit.
+    pub time_limit: Option<Duration>,
+    /// Instances solved at the same time (one thread each).
+    pub jobs: usize,
+    /// Solver settings (cache dir, partition).
+    pub native: NativeOptions,
+}
+
+/// One instance's outcome.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct BenchRow {
+    /// The set's id.
+    pub id: u32,
+    /// Published optimum.
+    pub optimal: u32,
+    /// Length found (None when stopped).
+    pub found: Option<u32>,
+    /// Lower bound proven when stopped.
+    pub lower_bound: u32,
+    /// Nodes visited.
+    pub nodes: u64,
+    /// Search seconds.
+    pub seconds: f64,
+    /// Length matches and the replay reached the goal.
+    pub ok: bool,
+    /// What was wrong.
+    pub error: Option<String>,
+}
+
+/// The whole run.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct BenchSummary {
+    /// The set.
+    pub set: String,
+    /// The heuristic.
+    pub heuristic: String,
+    /// Seconds to load or build the databases.
+    pub db_seconds: f64,
+    /// `loaded` or `built`.
+    pub db_source: String,
+    /// Per instance, in id order.
+    pub rows: Vec<BenchRow>,
+    /// Wall-clock seconds for all searches (after the databases were ready).
+    pub wall_seconds: f64,
+    /// Total nodes.
+    pub nodes: u64,
+    /// Instances whose length was wrong or whose plan did not replay.
+    pub mismatches: usize,
+    /// Instances stopped by the time limit.
+    pub timeouts: usize,
+}
+
+/// Solve every instance of `set`, printing one line per instance (as they finish) and the
+/// totals to `out`.
+pub fn run(
+    set: BenchSet,
+    opts: &BenchOptions,
+    out: &mut (dyn Write + Send),
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<BenchSummary, SearchError> {
+    let mut cases = set.cases();
+    if let Some(l) = opts.limit {
+        cases.truncate(l);
+    }
+    let side = cases[0].puzzle.rows();
+    let solver = NativeSolver::new(side, side, &opts.native, progress)?;
+    let (db_seconds, db_source) = match solver.db_info() {
+        Some(i) => (
+            i.seconds,
+            match &i.source {
+                super::pdb::DbSource::Loaded => "loaded".to_string(),
+                super::pdb::DbSource::Built(_) => "built".to_string(),
+            },
+        ),
+        None => (0.0, "none".to_string()),
+    };
+    let _ = writeln!(
+        out,
+        "{}: {} instances, heuristic {}, databases {db_source} in {db_seconds:.2} s, {} job(s)",
+        set.name(),
+        cases.len(),
+        solver.heuristic_name(),
+        opts.jobs.max(1)
+    );
+    let _ = writeln!(
+        out,
+        "{:>4} {:>4} {:>5} {:>14} {:>9}  check",
+        "id", "opt", "found", "nodes", "seconds"
+    );
+    let started = Instant::now();
+    let next = AtomicUsize::new(0);
+    let rows: Mutex<Vec<BenchRow>> = Mutex::new(Vec::new());
+    let out = Mutex::new(out);
+    let failure: Mutex<Option<SearchError>> = Mutex::new(None);
+    std::thread::scope(|s| {
+        for _ in 0..opts.jobs.max(1) {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(case) = cases.get(i) else { break };
+                    let row = match solve_case(&solver, case, opts.time_limit) {
+                        Ok(r) => r,
+                        Err(e) => {
+                            *failure.lock().expect("not poisoned") = Some(e);
+                            break;
+                        }
+                    };
+                    let mut o = out.lock().expect("not poisoned");
+                    let _ = writeln!(
+                        o,
+                        "{:>4} {:>4} {:>5} {:>14} {:>9.3}  {}",
+                        row.id,
+                        row.optimal,
+                        row.found.map_or("-".to_string(), |f| f.to_string()),
+                        row.nodes,
+                        row.seconds,
+                        match (&row.error, row.found) {
+                            (Some(e), _) => format!("MISMATCH: {e}"),
+                            (None, Some(_)) => "ok, replayed".to_string(),
+                            (None, None) => format!("time limit (lower bound {})", row.lower_bound),
+                        }
+                    );
+                    drop(o);
+                    rows.lock().expect("not poisoned").push(row);
+                }
+            });
+        }
+    });
+    if let Some(e) = failure.into_inner().expect("not poisoned") {
+        return Err(e);
+    }
+    let wall_seconds = started.elapsed().as_secs_f64();
+    let mut rows = rows.into_inner().expect("not poisoned");
+    rows.sort_by_key(|r| r.id);
+    let summary = BenchSummary {
+        set: set.name().into(),
+        heuristic: solver.heuristic_name(),
+        db_seconds,
+        db_source,
+        nodes: rows.iter().map(|r| r.nodes).sum(),
+        mismatches: rows.iter().filter(|r| r.error.is_some()).count(),
+        timeouts: rows
+            .iter()
+            .filter(|r| r.found.is_none() && r.error.is_none())
+            .count(),
+        rows,
+        wall_seconds,
+    };
+    let out = out.into_inner().expect("not poisoned");
+    let solved = summary.rows.iter().filter(|r| r.ok).count();
+    let _ = writeln!(
+        out,
+        "total: {solved} of {} solved optimally and replayed, {} mismatches, {} time limits; {} nodes; {:.3} s search wall clock (+ {:.2} s databases {})",
+        summary.rows.len(),
+        summary.mismatches,
+        summary.timeouts,
+        summary.nodes,
+        summary.wall_seconds,
+        summary.db_seconds,
+        summary.db_source
+    );
+    Ok(summary)
+}
+
+fn solve_case(
+    solver: &NativeSolver,
+    case: &BenchCase,
+    limit: Option<Duration>,
+) -> Result<BenchRow, SearchError> {
+    let r = solver.solve(&case.puzzle, case.goal, limit)?;
+    let mut row = BenchRow {
+        id: case.id,
+        optimal: case.optimal,
+        found: None,
+        lower_bound: r.lower_bound,
+        nodes: r.nodes,
+        seconds: r.seconds,
+        ok: false,
+        error: None,
+    };
+    match (r.status, &r.moves) {
+        (NativeStatus::Solved, Some(moves)) => {
+            row.found = Some(moves.len() as u32);
+            let goal_board = case.goal.board(case.puzzle.cells());
+            let v = crate::verify::sliding::check_moves(
+                case.puzzle.rows(),
+                case.puzzle.cols(),
+                case.puzzle.tiles(),
+                &goal_board,
+                &moves_to_string(moves),
+                Some(case.optimal as f64),
+            );
+            if !v.valid {
+                row.error = Some(v.errors.join("; "));
+            }
+        }
+        (NativeStatus::Unsolvable, _) => row.error = Some("reported unsolvable".into()),
+        _ => {
+            if r.lower_bound > case.optimal {
+                row.error = Some(format!(
+                    "lower bound {} exceeds the published optimum",
+                    r.lower_bound
+                ));
+            }
+        }
+    }
+    row.ok = row.error.is_none() && row.found.is_some();
+    Ok(row)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sets_parse_with_their_published_sums() {
+        let k = BenchSet::Korf100.cases();
+        assert_eq!(k.len(), 100);
+        assert_eq!(k.iter().map(|c| c.optimal).sum::<u32>(), 5305);
+        let k24 = BenchSet::Korf50x24.cases();
+        assert_eq!(k24.len(), 50);
+        assert_eq!(k24.iter().map(|c| c.optimal).sum::<u32>(), 5039);
+        let h = BenchSet::Hardest80.cases();
+        assert_eq!(h.len(), 17);
+        for c in k.iter().chain(&k24).chain(&h) {
+            assert!(c.puzzle.is_solvable(c.goal), "instance {}", c.id);
+        }
+    }
+}

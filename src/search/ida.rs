@@ -1,0 +1,191 @@
+//! Iterative-deepening A* over a sliding board, generic over an incrementally updated
+//! heuristic. The board is always solved towards the blank-first goal (tile `t` in cell `t`);
+//! [`super`] converts blank-last instances before and after.
+
+use std::time::Instant;
+
+/// An admissible heuristic that is updated move by move instead of recomputed.
+pub trait Heuristic {
+    /// Whatever the heuristic carries from node to node (indices, partial sums).
+    type Acc: Copy;
+    /// The accumulator for a whole board (`tiles[c]` = tile in cell `c`, 0 = blank).
+    fn init(&self, tiles: &[u8]) -> Self::Acc;
+    /// `tile` slid from cell `from` into cell `to`; `tiles` is the board after the move.
+    fn update(&self, acc: &Self::Acc, tiles: &[u8], tile: u8, from: usize, to: usize) -> Self::Acc;
+    /// The estimate carried by `acc`.
+    fn value(&self, acc: &Self::Acc) -> u32;
+}
+
+/// Move codes used inside the search: the blank goes up, down, left, right. `m ^ 1` undoes `m`.
+pub const UP: u8 = 0;
+/// See [`UP`].
+pub const DOWN: u8 = 1;
+/// See [`UP`].
+pub const LEFT: u8 = 2;
+/// See [`UP`].
+pub const RIGHT: u8 = 3;
+const NONE: u8 = 4;
+
+/// How a search ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum IdaOutcome {
+    /// An optimal plan (move codes, blank directions).
+    Solved(Vec<u8>),
+    /// The deadline passed first; the bound reached is a proven lower bound.
+    TimeLimit {
+        /// Every plan has at least this many moves.
+        lower_bound: u32,
+    },
+}
+
+/// The result of [`search`].
+#[derive(Debug, Clone)]
+pub struct IdaResult {
+    /// Solved or stopped.
+    pub outcome: IdaOutcome,
+    /// Nodes visited (heuristic evaluations), over all iterations.
+    pub nodes: u64,
+    /// The heuristic of the start board.
+    pub initial_h: u32,
+    /// Thresholds tried, in order.
+    pub iterations: Vec<u32>,
+}
+
+struct Ida<'a, H: Heuristic> {
+    heur: &'a H,
+    tiles: Vec<u8>,
+    /// `nbrs[c][..count[c]]` = the cells the blank can reach from `c`, with the move code
+    /// (flat arrays: one indirection less per node than nested vectors).
+    nbrs: Vec<[(usize, u8); 4]>,
+    count: Vec<u8>,
+    path: Vec<u8>,
+    nodes: u64,
+    next_bound: u32,
+    deadline: Option<Instant>,
+    stopped: bool,
+}
+
+/// The blank's neighbours on a `rows × cols` board, as (cell, move code).
+pub fn neighbours(rows: usize, cols: usize) -> Vec<Vec<(usize, u8)>> {
+    (0..rows * cols)
+        .map(|c| {
+            let (r, k) = (c / cols, c % cols);
+            let mut v = Vec::with_capacity(4);
+            if r > 0 {
+                v.push((c - cols, UP));
+            }
+            if r + 1 < rows {
+                v.push((c + cols, DOWN));
+            }
+            if k > 0 {
+                v.push((c - 1, LEFT));
+            }
+            if k + 1 < cols {
+                v.push((c + 1, RIGHT));
+            }
+            v
+        })
+        .collect()
+}
+
+impl<H: Heuristic> Ida<'_, H> {
+    fn dfs(&mut self, blank: usize, g: u32, bound: u32, acc: H::Acc, prev: u8) -> bool {
+        self.nodes += 1;
+        let h = self.heur.value(&acc);
+        let f = g + h;
+        if f > bound {
+            if f < self.next_bound {
+                self.next_bound = f;
+            }
+            return false;
+        }
+        if h == 0 && self.tiles.iter().enumerate().all(|(c, &t)| t as usize == c) {
+            return true;
+        }
+        // Look at the clock rarely: it costs more than a node.
+        if self.nodes & 0xF_FFFF == 0
+            && let Some(d) = self.deadline
+            && Instant::now() >= d
+        {
+            self.stopped = true;
+            return false;
+        }
+        for k in 0..self.count[blank] as usize {
+            let (c, m) = self.nbrs[blank][k];
+            if m ^ 1 == prev {
+                continue; // never undo the previous move
+            }
+            let tile = self.tiles[c];
+            self.tiles[blank] = tile;
+            self.tiles[c] = 0;
+            let next = self.heur.update(&acc, &self.tiles, tile, c, blank);
+            self.path.push(m);
+            if self.dfs(c, g + 1, bound, next, m) {
+                return true;
+            }
+            self.path.pop();
+            self.tiles[c] = tile;
+            self.tiles[blank] = 0;
+            if self.stopped {
+                return false;
+            }
+        }
+        false
+    }
+}
+
+/// Optimal search from `tiles` (blank-first goal) on a `rows × cols` board. The board must
+/// be solvable (otherwise the search never ends before the deadline).
+pub fn search<H: Heuristic>(
+    heur: &H,
+    rows: usize,
+    cols: usize,
+    tiles: &[u8],
+    deadline: Option<Instant>,
+) -> IdaResult {
+    let acc = heur.init(tiles);
+    let initial_h = heur.value(&acc);
+    let blank = tiles.iter().position(|&t| t == 0).unwrap_or(0);
+    let lists = neighbours(rows, cols);
+    let mut ida = Ida {
+        heur,
+        tiles: tiles.to_vec(),
+        nbrs: lists
+            .iter()
+            .map(|l| {
+                let mut a = [(0, 0); 4];
+                a[..l.len()].copy_from_slice(l);
+                a
+            })
+            .collect(),
+        count: lists.iter().map(|l| l.len() as u8).collect(),
+        path: Vec::with_capacity(256),
+        nodes: 0,
+        next_bound: u32::MAX,
+        deadline,
+        stopped: false,
+    };
+    let mut bound = initial_h;
+    let mut iterations = Vec::new();
+    loop {
+        iterations.push(bound);
+        ida.next_bound = u32::MAX;
+        if ida.dfs(blank, 0, bound, acc, NONE) {
+            return IdaResult {
+                outcome: IdaOutcome::Solved(ida.path),
+                nodes: ida.nodes,
+                initial_h,
+                iterations,
+            };
+        }
+        if ida.stopped || ida.next_bound == u32::MAX {
+            return IdaResult {
+                outcome: IdaOutcome::TimeLimit { lower_bound: bound },
+                nodes: ida.nodes,
+                initial_h,
+                iterations,
+            };
+        }
+        bound = ida.next_bound;
+    }
+}

@@ -1,0 +1,380 @@
+//! The native optimal solver for sliding puzzles: IDA* with additive pattern databases
+//! (the 15-puzzle: 7-7-1 or 6-6-3, max with the diagonal reflection) or Manhattan distance +
+//! linear conflict (every other board). Plans come back as [`Move`]s for the caller's goal convention and are
+//! meant to be replayed by the independent verifier, not trusted.
+//!
+//! The search itself always runs towards the blank-first goal. A blank-last instance is
+//! relabelled first (cell `p → n−1−p`, tile `t → n−t`, a 180° rotation that preserves every
+//! distance), and the plan is mapped back by reversing each direction.
+
+pub mod bench;
+pub mod ida;
+pub mod manhattan;
+pub mod pdb;
+
+use crate::puzzle::sliding::{Goal, Move, SlidingPuzzle};
+use ida::{DOWN, IdaOutcome, LEFT, RIGHT, UP};
+use manhattan::ManhattanLc;
+use pdb::{AdditivePdb, DbInfo, Partition, PdbError};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// Why the native solver cannot run.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SearchError {
+    /// The board is outside what the solver handles.
+    #[error(
+        "the native solver handles boards with sides of at most {max} and at most 256 cells, not {rows}×{cols}"
+    )]
+    BoardTooLarge {
+        /// Rows.
+        rows: usize,
+        /// Columns.
+        cols: usize,
+        /// Largest side.
+        max: usize,
+    },
+    /// The solver was set up for another board size.
+    #[error("this solver was set up for {0}, not for a {1}×{2} board")]
+    WrongBoard(String, usize, usize),
+    /// A bad pattern partition.
+    #[error(transparent)]
+    Pdb(#[from] PdbError),
+}
+
+/// Settings of [`NativeSolver::new`]. The 15-puzzle's partition: see
+/// [`Partition::fifteen_default`].
+#[derive(Debug, Clone, Default)]
+pub struct NativeOptions {
+    /// Where pattern databases are cached (default: [`pdb::default_cache_dir`]).
+    pub cache_dir: Option<PathBuf>,
+    /// Use this partition instead of the default (15-puzzle: 6-6-3; others: none).
+    pub partition: Option<Partition>,
+    /// Skip pattern databases and use Manhattan distance + linear conflict.
+    pub manhattan_only: bool,
+}
+
+/// How a native solve ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NativeStatus {
+    /// An optimal plan was found.
+    Solved,
+    /// The time limit passed first.
+    TimeLimit,
+    /// The board cannot reach the goal (wrong permutation parity).
+    Unsolvable,
+}
+
+/// The result of one native solve.
+#[derive(Debug, Clone)]
+pub struct NativeResult {
+    /// Solved, stopped or unsolvable.
+    pub status: NativeStatus,
+    /// The optimal plan for the caller's goal (when solved).
+    pub moves: Option<Vec<Move>>,
+    /// Proven lower bound on the optimum (equal to it when solved).
+    pub lower_bound: u32,
+    /// Nodes visited over all IDA* iterations.
+    pub nodes: u64,
+    /// Heuristic of the start board.
+    pub initial_h: u32,
+    /// Search seconds (excluding database loading).
+    pub seconds: f64,
+}
+
+enum Engine {
+    Pdb(AdditivePdb),
+    Md(ManhattanLc),
+}
+
+/// A solver for one board size, holding its heuristic (and loaded databases) for reuse.
+pub struct NativeSolver {
+    rows: usize,
+    cols: usize,
+    engine: Engine,
+    db_info: Option<DbInfo>,
+}
+
+impl NativeSolver {
+    /// Set up for `rows × cols` boards: the 15-puzzle loads (or builds) its pattern
+    /// databases, any board takes a given partition, other boards use Manhattan + LC.
+    pub fn new(
+        rows: usize,
+        cols: usize,
+        opts: &NativeOptions,
+        progress: &(dyn Fn(&str) + Sync),
+    ) -> Result<Self, SearchError> {
+        if rows > manhattan::MAX_SIDE || cols > manhattan::MAX_SIDE || rows * cols > 256 {
+            return Err(SearchError::BoardTooLarge {
+                rows,
+                cols,
+                max: manhattan::MAX_SIDE,
+            });
+        }
+        let partition = match &opts.partition {
+            _ if opts.manhattan_only => None,
+            Some(p) => Some(p.clone()),
+            None if (rows, cols) == (4, 4) => Some(Partition::fifteen_default(
+                &opts
+                    .cache_dir
+                    .clone()
+                    .unwrap_or_else(pdb::default_cache_dir),
+            )?),
+            None => None,
+        };
+        let (engine, db_info) = match partition {
+            Some(p) => {
+                if (p.rows, p.cols) != (rows, cols) {
+                    return Err(SearchError::WrongBoard(
+                        format!("a {}×{} partition", p.rows, p.cols),
+                        rows,
+                        cols,
+                    ));
+                }
+                let (db, info) =
+                    AdditivePdb::load_or_build(&p, opts.cache_dir.as_deref(), progress)?;
+                (Engine::Pdb(db), Some(info))
+            }
+            None => (Engine::Md(ManhattanLc::new(rows, cols)), None),
+        };
+        Ok(NativeSolver {
+            rows,
+            cols,
+            engine,
+            db_info,
+        })
+    }
+
+    /// What the heuristic is, e.g. `pdb 6-6-3 + reflection`.
+    pub fn heuristic_name(&self) -> String {
+        match &self.engine {
+            Engine::Pdb(db) => format!(
+                "pdb {}{}",
+                db.partition().shape(),
+                if self.rows == self.cols {
+                    " + reflection"
+                } else {
+                    ""
+                }
+            ),
+            Engine::Md(_) => "manhattan + linear conflict".into(),
+        }
+    }
+
+    /// How the pattern databases were obtained (None for Manhattan + LC).
+    pub fn db_info(&self) -> Option<&DbInfo> {
+        self.db_info.as_ref()
+    }
+
+    /// The heuristic's estimate for `p` under `goal` (a lower bound on the optimum).
+    pub fn estimate(&self, p: &SlidingPuzzle, goal: Goal) -> Result<u32, SearchError> {
+        use ida::Heuristic;
+        self.check_board(p)?;
+        let tiles = blank_first_tiles(p, goal);
+        Ok(match &self.engine {
+            Engine::Pdb(h) => h.value(&h.init(&tiles)),
+            Engine::Md(h) => h.value(&h.init(&tiles)),
+        })
+    }
+
+    fn check_board(&self, p: &SlidingPuzzle) -> Result<(), SearchError> {
+        if (p.rows(), p.cols()) != (self.rows, self.cols) {
+            return Err(SearchError::WrongBoard(
+                format!("{}×{} boards", self.rows, self.cols),
+                p.rows(),
+                p.cols(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Solve `p` optimally for `goal`, giving up after `time_limit`.
+    pub fn solve(
+        &self,
+        p: &SlidingPuzzle,
+        goal: Goal,
+        time_limit: Option<Duration>,
+    ) -> Result<NativeResult, SearchError> {
+        self.check_board(p)?;
+        let started = Instant::now();
+        if !p.is_solvable(goal) {
+            return Ok(NativeResult {
+                status: NativeStatus::Unsolvable,
+                moves: None,
+                lower_bound: 0,
+                nodes: 0,
+                initial_h: 0,
+                seconds: 0.0,
+            });
+        }
+        let tiles = blank_first_tiles(p, goal);
+        let deadline = time_limit.map(|t| started + t);
+        let r = match &self.engine {
+            Engine::Pdb(h) => ida::search(h, self.rows, self.cols, &tiles, deadline),
+            Engine::Md(h) => ida::search(h, self.rows, self.cols, &tiles, deadline),
+        };
+        let (status, moves, lower_bound) = match r.outcome {
+            IdaOutcome::Solved(codes) => {
+                let len = codes.len() as u32;
+                let moves = codes
+                    .into_iter()
+                    .map(|c| {
+                        // The blank-last board was rotated by 180°: every direction reverses.
+                        let c = if goal == Goal::BlankLast { c ^ 1 } else { c };
+                        match c {
+                            UP => Move::Up,
+                            DOWN => Move::Down,
+                            LEFT => Move::Left,
+                            RIGHT => Move::Right,
+                            _ => unreachable!("move codes are 0..4"),
+                        }
+                    })
+                    .collect();
+                (NativeStatus::Solved, Some(moves), len)
+            }
+            IdaOutcome::TimeLimit { lower_bound } => (NativeStatus::TimeLimit, None, lower_bound),
+        };
+        Ok(NativeResult {
+            status,
+            moves,
+            lower_bound,
+            nodes: r.nodes,
+            initial_h: r.initial_h,
+            seconds: started.elapsed().as_secs_f64(),
+        })
+    }
+}
+
+/// `p` relabelled for the blank-first goal (unchanged when `goal` is blank-first).
+pub fn to_blank_first(p: &SlidingPuzzle, goal: Goal) -> SlidingPuzzle {
+    let n = p.cells();
+    match goal {
+        Goal::BlankFirst => p.clone(),
+        Goal::BlankLast => {
+            let mut t = vec![0u16; n];
+            for (c, &tile) in p.tiles().iter().enumerate() {
+                t[n - 1 - c] = if tile == 0 { 0 } else { n as u16 - tile };
+            }
+            SlidingPuzzle::new(p.rows(), p.cols(), t).expect("a relabelled board is a board")
+        }
+    }
+}
+
+fn blank_first_tiles(p: &SlidingPuzzle, goal: Goal) -> Vec<u8> {
+    to_blank_first(p, goal)
+        .tiles()
+        .iter()
+        .map(|&t| t as u8)
+        .collect()
+}
+
+/// Set up a solver for `p`'s board and solve it (one-off use; reuse [`NativeSolver`] for many).
+pub fn solve_one(
+    p: &SlidingPuzzle,
+    goal: Goal,
+    opts: &NativeOptions,
+    time_limit: Option<Duration>,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<(NativeResult, Option<DbInfo>, String), SearchError> {
+    let solver = NativeSolver::new(p.rows(), p.cols(), opts, progress)?;
+    let r = solver.solve(p, goal, time_limit)?;
+    Ok((r, solver.db_info().cloned(), solver.heuristic_name()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::{HashMap, VecDeque};
+
+    fn quiet(_: &str) {}
+
+    /// Exact distances to the blank-first goal of every state of a small board.
+    fn bfs(rows: usize, cols: usize) -> HashMap<Vec<u8>, u32> {
+        let goal: Vec<u8> = (0..(rows * cols) as u8).collect();
+        let nb = ida::neighbours(rows, cols);
+        let mut dist = HashMap::from([(goal.clone(), 0)]);
+        let mut q = VecDeque::from([goal]);
+        while let Some(s) = q.pop_front() {
+            let d = dist[&s];
+            let b = s.iter().position(|&t| t == 0).unwrap();
+            for &(c, _) in &nb[b] {
+                let mut t = s.clone();
+                t.swap(b, c);
+                if !dist.contains_key(&t) {
+                    dist.insert(t.clone(), d + 1);
+                    q.push_back(t);
+                }
+            }
+        }
+        dist
+    }
+
+    #[test]
+    fn single_group_pdb_is_exact_and_mdlc_admissible_on_2x3() {
+        let all = Partition {
+            rows: 2,
+            cols: 3,
+            groups: vec![vec![1, 2, 3, 4, 5]],
+        };
+        let db = AdditivePdb::build(&all, &quiet)
+            .unwrap()
+            .without_reflection();
+        let split = AdditivePdb::build(
+            &Partition {
+                groups: vec![vec![1, 2], vec![3, 4, 5]],
+                ..all.clone()
+            },
+            &quiet,
+        )
+        .unwrap();
+        let md = ManhattanLc::new(2, 3);
+        use ida::Heuristic;
+        let dist = bfs(2, 3);
+        assert_eq!(dist.len(), 360);
+        for (s, &d) in &dist {
+            assert_eq!(db.lookup(s), d, "{s:?}");
+            assert!(split.value(&split.init(s)) <= d, "{s:?}");
+            assert!(md.value(&md.init(s)) <= d, "{s:?}");
+        }
+    }
+
+    #[test]
+    fn solves_every_3x3_state_sample_optimally_for_both_goals() {
+        let dist = bfs(3, 3);
+        assert_eq!(dist.len(), 181_440);
+        assert_eq!(dist.values().max(), Some(&31));
+        let solver = NativeSolver::new(3, 3, &NativeOptions::default(), &quiet).unwrap();
+        for (i, (s, &d)) in dist.iter().enumerate() {
+            if i % 997 != 0 && d < 31 {
+                continue;
+            }
+            let tiles: Vec<u16> = s.iter().map(|&t| t as u16).collect();
+            let p = SlidingPuzzle::new(3, 3, tiles).unwrap();
+            let r = solver.solve(&p, Goal::BlankFirst, None).unwrap();
+            let moves = r.moves.unwrap();
+            assert_eq!(moves.len() as u32, d);
+            assert!(p.replay(&moves).unwrap().is_goal(Goal::BlankFirst));
+            // The same position relabelled for the blank-last goal has the same distance.
+            let q = to_blank_first(&p, Goal::BlankLast); // the map is its own inverse
+            let r = solver.solve(&q, Goal::BlankLast, None).unwrap();
+            let moves = r.moves.unwrap();
+            assert_eq!(moves.len() as u32, d);
+            assert!(q.replay(&moves).unwrap().is_goal(Goal::BlankLast));
+        }
+    }
+
+    #[test]
+    fn unsolvable_and_wrong_board() {
+        let solver = NativeSolver::new(2, 2, &NativeOptions::default(), &quiet).unwrap();
+        let p = SlidingPuzzle::new(2, 2, vec![0, 2, 1, 3]).unwrap();
+        let r = solver.solve(&p, Goal::BlankFirst, None).unwrap();
+        assert_eq!(r.status, NativeStatus::Unsolvable);
+        let q = SlidingPuzzle::new(2, 3, vec![0, 1, 2, 3, 4, 5]).unwrap();
+        assert!(matches!(
+            solver.solve(&q, Goal::BlankFirst, None),
+            Err(SearchError::WrongBoard(..))
+        ));
+        assert!(NativeSolver::new(17, 2, &NativeOptions::default(), &quiet).is_err());
+    }
+}

@@ -1,0 +1,857 @@
+//! Additive disjoint pattern databases (Korf & Felner 2002) for boards of up to 16 cells:
+//! build by 0-1 breadth-first search over abstract states, cache on disk in a versioned,
+//! checksummed file, and look up incrementally with the maximum over the diagonal reflection.
+//!
+//! Abstract state: the cells of the pattern's `k` tiles plus the blank's cell. Moving a
+//! pattern tile costs 1; moving any other tile (the blank wanders) costs 0, so the values of
+//! disjoint patterns add up to an admissible estimate. The table keeps, for each placement of
+//! the pattern tiles, the minimum over blank cells. Tables are indexed directly by the tile
+//! cells packed in `bits` bits each, so a move changes an index by one shifted difference.
+//! Goal: blank-first (tile `t` in cell `t`).
+
+use super::ida::{Heuristic, neighbours};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Most groups a partition may have.
+pub const MAX_GROUPS: usize = 8;
+/// Largest abstract search space a build may allocate, as a power of two (2^28 bytes).
+pub const MAX_BUILD_BITS: u32 = 28;
+/// Groups of at least this many tiles are stored densely by permutation rank (a 7-tile
+/// table is 57.7 M bytes instead of 268 M) and built over ranked abstract states.
+pub const RANKED_FROM: usize = 7;
+/// Largest ranked abstract search space (cells × placements) a build may allocate, in bytes.
+pub const MAX_RANKED_STATES: u64 = 1 << 31;
+const MAGIC: &[u8; 8] = b"TILEKPDB";
+/// Version of the cache file layout and of the construction; bump to invalidate old files.
+pub const FILE_VERSION: u32 = 2;
+
+/// Problems with a partition (cache trouble is not an error: the tables are rebuilt).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PdbError {
+    /// The partition does not fit the board or the limits.
+    #[error("invalid pattern partition: {0}")]
+    Partition(String),
+}
+
+/// A board and disjoint groups of tiles (blank excluded).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Partition {
+    /// Board rows.
+    pub rows: usize,
+    /// Board columns.
+    pub cols: usize,
+    /// Disjoint tile groups; tiles outside every group contribute nothing.
+    pub groups: Vec<Vec<u8>>,
+}
+
+impl Partition {
+    /// The 6-6-3 partition used for the 15-puzzle.
+    pub fn fifteen_663() -> Self {
+        Partition {
+            rows: 4,
+            cols: 4,
+            groups: vec![
+                vec![1, 2, 3, 5, 6, 7],
+                vec![4, 8, 9, 12, 13, 14],
+                vec![10, 11, 15],
+            ],
+        }
+    }
+
+    /// The 7-7-1 partition for the 15-puzzle: the two top rows, the two bottom rows (less
+    /// tile 15), and tile 15 (its Manhattan distance). About 115 MB of tables.
+    pub fn fifteen_771() -> Self {
+        Partition {
+            rows: 4,
+            cols: 4,
+            groups: vec![(1..8).collect(), (8..15).collect(), vec![15]],
+        }
+    }
+
+    /// The default 15-puzzle partition. `$TILEKIT_PDB` = `7-7-1` or `6-6-3` chooses; unset,
+    /// 7-7-1 is used when its file is already in `cache_dir` and 6-6-3 otherwise: the 7-7-1
+    /// build takes minutes and about 3 GB of memory, the 6-6-3 one seconds.
+    pub fn fifteen_default(cache_dir: &Path) -> Result<Self, PdbError> {
+        match std::env::var("TILEKIT_PDB").as_deref() {
+            Ok("6-6-3") => Ok(Self::fifteen_663()),
+            Ok("7-7-1") => Ok(Self::fifteen_771()),
+            Ok("") | Err(_) => {
+                let big = Self::fifteen_771();
+                Ok(if cache_path(cache_dir, &big).is_file() {
+                    big
+                } else {
+                    Self::fifteen_663()
+                })
+            }
+            Ok(other) => Err(PdbError::Partition(format!(
+                "TILEKIT_PDB={other} is not known: use 7-7-1 or 6-6-3"
+            ))),
+        }
+    }
+
+    /// Bits per cell in the table index.
+    pub fn bits(&self) -> u32 {
+        let n = self.rows * self.cols;
+        usize::BITS - (n - 1).leading_zeros()
+    }
+
+    /// A short name such as `4x4-1.2.3.5.6.7_4.8.9.12.13.14_10.11.15`.
+    pub fn name(&self) -> String {
+        let groups: Vec<String> = self
+            .groups
+            .iter()
+            .map(|g| {
+                g.iter()
+                    .map(|t| t.to_string())
+                    .collect::<Vec<_>>()
+                    .join(".")
+            })
+            .collect();
+        format!("{}x{}-{}", self.rows, self.cols, groups.join("_"))
+    }
+
+    /// The sizes of the groups, e.g. `6-6-3`.
+    pub fn shape(&self) -> String {
+        self.groups
+            .iter()
+            .map(|g| g.len().to_string())
+            .collect::<Vec<_>>()
+            .join("-")
+    }
+
+    fn validate(&self) -> Result<(), PdbError> {
+        let n = self.rows * self.cols;
+        let bad = |m: String| Err(PdbError::Partition(m));
+        if !(2..=16).contains(&n) || self.rows < 2 || self.cols < 2 {
+            return bad(format!(
+                "pattern databases need a board of 4 to 16 cells, not {}×{}",
+                self.rows, self.cols
+            ));
+        }
+        if self.groups.is_empty() || self.groups.len() > MAX_GROUPS {
+            return bad(format!("1 to {MAX_GROUPS} groups are needed"));
+        }
+        let mut seen = vec![false; n];
+        for g in &self.groups {
+            if g.is_empty() {
+                return bad("a group is empty".into());
+            }
+            let ranked_states = perm_count(n, g.len()) * n as u64;
+            if (g.len() < RANKED_FROM && self.bits() * (g.len() as u32 + 1) > MAX_BUILD_BITS)
+                || (g.len() >= RANKED_FROM && ranked_states > MAX_RANKED_STATES)
+            {
+                return bad(format!(
+                    "a group of {} tiles is too large to build on a {}-cell board",
+                    g.len(),
+                    n
+                ));
+            }
+            for &t in g {
+                if t == 0 || t as usize >= n || seen[t as usize] {
+                    return bad(format!("tile {t} is the blank, off the board or repeated"));
+                }
+                seen[t as usize] = true;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Placements of `k` distinct tiles on `n` cells: n!/(n−k)!.
+pub fn perm_count(n: usize, k: usize) -> u64 {
+    (0..k).map(|i| (n - i) as u64).product()
+}
+
+/// Table length of a group of `k` tiles.
+fn table_len(n: usize, bits: u32, k: usize) -> u64 {
+    if k >= RANKED_FROM {
+        perm_count(n, k)
+    } else {
+        1u64 << (bits * k as u32)
+    }
+}
+
+/// Lexicographic rank of the placement `packed` (cells of `k` tiles, `bits` bits each) among
+/// the n!/(n−k)! placements: digit i is the cell's position among the cells still free.
+#[inline(always)]
+pub fn rank_packed(packed: u32, bits: u32, k: usize, n: usize) -> u32 {
+    let mask = (1u32 << bits) - 1;
+    let mut used = 0u32;
+    let mut r = 0u32;
+    for i in 0..k {
+        let p = (packed >> (bits * i as u32)) & mask;
+        let d = p - (used & ((1u32 << p) - 1)).count_ones();
+        r = r * (n - i) as u32 + d;
+        used |= 1 << p;
+    }
+    r
+}
+
+/// The cells of a placement from its rank (inverse of [`rank_packed`]).
+#[inline(always)]
+pub fn unrank(mut r: u32, k: usize, n: usize) -> [u8; 16] {
+    let mut digits = [0u8; 16];
+    for i in (0..k).rev() {
+        let radix = (n - i) as u32;
+        digits[i] = (r % radix) as u8;
+        r /= radix;
+    }
+    let mut cells = [0u8; 16];
+    let mut used = 0u32;
+    for i in 0..k {
+        let mut left = digits[i];
+        let mut c = 0usize;
+        loop {
+            if used & (1 << c) == 0 {
+                if left == 0 {
+                    break;
+                }
+                left -= 1;
+            }
+            c += 1;
+        }
+        cells[i] = c as u8;
+        used |= 1 << c;
+    }
+    cells
+}
+
+/// [`build_group`] for large groups: abstract states are `rank × n + blank`, and the table
+/// is indexed by rank.
+pub fn build_group_ranked(
+    rows: usize,
+    cols: usize,
+    tiles: &[u8],
+    progress: &(dyn Fn(&str) + Sync),
+) -> Vec<u8> {
+    // With the cell count a constant, the divisions of rank/unrank become multiplications.
+    match rows * cols {
+        16 => ranked_with::<16>(rows, cols, tiles, progress),
+        _ => ranked_with::<0>(rows, cols, tiles, progress),
+    }
+}
+
+/// [`build_group_ranked`] for `N` cells (`N = 0`: taken from `rows × cols` at run time).
+fn ranked_with<const N: usize>(
+    rows: usize,
+    cols: usize,
+    tiles: &[u8],
+    progress: &(dyn Fn(&str) + Sync),
+) -> Vec<u8> {
+    let n = if N == 0 { rows * cols } else { N };
+    let k = tiles.len();
+    let bits = usize::BITS - (n - 1).leading_zeros(); // as Partition::bits
+
+    let pack = |cells: &[u8; 16]| -> u32 {
+        (0..k).fold(0, |acc, i| acc | ((cells[i] as u32) << (bits * i as u32)))
+    };
+    let nbrs = neighbours(rows, cols);
+    let size = perm_count(n, k) as usize;
+    let mut dist = vec![u8::MAX; size * n];
+    let mut home = [0u8; 16];
+    home[..k].copy_from_slice(tiles);
+    let start = rank_packed(pack(&home), bits, k, n) * n as u32;
+    dist[start as usize] = 0;
+    let mut cur: Vec<u32> = vec![start];
+    let mut next: Vec<u32> = Vec::new();
+    let mut d: u8 = 0;
+    let mut settled = 0u64;
+    while !cur.is_empty() {
+        let mut i = 0;
+        while i < cur.len() {
+            let s = cur[i];
+            i += 1;
+            if dist[s as usize] != d {
+                continue;
+            }
+            settled += 1;
+            let r = s / n as u32;
+            let blank = (s % n as u32) as usize;
+            let mut cells = unrank(r, k, n);
+            let mut occ = [u8::MAX; 16];
+            for (j, &c) in cells[..k].iter().enumerate() {
+                occ[c as usize] = j as u8;
+            }
+            for &(c, _) in &nbrs[blank] {
+                let (ns, cost) = match occ[c] {
+                    u8::MAX => (r * n as u32 + c as u32, 0u8),
+                    j => {
+                        cells[j as usize] = blank as u8;
+                        let nr = rank_packed(pack(&cells), bits, k, n);
+                        cells[j as usize] = c as u8;
+                        (nr * n as u32 + c as u32, 1u8)
+                    }
+                };
+                let nd = d + cost;
+                if nd < dist[ns as usize] {
+                    dist[ns as usize] = nd;
+                    if cost == 0 {
+                        cur.push(ns);
+                    } else {
+                        next.push(ns);
+                    }
+                }
+            }
+        }
+        progress(&format!(
+            "pattern {tiles:?}: depth {d} done, {settled} abstract states settled"
+        ));
+        cur.clear();
+        std::mem::swap(&mut cur, &mut next);
+        d += 1;
+    }
+    dist.chunks_exact(n)
+        .map(|c| c.iter().copied().min().unwrap_or(u8::MAX))
+        .collect()
+}
+
+/// Build one group's table: `table[index(cells of the tiles)]` = fewest moves of pattern
+/// tiles that bring them home, over every blank cell. `progress` gets one line per BFS level.
+pub fn build_group(
+    rows: usize,
+    cols: usize,
+    tiles: &[u8],
+    progress: &(dyn Fn(&str) + Sync),
+) -> Vec<u8> {
+    let n = rows * cols;
+    let b = Partition {
+        rows,
+        cols,
+        groups: vec![],
+    }
+    .bits();
+    let k = tiles.len() as u32;
+    let cell_mask = (1u32 << b) - 1;
+    let pbits = b * k;
+    let pmask = (1u32 << pbits) - 1;
+    let nbrs = neighbours(rows, cols);
+    let mut dist = vec![u8::MAX; 1usize << (pbits + b)];
+    let start: u32 = tiles
+        .iter()
+        .enumerate()
+        .fold(0, |acc, (i, &t)| acc | ((t as u32) << (b * i as u32)));
+    dist[start as usize] = 0; // blank home in cell 0
+    let mut cur: Vec<u32> = vec![start];
+    let mut next: Vec<u32> = Vec::new();
+    let mut d: u8 = 0;
+    let mut settled = 0u64;
+    while !cur.is_empty() {
+        let mut i = 0;
+        while i < cur.len() {
+            let s = cur[i];
+            i += 1;
+            if dist[s as usize] != d {
+                continue; // reached again later at a lower cost
+            }
+            settled += 1;
+            let p = s & pmask;
+            let blank = (s >> pbits) as usize;
+            let mut occ = [u8::MAX; 16];
+            for j in 0..k {
+                occ[((p >> (b * j)) & cell_mask) as usize] = j as u8;
+            }
+            for &(c, _) in &nbrs[blank] {
+                let (ns, cost) = match occ[c] {
+                    u8::MAX => (p | ((c as u32) << pbits), 0u8),
+                    j => {
+                        let sh = b * j as u32;
+                        let np = p - ((c as u32) << sh) + ((blank as u32) << sh);
+                        (np | ((c as u32) << pbits), 1u8)
+                    }
+                };
+                let nd = d + cost;
+                if nd < dist[ns as usize] {
+                    dist[ns as usize] = nd;
+                    if cost == 0 {
+                        cur.push(ns);
+                    } else {
+                        next.push(ns);
+                    }
+                }
+            }
+        }
+        progress(&format!(
+            "pattern {tiles:?}: depth {d} done, {settled} abstract states settled"
+        ));
+        cur.clear();
+        std::mem::swap(&mut cur, &mut next);
+        d += 1;
+    }
+    let size = 1usize << pbits;
+    let mut table = vec![u8::MAX; size];
+    for (blank, chunk) in dist.chunks_exact(size).enumerate() {
+        if blank >= n {
+            break;
+        }
+        for (t, &v) in table.iter_mut().zip(chunk) {
+            if v < *t {
+                *t = v;
+            }
+        }
+    }
+    table
+}
+
+/// 64-bit checksum of the cache file: word-wise multiply–xorshift. Every step is a bijection
+/// of the running value, so any change confined to one 8-byte word is always detected.
+pub fn checksum(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0x243F_6A88_85A3_08D3 ^ bytes.len() as u64;
+    let mut chunks = bytes.chunks_exact(8);
+    for c in &mut chunks {
+        let w = u64::from_le_bytes(c.try_into().expect("8 bytes"));
+        h = (h ^ w).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        h ^= h >> 29;
+    }
+    let mut last = [0u8; 8];
+    last[..chunks.remainder().len()].copy_from_slice(chunks.remainder());
+    h = (h ^ u64::from_le_bytes(last)).wrapping_mul(0xD6E8_FEB8_6659_FD93);
+    h ^ (h >> 32)
+}
+
+fn header(p: &Partition, lens: &[u64]) -> Vec<u8> {
+    let mut h = Vec::new();
+    h.extend_from_slice(MAGIC);
+    h.extend_from_slice(&FILE_VERSION.to_le_bytes());
+    h.extend_from_slice(&[
+        p.rows as u8,
+        p.cols as u8,
+        p.bits() as u8,
+        p.groups.len() as u8,
+    ]);
+    for g in &p.groups {
+        h.push(g.len() as u8);
+        h.extend_from_slice(g);
+    }
+    for l in lens {
+        h.extend_from_slice(&l.to_le_bytes());
+    }
+    h
+}
+
+/// The file bytes for `tables` built for `p`.
+pub fn encode(p: &Partition, tables: &[Vec<u8>]) -> Vec<u8> {
+    let lens: Vec<u64> = tables.iter().map(|t| t.len() as u64).collect();
+    let mut out = header(p, &lens);
+    for t in tables {
+        out.extend_from_slice(t);
+    }
+    let sum = checksum(&out);
+    out.extend_from_slice(&sum.to_le_bytes());
+    out
+}
+
+/// Parse and check a cache file for `p`; the reason it is unusable otherwise.
+pub fn decode(p: &Partition, bytes: &[u8]) -> Result<Vec<Vec<u8>>, String> {
+    if bytes.len() < 16 || &bytes[..8] != MAGIC {
+        return Err("not a tilekit pattern database".into());
+    }
+    let (body, tail) = bytes.split_at(bytes.len() - 8);
+    let stored = u64::from_le_bytes(tail.try_into().expect("8 bytes"));
+    if checksum(body) != stored {
+        return Err("checksum mismatch (corrupt file)".into());
+    }
+    let expected_lens: Vec<u64> = p
+        .groups
+        .iter()
+        .map(|g| table_len(p.rows * p.cols, p.bits(), g.len()))
+        .collect();
+    let head = header(p, &expected_lens);
+    if body.len() < head.len() || body[..head.len()] != head[..] {
+        return Err("built for another version, board or partition".into());
+    }
+    let payload = &body[head.len()..];
+    if payload.len() as u64 != expected_lens.iter().sum::<u64>() {
+        return Err("wrong length".into());
+    }
+    let mut tables = Vec::new();
+    let mut at = 0;
+    for l in expected_lens {
+        tables.push(payload[at..at + l as usize].to_vec());
+        at += l as usize;
+    }
+    Ok(tables)
+}
+
+/// Where the databases live: `$TILEKIT_CACHE`, else `$XDG_CACHE_HOME/tilekit`, else
+/// `~/.cache/tilekit`, else the system temp dir.
+pub fn default_cache_dir() -> PathBuf {
+    if let Some(d) = std::env::var_os("TILEKIT_CACHE").filter(|d| !d.is_empty()) {
+        return PathBuf::from(d);
+    }
+    if let Some(d) = std::env::var_os("XDG_CACHE_HOME").filter(|d| !d.is_empty()) {
+        return PathBuf::from(d).join("tilekit");
+    }
+    if let Some(h) = std::env::var_os("HOME").filter(|d| !d.is_empty()) {
+        return PathBuf::from(h).join(".cache").join("tilekit");
+    }
+    std::env::temp_dir().join("tilekit-cache")
+}
+
+/// The cache file of `p` under `dir`.
+pub fn cache_path(dir: &Path, p: &Partition) -> PathBuf {
+    dir.join(format!("pdb-v{FILE_VERSION}-{}.bin", p.name()))
+}
+
+/// How the tables were obtained.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DbSource {
+    /// Read from the cache file.
+    Loaded,
+    /// Built (no usable cache file); `String` says why, when a file was there.
+    Built(Option<String>),
+}
+
+/// What loading or building cost.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct DbInfo {
+    /// Loaded or built.
+    pub source: DbSource,
+    /// Wall-clock seconds for loading or building (and saving).
+    pub seconds: f64,
+    /// The cache file (None when it could not be written).
+    pub path: Option<PathBuf>,
+    /// Size of the tables in bytes.
+    pub bytes: u64,
+}
+
+/// An additive pattern database over a partition, optionally with the diagonal reflection.
+#[derive(Debug, Clone)]
+pub struct AdditivePdb {
+    partition: Partition,
+    bits: u32,
+    tables: Vec<Vec<u8>>,
+    /// Group of each tile (`u8::MAX`: none) and the shift of its cell in the group's index.
+    group_of: Vec<u8>,
+    shift: Vec<u32>,
+    /// Transposition of cells (= of tiles, blank-first goal) on square boards.
+    reflect: Option<Vec<u8>>,
+    /// Per group: `Some(k)` when the table is indexed by rank, `None` when by packed cells.
+    ranked: Vec<Option<usize>>,
+    cells: usize,
+}
+
+/// Per-node state of [`AdditivePdb`].
+#[derive(Debug, Clone, Copy)]
+pub struct PdbAcc {
+    idx: [u32; MAX_GROUPS],
+    ridx: [u32; MAX_GROUPS],
+    sum: u32,
+    rsum: u32,
+}
+
+impl AdditivePdb {
+    /// Build every group of `p` (in parallel, one thread per group).
+    pub fn build(p: &Partition, progress: &(dyn Fn(&str) + Sync)) -> Result<Self, PdbError> {
+        p.validate()?;
+        let tables: Vec<Vec<u8>> = std::thread::scope(|s| {
+            let handles: Vec<_> = p
+                .groups
+                .iter()
+                .map(|g| {
+                    s.spawn(move || {
+                        if g.len() >= RANKED_FROM {
+                            build_group_ranked(p.rows, p.cols, g, progress)
+                        } else {
+                            build_group(p.rows, p.cols, g, progress)
+                        }
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a pattern build thread panicked"))
+                .collect()
+        });
+        Ok(Self::from_tables(p, tables))
+    }
+
+    /// Wrap tables built for `p` (as [`build`](Self::build) or [`decode`] return them).
+    /// Private: the lengths are asserted because lookups rely on them, and only this
+    /// module's builders and the checked decoder produce tables.
+    fn from_tables(p: &Partition, tables: Vec<Vec<u8>>) -> Self {
+        let n = p.rows * p.cols;
+        assert_eq!(tables.len(), p.groups.len(), "one table per group");
+        for (g, t) in p.groups.iter().zip(&tables) {
+            assert_eq!(
+                t.len() as u64,
+                table_len(n, p.bits(), g.len()),
+                "table length"
+            );
+        }
+        let bits = p.bits();
+        let mut group_of = vec![u8::MAX; n];
+        let mut shift = vec![0; n];
+        for (gi, g) in p.groups.iter().enumerate() {
+            for (i, &t) in g.iter().enumerate() {
+                group_of[t as usize] = gi as u8;
+                shift[t as usize] = bits * i as u32;
+            }
+        }
+        let reflect = (p.rows == p.cols).then(|| {
+            (0..n)
+                .map(|c| ((c % p.cols) * p.cols + c / p.cols) as u8)
+                .collect()
+        });
+        let ranked = p
+            .groups
+            .iter()
+            .map(|g| (g.len() >= RANKED_FROM).then_some(g.len()))
+            .collect();
+        AdditivePdb {
+            partition: p.clone(),
+            bits,
+            tables,
+            group_of,
+            shift,
+            reflect,
+            ranked,
+            cells: n,
+        }
+    }
+
+    /// Load `p`'s tables from `dir` (default: [`default_cache_dir`]), or build and save them
+    /// when the file is missing, unreadable, of another version or corrupt.
+    pub fn load_or_build(
+        p: &Partition,
+        dir: Option<&Path>,
+        progress: &(dyn Fn(&str) + Sync),
+    ) -> Result<(Self, DbInfo), PdbError> {
+        p.validate()?;
+        let started = Instant::now();
+        let dir = dir.map_or_else(default_cache_dir, Path::to_path_buf);
+        let path = cache_path(&dir, p);
+        let why = match std::fs::read(&path) {
+            Ok(bytes) => match decode(p, &bytes) {
+                Ok(tables) => {
+                    let db = Self::from_tables(p, tables);
+                    let info = DbInfo {
+                        source: DbSource::Loaded,
+                        seconds: started.elapsed().as_secs_f64(),
+                        path: Some(path),
+                        bytes: db.bytes(),
+                    };
+                    return Ok((db, info));
+                }
+                Err(why) => Some(why),
+            },
+            Err(_) => None,
+        };
+        progress(&format!(
+            "building the {} pattern database {}{}",
+            p.shape(),
+            path.display(),
+            why.as_ref().map(|w| format!(" ({w})")).unwrap_or_default()
+        ));
+        let db = Self::build(p, progress)?;
+        let saved = std::fs::create_dir_all(&dir)
+            .and_then(|_| {
+                // Write beside, then rename: a reader never sees half a file.
+                let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+                std::fs::write(&tmp, encode(p, &db.tables))?;
+                std::fs::rename(&tmp, &path)
+            })
+            .map_err(|e| progress(&format!("cannot save {}: {e}", path.display())))
+            .is_ok();
+        let info = DbInfo {
+            source: DbSource::Built(why),
+            seconds: started.elapsed().as_secs_f64(),
+            path: saved.then_some(path),
+            bytes: db.bytes(),
+        };
+        Ok((db, info))
+    }
+
+    /// The partition.
+    pub fn partition(&self) -> &Partition {
+        &self.partition
+    }
+    /// The tables, one per group.
+    pub fn tables(&self) -> &[Vec<u8>] {
+        &self.tables
+    }
+    /// Total table bytes.
+    pub fn bytes(&self) -> u64 {
+        self.tables.iter().map(|t| t.len() as u64).sum()
+    }
+    /// Drop the reflected lookup (for measuring what it buys).
+    pub fn without_reflection(mut self) -> Self {
+        self.reflect = None;
+        self
+    }
+    /// The value of a whole board (blank-first goal), without the reflection.
+    pub fn lookup(&self, tiles: &[u8]) -> u32 {
+        let mut idx = [0u32; MAX_GROUPS];
+        for (c, &t) in tiles.iter().enumerate() {
+            if t != 0 && self.group_of[t as usize] != u8::MAX {
+                idx[self.group_of[t as usize] as usize] |= (c as u32) << self.shift[t as usize];
+            }
+        }
+        (0..self.tables.len()).map(|g| self.get(g, idx[g])).sum()
+    }
+
+    /// The table entry of group `g` for the packed cells `idx`.
+    #[inline]
+    fn get(&self, g: usize, idx: u32) -> u32 {
+        let at = match self.ranked[g] {
+            Some(k) => rank_packed(idx, self.bits, k, self.cells),
+            None => idx,
+        } as usize;
+        let t = &self.tables[g];
+        debug_assert!(at < t.len());
+        // SAFETY: `at` is in range by construction: a packed index holds k cells < 2^bits
+        // (the table has 2^(bits·k) entries), a rank of k distinct cells is < n!/(n−k)!
+        // (the ranked table's length). `from_tables` only accepts tables of these lengths.
+        unsafe { *t.get_unchecked(at) as u32 }
+    }
+
+    #[inline]
+    fn bump(&self, idx: &mut [u32; MAX_GROUPS], sum: &mut u32, tile: u8, from: u8, to: u8) {
+        let g = self.group_of[tile as usize];
+        if g == u8::MAX {
+            return;
+        }
+        let g = g as usize;
+        let s = self.shift[tile as usize];
+        let old = self.get(g, idx[g]);
+        idx[g] = idx[g]
+            .wrapping_sub((from as u32) << s)
+            .wrapping_add((to as u32) << s);
+        *sum = *sum + self.get(g, idx[g]) - old;
+    }
+}
+
+impl Heuristic for AdditivePdb {
+    type Acc = PdbAcc;
+
+    fn init(&self, tiles: &[u8]) -> PdbAcc {
+        let _ = self.bits;
+        let mut acc = PdbAcc {
+            idx: [0; MAX_GROUPS],
+            ridx: [0; MAX_GROUPS],
+            sum: 0,
+            rsum: 0,
+        };
+        for (c, &t) in tiles.iter().enumerate() {
+            if t == 0 {
+                continue;
+            }
+            if let Some(&g) = self.group_of.get(t as usize).filter(|g| **g != u8::MAX) {
+                acc.idx[g as usize] |= (c as u32) << self.shift[t as usize];
+            }
+            if let Some(r) = &self.reflect {
+                let (rt, rc) = (r[t as usize], r[c]);
+                let g = self.group_of[rt as usize];
+                if g != u8::MAX {
+                    acc.ridx[g as usize] |= (rc as u32) << self.shift[rt as usize];
+                }
+            }
+        }
+        for g in 0..self.tables.len() {
+            acc.sum += self.get(g, acc.idx[g]);
+            if self.reflect.is_some() {
+                acc.rsum += self.get(g, acc.ridx[g]);
+            }
+        }
+        acc
+    }
+
+    #[inline]
+    fn update(&self, acc: &PdbAcc, _tiles: &[u8], tile: u8, from: usize, to: usize) -> PdbAcc {
+        let mut a = *acc;
+        self.bump(&mut a.idx, &mut a.sum, tile, from as u8, to as u8);
+        if let Some(r) = &self.reflect {
+            self.bump(&mut a.ridx, &mut a.rsum, r[tile as usize], r[from], r[to]);
+        }
+        a
+    }
+
+    #[inline]
+    fn value(&self, acc: &PdbAcc) -> u32 {
+        acc.sum.max(acc.rsum)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn quiet(_: &str) {}
+
+    #[test]
+    fn rank_and_unrank_are_inverse_and_dense() {
+        let (n, k, bits) = (6usize, 4usize, 3u32);
+        let total = perm_count(n, k) as u32;
+        assert_eq!(total, 360);
+        let mut seen = vec![false; total as usize];
+        for r in 0..total {
+            let cells = unrank(r, k, n);
+            let packed = (0..k).fold(0u32, |a, i| a | ((cells[i] as u32) << (bits * i as u32)));
+            assert_eq!(rank_packed(packed, bits, k, n), r);
+            assert!(!std::mem::replace(&mut seen[r as usize], true));
+        }
+    }
+
+    #[test]
+    fn ranked_and_direct_builds_agree() {
+        // A 7-tile group on a 2×4 board is ranked; compare with the direct construction.
+        let tiles: Vec<u8> = (1..8).collect();
+        let ranked = build_group_ranked(2, 4, &tiles, &quiet);
+        let direct = build_group(2, 4, &tiles, &quiet);
+        assert_eq!(ranked.len(), 40320);
+        for (r, &v) in ranked.iter().enumerate() {
+            let cells = unrank(r as u32, 7, 8);
+            let packed = (0..7).fold(0usize, |a, i| a | ((cells[i] as usize) << (3 * i)));
+            assert_eq!(direct[packed], v, "rank {r}");
+        }
+    }
+
+    #[test]
+    fn checksum_detects_every_single_byte_change() {
+        let data: Vec<u8> = (0..100u32).map(|i| (i * 37 % 251) as u8).collect();
+        let base = checksum(&data);
+        for i in 0..data.len() {
+            let mut d = data.clone();
+            d[i] ^= 0x40;
+            assert_ne!(checksum(&d), base, "byte {i}");
+        }
+    }
+
+    #[test]
+    fn encode_decode_round_trip_and_rejections() {
+        let p = Partition {
+            rows: 2,
+            cols: 3,
+            groups: vec![vec![1, 2], vec![3, 4, 5]],
+        };
+        let db = AdditivePdb::build(&p, &quiet).unwrap();
+        let bytes = encode(&p, db.tables());
+        assert_eq!(decode(&p, &bytes).unwrap(), db.tables());
+        let mut bad = bytes.clone();
+        let mid = bad.len() / 2;
+        bad[mid] ^= 1;
+        assert!(decode(&p, &bad).unwrap_err().contains("checksum"));
+        let other = Partition {
+            groups: vec![vec![1, 2, 3], vec![4, 5]],
+            ..p.clone()
+        };
+        assert!(decode(&other, &bytes).unwrap_err().contains("partition"));
+        assert!(decode(&p, &bytes[..10]).is_err());
+    }
+
+    #[test]
+    fn invalid_partitions_are_rejected() {
+        let mk = |groups| Partition {
+            rows: 4,
+            cols: 4,
+            groups,
+        };
+        assert!(mk(vec![vec![0, 1]]).validate().is_err());
+        assert!(mk(vec![vec![1, 2], vec![2, 3]]).validate().is_err());
+        assert!(mk(vec![(1..9).collect()]).validate().is_err());
+        assert!(mk(vec![(1..8).collect()]).validate().is_ok());
+        assert!(mk(vec![vec![16]]).validate().is_err());
+        assert!(Partition::fifteen_663().validate().is_ok());
+    }
+}

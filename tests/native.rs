@@ -1,0 +1,357 @@
+//! The native optimal solver against published optima, exhaustive BFS on small boards and
+//! the SAT route; pattern-database admissibility and consistency; the on-disk cache
+//! (corruption is detected and the file rebuilt); both goal conventions.
+//!
+//! The 15-puzzle databases used here are the 6-6-3 ones (about 15 s to build on 2 cores), cached
+//! in `CARGO_TARGET_TMPDIR/native-pdb-cache`, built once and shared with `tests/native_cli.rs`.
+//! The default 7-7-1 databases take minutes to build; the one test that builds them is
+//! `#[ignore]`d (run it with `cargo test --release --test native -- --ignored`). Both go
+//! through the same construction and lookup code (the 7-tile groups through its ranked path,
+//! which `ranked_and_direct_builds_agree` in src/search/pdb.rs checks against the direct one).
+
+use std::collections::{HashMap, VecDeque};
+use std::path::PathBuf;
+use std::sync::OnceLock;
+use std::time::Duration;
+use tilekit::pipeline::{self, SlidingModel, SolveOptions};
+use tilekit::puzzle::sliding::moves_to_string;
+use tilekit::search::pdb::{AdditivePdb, DbSource, Partition};
+use tilekit::search::{NativeOptions, NativeSolver, NativeStatus, to_blank_first};
+use tilekit::{Goal, SlidingPuzzle};
+
+fn quiet(_: &str) {}
+
+fn shared_cache() -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("native-pdb-cache")
+}
+
+/// One 15-puzzle solver per test binary (the database is loaded or built once).
+fn fifteen() -> &'static NativeSolver {
+    static S: OnceLock<NativeSolver> = OnceLock::new();
+    S.get_or_init(|| {
+        let opts = NativeOptions {
+            cache_dir: Some(shared_cache()),
+            partition: Some(Partition::fifteen_663()),
+            ..Default::default()
+        };
+        NativeSolver::new(4, 4, &opts, &quiet).expect("the 15-puzzle solver sets up")
+    })
+}
+
+/// Lines `id optimal [extra…] tiles…` of a models/sliding file.
+fn read_set(file: &str, tiles_from: usize) -> Vec<(u32, u32, Vec<u16>)> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("models/sliding")
+        .join(file);
+    std::fs::read_to_string(path)
+        .expect("the data file is in the repository")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<u64> = l.split_whitespace().map(|x| x.parse().unwrap()).collect();
+            (
+                f[0] as u32,
+                f[1] as u32,
+                f[tiles_from..].iter().map(|&t| t as u16).collect(),
+            )
+        })
+        .collect()
+}
+
+/// Solve, then check length and replay with the independent verifier.
+fn assert_optimal(solver: &NativeSolver, p: &SlidingPuzzle, goal: Goal, expected: u32, what: &str) {
+    let r = solver.solve(p, goal, None).unwrap();
+    assert_eq!(r.status, NativeStatus::Solved, "{what}");
+    let moves = r.moves.expect("a solved result has moves");
+    assert_eq!(moves.len() as u32, expected, "{what}");
+    assert_eq!(r.lower_bound, expected, "{what}");
+    assert!(
+        r.initial_h <= expected,
+        "{what}: h {} > optimum",
+        r.initial_h
+    );
+    let v = tilekit::verify::sliding::check_moves(
+        p.rows(),
+        p.cols(),
+        p.tiles(),
+        &goal.board(p.cells()),
+        &moves_to_string(&moves),
+        Some(expected as f64),
+    );
+    assert!(v.valid, "{what}: {:?}", v.errors);
+}
+
+#[test]
+fn korf_instances_have_their_published_lengths() {
+    let set = read_set("korf100_15puzzle.txt", 3);
+    for id in [1, 9, 12, 30, 55, 71, 88, 93] {
+        let (_, opt, tiles) = set.iter().find(|c| c.0 == id).unwrap().clone();
+        let p = SlidingPuzzle::new(4, 4, tiles).unwrap();
+        assert_optimal(fifteen(), &p, Goal::BlankFirst, opt, &format!("korf #{id}"));
+        // The same position under the other convention (relabelled) has the same length.
+        let q = to_blank_first(&p, Goal::BlankLast);
+        assert_optimal(
+            fifteen(),
+            &q,
+            Goal::BlankLast,
+            opt,
+            &format!("korf #{id} blank-last"),
+        );
+    }
+}
+
+#[test]
+fn eight_puzzle_by_depth_including_the_two_31_move_positions() {
+    let solver = NativeSolver::new(3, 3, &NativeOptions::default(), &quiet).unwrap();
+    let set = read_set("eightpuzzle_by_depth.txt", 2);
+    assert_eq!(set.iter().filter(|c| c.1 == 31).count(), 2);
+    for (id, opt, tiles) in set {
+        let p = SlidingPuzzle::new(3, 3, tiles).unwrap();
+        assert_optimal(
+            &solver,
+            &p,
+            Goal::BlankFirst,
+            opt,
+            &format!("8-puzzle {id}"),
+        );
+    }
+    // The blank-last antipodes (OEIS A089473).
+    for tiles in [[6, 4, 7, 8, 5, 0, 3, 2, 1], [8, 6, 7, 2, 5, 4, 3, 0, 1]] {
+        let p = SlidingPuzzle::new(3, 3, tiles.to_vec()).unwrap();
+        assert_optimal(&solver, &p, Goal::BlankLast, 31, "8-puzzle blank-last 31");
+    }
+}
+
+/// Exact distances to `goal` of every state of a small board, keyed by the tiles.
+fn bfs(rows: usize, cols: usize, goal: Goal) -> HashMap<Vec<u16>, u32> {
+    let start = goal.board(rows * cols);
+    let mut dist = HashMap::from([(start.clone(), 0)]);
+    let mut q = VecDeque::from([start]);
+    while let Some(s) = q.pop_front() {
+        let d = dist[&s];
+        let b = s.iter().position(|&t| t == 0).unwrap();
+        let (r, c) = (b / cols, b % cols);
+        let mut next = Vec::new();
+        if r > 0 {
+            next.push(b - cols);
+        }
+        if r + 1 < rows {
+            next.push(b + cols);
+        }
+        if c > 0 {
+            next.push(b - 1);
+        }
+        if c + 1 < cols {
+            next.push(b + 1);
+        }
+        for n in next {
+            let mut t = s.clone();
+            t.swap(b, n);
+            if !dist.contains_key(&t) {
+                dist.insert(t.clone(), d + 1);
+                q.push_back(t);
+            }
+        }
+    }
+    dist
+}
+
+#[test]
+fn rectangular_boards_match_exhaustive_bfs() {
+    for (rows, cols, goal, stride) in [
+        (2, 3, Goal::BlankLast, 1),
+        (3, 2, Goal::BlankFirst, 1),
+        (2, 4, Goal::BlankFirst, 7),
+        (4, 2, Goal::BlankLast, 7),
+        (3, 3, Goal::BlankLast, 401),
+    ] {
+        let solver = NativeSolver::new(rows, cols, &NativeOptions::default(), &quiet).unwrap();
+        let dist = bfs(rows, cols, goal);
+        assert_eq!(dist.len(), (1..=rows * cols).product::<usize>() / 2);
+        let max = *dist.values().max().unwrap();
+        let mut keys: Vec<_> = dist.keys().cloned().collect();
+        keys.sort();
+        for (i, tiles) in keys.into_iter().enumerate() {
+            let d = dist[&tiles];
+            if i % stride != 0 && d != max {
+                continue;
+            }
+            let p = SlidingPuzzle::new(rows, cols, tiles).unwrap();
+            assert_optimal(
+                &solver,
+                &p,
+                goal,
+                d,
+                &format!("{rows}×{cols} {:?}", p.tiles()),
+            );
+        }
+    }
+}
+
+#[test]
+fn larger_rectangles_agree_with_the_sat_route() {
+    for (rows, cols, len, seed) in [(3, 4, 18, 1), (2, 5, 20, 2), (4, 3, 16, 3), (2, 6, 14, 4)] {
+        let (p, _) = SlidingPuzzle::random_walk(rows, cols, Goal::BlankLast, len, seed);
+        let native = NativeSolver::new(rows, cols, &NativeOptions::default(), &quiet)
+            .unwrap()
+            .solve(&p, Goal::BlankLast, None)
+            .unwrap();
+        let opts = SolveOptions {
+            via: "sat".into(),
+            model: SlidingModel::Sat,
+            solver: None,
+            horizon: Some(len),
+            time_limit: Duration::from_secs(60),
+            threads: 1,
+            solvers_file: None,
+            progress: None,
+        };
+        let sat = pipeline::solve_sliding(&p, Goal::BlankLast, &opts).unwrap();
+        assert!(sat.optimal && sat.verified, "{rows}×{cols}: {sat:?}");
+        let n = native.moves.unwrap().len();
+        assert_eq!(Some(n as f64), sat.objective, "{rows}×{cols} seed {seed}");
+    }
+}
+
+#[test]
+fn fifteen_puzzle_heuristic_is_admissible_along_optimal_plans() {
+    let solver = fifteen();
+    for seed in 1..=6u64 {
+        let (p, walk) =
+            SlidingPuzzle::random_walk(4, 4, Goal::BlankFirst, 40 + seed as usize, seed);
+        let opt = solver
+            .solve(&p, Goal::BlankFirst, None)
+            .unwrap()
+            .lower_bound;
+        assert!(opt as usize <= walk.len());
+        // Every suffix of an optimal plan is optimal, so the board after i moves is exactly
+        // opt − i from the goal: h must never exceed that. (h is not consistent: taking the
+        // minimum over blank cells lets it drop by more than 1 in one move, measured here
+        // e.g. 32 → 29; IDA* does not need consistency.)
+        let plan = solver
+            .solve(&p, Goal::BlankFirst, None)
+            .unwrap()
+            .moves
+            .unwrap();
+        let mut board = p.clone();
+        for (i, &m) in plan.iter().enumerate() {
+            let h = solver.estimate(&board, Goal::BlankFirst).unwrap();
+            assert!(h <= opt - i as u32, "seed {seed} step {i}: h {h}");
+            assert!(board.apply(m));
+        }
+        assert_eq!(solver.estimate(&board, Goal::BlankFirst).unwrap(), 0);
+        assert!(board.is_goal(Goal::BlankFirst));
+    }
+}
+
+#[test]
+fn pattern_database_values_against_bfs_on_a_2x4_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let goal_dist = bfs(2, 4, Goal::BlankFirst);
+    let exact = Partition {
+        rows: 2,
+        cols: 4,
+        groups: vec![(1..8).collect()],
+    };
+    let split = Partition {
+        groups: vec![vec![1, 2, 5], vec![3, 4, 6, 7]],
+        ..exact.clone()
+    };
+    let (db, _) = AdditivePdb::load_or_build(&exact, Some(dir.path()), &quiet).unwrap();
+    let opts = NativeOptions {
+        cache_dir: Some(dir.path().to_path_buf()),
+        partition: Some(split),
+        ..Default::default()
+    };
+    let additive = NativeSolver::new(2, 4, &opts, &quiet).unwrap();
+    for (tiles, &d) in &goal_dist {
+        let t8: Vec<u8> = tiles.iter().map(|&t| t as u8).collect();
+        assert_eq!(db.lookup(&t8), d, "{tiles:?}");
+        let p = SlidingPuzzle::new(2, 4, tiles.clone()).unwrap();
+        assert!(
+            additive.estimate(&p, Goal::BlankFirst).unwrap() <= d,
+            "{tiles:?}"
+        );
+    }
+}
+
+#[test]
+fn corrupt_cache_file_is_detected_and_rebuilt() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = Partition {
+        rows: 3,
+        cols: 3,
+        groups: vec![vec![1, 2, 3, 4], vec![5, 6, 7, 8]],
+    };
+    let (first, info) = AdditivePdb::load_or_build(&p, Some(dir.path()), &quiet).unwrap();
+    assert_eq!(info.source, DbSource::Built(None));
+    let path = info.path.expect("the file was written");
+    let (_, info) = AdditivePdb::load_or_build(&p, Some(dir.path()), &quiet).unwrap();
+    assert_eq!(info.source, DbSource::Loaded);
+    let good = std::fs::read(&path).unwrap();
+    // One flipped byte in the middle of a table.
+    let mut bad = good.clone();
+    let mid = bad.len() / 2;
+    bad[mid] ^= 0x01;
+    std::fs::write(&path, &bad).unwrap();
+    let (rebuilt, info) = AdditivePdb::load_or_build(&p, Some(dir.path()), &quiet).unwrap();
+    assert_eq!(
+        info.source,
+        DbSource::Built(Some("checksum mismatch (corrupt file)".into()))
+    );
+    assert_eq!(rebuilt.tables(), first.tables());
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        good,
+        "the file was rewritten"
+    );
+    // A truncated file and a foreign file are rebuilt too.
+    std::fs::write(&path, &good[..good.len() - 100]).unwrap();
+    let (_, info) = AdditivePdb::load_or_build(&p, Some(dir.path()), &quiet).unwrap();
+    assert!(matches!(info.source, DbSource::Built(Some(_))), "{info:?}");
+    std::fs::write(&path, b"hello").unwrap();
+    let (_, info) = AdditivePdb::load_or_build(&p, Some(dir.path()), &quiet).unwrap();
+    assert!(matches!(info.source, DbSource::Built(Some(_))), "{info:?}");
+    let (_, info) = AdditivePdb::load_or_build(&p, Some(dir.path()), &quiet).unwrap();
+    assert_eq!(info.source, DbSource::Loaded);
+}
+
+#[test]
+fn time_limit_and_unsolvable_are_outcomes() {
+    // The 24-puzzle with Manhattan + LC cannot finish Korf-Felner #1 in 0.2 s.
+    let set = read_set("korf50_24puzzle.txt", 2);
+    let p = SlidingPuzzle::new(5, 5, set[0].2.clone()).unwrap();
+    let solver = NativeSolver::new(5, 5, &NativeOptions::default(), &quiet).unwrap();
+    let r = solver
+        .solve(&p, Goal::BlankFirst, Some(Duration::from_millis(200)))
+        .unwrap();
+    assert_eq!(r.status, NativeStatus::TimeLimit);
+    assert!(r.lower_bound <= set[0].1 && r.lower_bound >= r.initial_h);
+    let mut tiles = SlidingPuzzle::solved(4, 4, Goal::BlankFirst)
+        .tiles()
+        .to_vec();
+    tiles.swap(1, 2);
+    let bad = SlidingPuzzle::new(4, 4, tiles).unwrap();
+    let r = fifteen().solve(&bad, Goal::BlankFirst, None).unwrap();
+    assert_eq!(r.status, NativeStatus::Unsolvable);
+}
+
+/// Builds the default 7-7-1 databases (minutes on 2 cores, about 1 GB of memory per group
+/// while building), then checks them on Korf instances. Opt-in: `-- --ignored`.
+#[test]
+#[ignore]
+fn default_771_databases_solve_korf_instances() {
+    let opts = NativeOptions {
+        cache_dir: Some(shared_cache()),
+        partition: Some(Partition::fifteen_771()),
+        ..Default::default()
+    };
+    let solver = NativeSolver::new(4, 4, &opts, &quiet).unwrap();
+    assert_eq!(solver.heuristic_name(), "pdb 7-7-1 + reflection");
+    let set = read_set("korf100_15puzzle.txt", 3);
+    for id in [1, 60, 88] {
+        let (_, opt, tiles) = set.iter().find(|c| c.0 == id).unwrap().clone();
+        let p = SlidingPuzzle::new(4, 4, tiles).unwrap();
+        assert_optimal(&solver, &p, Goal::BlankFirst, opt, &format!("korf #{id}"));
+    }
+}

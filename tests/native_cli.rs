@@ -1,0 +1,204 @@
+//! The native route through the `tilekit` binary: `solve` defaults to it (JSON fields),
+//! `--horizon auto` for export and the SAT/MILP routes, bad `--horizon` values (snapshotted),
+//! and `bench`. The 15-puzzle databases come from `CARGO_TARGET_TMPDIR/native-pdb-cache`
+//! (shared with tests/native.rs; built on first use).
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use tempfile::TempDir;
+
+const BIN: &str = env!("CARGO_BIN_EXE_tilekit");
+
+fn case_study() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("models/sliding/neos_case_study.txt")
+}
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn tilekit(dir: &Path, args: &[&str]) -> Run {
+    let cache = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("native-pdb-cache");
+    let out = Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .env_remove("TILEKIT_SOLVERS")
+        .env("TILEKIT_CACHE", cache)
+        .env("TILEKIT_PDB", "6-6-3") // the default 7-7-1 takes minutes to build
+        .output()
+        .expect("the tilekit binary runs");
+    Run {
+        code: out.status.code().expect("exits normally"),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn solve_defaults_to_native_and_reports_search_figures() {
+    let dir = TempDir::new().unwrap();
+    let inst = case_study();
+    let r = tilekit(dir.path(), &["solve", s(&inst), "--json"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let v: Value = serde_json::from_str(r.stdout.trim()).unwrap();
+    assert_eq!(v["status"], "solved", "{v}");
+    assert_eq!(v["model"], "native", "{v}");
+    assert_eq!(v["solver"], "ida*", "{v}");
+    assert_eq!(v["objective"].as_f64(), Some(11.0), "{v}");
+    assert_eq!(v["bound"].as_f64(), Some(11.0), "{v}");
+    assert_eq!(v["optimal"], true, "{v}");
+    assert_eq!(v["verified"], true, "{v}");
+    assert_eq!(v["horizon"], 11, "{v}");
+    assert_eq!(v["heuristic"], "pdb 6-6-3 + reflection", "{v}");
+    assert!(v["nodes"].as_u64().is_some_and(|n| n >= 11), "{v}");
+    assert!(v["initial_h"].as_u64().is_some_and(|h| h <= 11), "{v}");
+    assert!(v["db_seconds"].as_f64().is_some(), "{v}");
+    let moves = v["moves"].as_str().unwrap();
+    assert_eq!(moves.len(), 11);
+    // The plan is accepted by `verify` (independent replay).
+    let sol = dir.path().join("plan.txt");
+    std::fs::write(&sol, moves).unwrap();
+    let r = tilekit(dir.path(), &["verify", s(&inst), s(&sol)]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    // Text output names the route.
+    let r = tilekit(dir.path(), &["solve", s(&inst)]);
+    assert!(
+        r.stdout.starts_with("11 moves, optimal (native via ida*,"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn horizon_auto_exports_the_smallest_feasible_model() {
+    let dir = TempDir::new().unwrap();
+    let inst = case_study();
+    for (model, ext) in [("sat", "cnf"), ("neos", "lp"), ("flow", "mps")] {
+        let auto = dir.path().join(format!("auto.{ext}"));
+        let fixed = dir.path().join(format!("fixed.{ext}"));
+        let r = tilekit(
+            dir.path(),
+            &[
+                "export",
+                s(&inst),
+                "--model",
+                model,
+                "--horizon",
+                "auto",
+                "-o",
+                s(&auto),
+            ],
+        );
+        assert_eq!(r.code, 0, "{model}: {}", r.stderr);
+        let r = tilekit(
+            dir.path(),
+            &[
+                "export",
+                s(&inst),
+                "--model",
+                model,
+                "--horizon",
+                "11",
+                "-o",
+                s(&fixed),
+            ],
+        );
+        assert_eq!(r.code, 0, "{model}: {}", r.stderr);
+        assert_eq!(
+            std::fs::read(&auto).unwrap(),
+            std::fs::read(&fixed).unwrap(),
+            "{model}: --horizon auto must equal --horizon 11 (the optimum)"
+        );
+    }
+}
+
+#[test]
+fn horizon_auto_on_the_sat_and_milp_routes() {
+    let dir = TempDir::new().unwrap();
+    // An 8-puzzle at depth 12 (models/sliding/eight_len*.txt are blank-last, so plant one).
+    let (p, _) = tilekit::SlidingPuzzle::random_walk(3, 3, tilekit::Goal::BlankLast, 14, 7);
+    let inst = dir.path().join("eight.txt");
+    std::fs::write(&inst, p.to_text()).unwrap();
+    let opt = tilekit::search::solve_one(
+        &p,
+        tilekit::Goal::BlankLast,
+        &Default::default(),
+        None,
+        &|_| {},
+    )
+    .unwrap()
+    .0
+    .moves
+    .unwrap()
+    .len();
+    for extra in [
+        &["--via", "sat"][..],
+        &["--via", "milp", "--model", "flow", "--solver", "microlp"][..],
+    ] {
+        let mut args = vec!["solve", s(&inst), "--horizon", "auto", "--json"];
+        args.extend_from_slice(extra);
+        let r = tilekit(dir.path(), &args);
+        assert_eq!(r.code, 0, "{extra:?}: {}{}", r.stdout, r.stderr);
+        let v: Value = serde_json::from_str(r.stdout.trim()).unwrap();
+        assert_eq!(v["horizon"].as_u64(), Some(opt as u64), "{v}");
+        assert_eq!(v["objective"].as_f64(), Some(opt as f64), "{v}");
+        assert_eq!(v["verified"], true, "{v}");
+    }
+}
+
+#[test]
+fn bad_horizon_values_exit_2() {
+    let dir = TempDir::new().unwrap();
+    let inst = case_study();
+    for (name, value) in [("horizon_word", "soon"), ("horizon_negative", "-3")] {
+        let arg = format!("--horizon={value}");
+        let r = tilekit(dir.path(), &["export", s(&inst), &arg]);
+        assert_eq!(r.code, 2, "{value}: {}", r.stderr);
+        assert!(r.stdout.is_empty());
+        insta::assert_snapshot!(name, r.stderr);
+    }
+    let r = tilekit(
+        dir.path(),
+        &["solve", s(&inst), "--via", "native", "--model", "flow"],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    insta::assert_snapshot!("native_with_model", r.stderr);
+    let r = tilekit(dir.path(), &["bench", "korf1000"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    insta::assert_snapshot!("bench_unknown_set", r.stderr);
+}
+
+#[test]
+fn bench_checks_lengths_and_replays() {
+    let dir = TempDir::new().unwrap();
+    let r = tilekit(dir.path(), &["bench", "korf100", "--limit", "3", "--json"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout
+            .contains("total: 3 of 3 solved optimally and replayed, 0 mismatches"),
+        "{}",
+        r.stdout
+    );
+    let summary: Value = serde_json::from_str(r.stdout.lines().last().unwrap()).unwrap();
+    let rows = summary["rows"].as_array().unwrap();
+    let found: Vec<u64> = rows.iter().map(|r| r["found"].as_u64().unwrap()).collect();
+    assert_eq!(found, [57, 55, 59]);
+    // The 24-puzzle with a tiny limit: stopped, not a mismatch, exit 1 (nothing found).
+    let r = tilekit(
+        dir.path(),
+        &["bench", "korf50-24", "--limit", "1", "--time-limit", "0.2"],
+    );
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("0 mismatches, 1 time limits"),
+        "{}",
+        r.stdout
+    );
+}
