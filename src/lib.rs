@@ -4,6 +4,7 @@
 //! [`solve`] (solver processes or embedded engines) → [`format::solution`] (parsers) →
 //! decode → [`verify`] (independent checks). Every stage is a plain function.
 
+pub mod certify;
 pub mod error;
 pub mod format;
 pub mod formulate;

@@ -495,6 +495,60 @@ fn solve_sat(
     goal: Goal,
     opts: &SolveOptions,
 ) -> Result<SolveReport, PipelineError> {
+    solve_sliding_sat(p, goal, opts, &SatOptions::default()).map(|r| r.report)
+}
+
+/// Options only the SAT route has (kept out of [`SolveOptions`] so its other users need not
+/// change).
+#[derive(Debug, Clone, Default)]
+pub struct SatOptions {
+    /// The CNF encoding (default: pruned).
+    pub encoding: sliding_sat::Encoding,
+    /// Certify optimality with a checked proof (`--certify`).
+    pub certify: Option<crate::certify::CertifyOptions>,
+}
+
+/// A SAT-route report: the common report plus the encoding and, with `--certify`, the
+/// optimality certificate (`certificate` in JSON).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct SatReport {
+    /// The common fields.
+    #[serde(flatten)]
+    pub report: SolveReport,
+    /// The CNF encoding used.
+    pub encoding: sliding_sat::Encoding,
+    /// The certificate, when one was asked for and a plan was claimed optimal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub certificate: Option<crate::certify::Certificate>,
+}
+
+impl SatReport {
+    /// True when the answer is a full "yes": a verified plan and, when a certificate was
+    /// asked for, a certified one.
+    pub fn success(&self, certify: bool) -> bool {
+        self.report.verified && (!certify || self.certificate.as_ref().is_some_and(|c| c.certified))
+    }
+    /// As [`SolveReport::render`], with the certificate's summary in text mode.
+    pub fn render(&self, json: bool) -> String {
+        if json {
+            return serde_json::to_string(self).unwrap_or_default();
+        }
+        let line = self.report.render(false);
+        match &self.certificate {
+            Some(c) => format!("{line}\n{}", c.summary()),
+            None => line,
+        }
+    }
+}
+
+/// Solve a sliding puzzle by SAT (horizon stepped to optimality) in the chosen encoding,
+/// optionally certifying optimality with a checked DRAT proof.
+pub fn solve_sliding_sat(
+    p: &SlidingPuzzle,
+    goal: Goal,
+    opts: &SolveOptions,
+    sat: &SatOptions,
+) -> Result<SatReport, PipelineError> {
     let started = Instant::now();
     let solver = opts.solver.clone().unwrap_or_else(|| "varisat".into());
     if opts.horizon == Some(0) {
@@ -513,19 +567,51 @@ fn solve_sat(
             ));
         }
     };
-    let plan = if solver == "varisat" {
-        sliding_sat::solve_optimal(p, goal, max_h, true, solve_varisat_checked, progress)
-            .map_err(|e| PipelineError::Solver(e.to_string()))?
+    let encoding = sat.encoding;
+    let mut certificate = None;
+    let plan = if let Some(cert_opts) = &sat.certify {
+        if !p.is_solvable(goal) {
+            return Err(PipelineError::Solver(
+                sliding_sat::SatPlanError::<String>::Unsolvable(goal).to_string(),
+            ));
+        }
+        let producer = if solver == "varisat" {
+            crate::certify::Producer::Varisat
+        } else {
+            let entry = registry_entry(opts, &solver, "sat")?;
+            if !crate::solve::sat_proof::writes_proofs(&entry) {
+                return Err(PipelineError::Input(format!(
+                    "solver {solver:?} cannot write DRAT proofs: certify with varisat, cadical or kissat"
+                )));
+            }
+            crate::certify::Producer::External(entry, opts.time_limit)
+        };
+        let (plan, cert) = crate::certify::solve_certified(
+            p, goal, max_h, encoding, &producer, cert_opts, progress,
+        )
+        .map_err(|e| PipelineError::Solver(e.to_string()))?;
+        certificate = cert;
+        plan
+    } else if solver == "varisat" {
+        sliding_sat::solve_optimal_with(
+            p,
+            goal,
+            max_h,
+            encoding,
+            |cnf, _| solve_varisat_checked(cnf),
+            progress,
+        )
+        .map_err(|e| PipelineError::Solver(e.to_string()))?
     } else {
         let entry = registry_entry(opts, &solver, "sat")?;
         let dir = tempfile::tempdir().map_err(sys)?;
         let path = dir.path().join("model.cnf");
-        sliding_sat::solve_optimal(
+        sliding_sat::solve_optimal_with(
             p,
             goal,
             max_h,
-            true,
-            |cnf| -> Result<SatOutcome, String> {
+            encoding,
+            |cnf, _| -> Result<SatOutcome, String> {
                 let f = std::io::BufWriter::new(
                     std::fs::File::create(&path).map_err(|e| e.to_string())?,
                 );
@@ -574,7 +660,11 @@ fn solve_sat(
         .collect::<Vec<_>>()
         .join(" ");
     rep.seconds = started.elapsed().as_secs_f64();
-    Ok(rep)
+    Ok(SatReport {
+        report: rep,
+        encoding,
+        certificate,
+    })
 }
 
 /// A solution file of any kind `verify` accepts, detected from its content.

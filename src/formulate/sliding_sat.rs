@@ -18,6 +18,23 @@
 //! - frame `a(i,e,t) ∧ ¬a(0,e,t+1) → a(i,e,t+1)` (a tile not at the blank's next cell stays);
 //!
 //! plus the start board at `t = 0` and the goal board at `t = T` as unit clauses.
+//!
+//! Three [`Encoding`]s of the same question, chosen explicitly (`--encoding`):
+//! - `plain`: the clauses above over every `a(i,c,t)`;
+//! - `pruned` (the default of `--via sat`): position variables no plan of exactly T moves can
+//!   make true are left out (see [`build_with`]);
+//! - `strong`: `pruned` plus a Manhattan-slack counter (see [`Encoding::Strong`]).
+//!
+//! **Why an UNSAT answer of a pruned or strong formula still means "no plan of exactly T
+//! moves"** (this is what an optimality certificate relies on): take any plan of exactly T
+//! moves and set every variable as the plan dictates. A pruned variable is false in it (a tile
+//! moves at most one cell per move, so it cannot be farther than `t` from its start after `t`
+//! moves nor farther than `T − t` from its goal with `T − t` moves left; the blank moves at
+//! every step, so its checkerboard colour alternates), and the strong encoding's extra
+//! clauses hold (each move changes the Manhattan sum by exactly ±1, so a plan of exactly T
+//! moves makes exactly `(T − h₀)/2` increasing moves, `h₀` the start's Manhattan sum, and the
+//! counter's auxiliaries can be set to the true running counts). So every plan is a model,
+//! and UNSAT proves there is none. `satisfied_by_plan` in the tests checks this on real plans.
 
 use crate::model::cnf::{BoolVar, Cnf, Lit};
 use crate::puzzle::sliding::{Goal, Move, SlidingPuzzle};
@@ -62,6 +79,60 @@ pub enum DecodeError {
         /// How many are true.
         count: usize,
     },
+}
+
+/// Which clauses [`build_encoding`] writes; every choice has exactly the same plans (see the
+/// module docs for why an UNSAT answer means the same thing for all three).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Encoding {
+    /// Every position variable, no pruning.
+    Plain,
+    /// Unreachable position variables left out ([`build_with`] with `prune`).
+    #[default]
+    Pruned,
+    /// `Pruned` plus a redundant cardinality constraint: a literal `inc_t{t}` implied by every
+    /// tile move at step `t` that takes the tile one cell farther from its goal, and a
+    /// sequential counter (Sinz 2005) saying at most `(T − h₀)/2` of them are true, `h₀` being
+    /// the start's Manhattan sum. Each move changes the Manhattan sum by exactly ±1 and the
+    /// goal's sum is 0, so every plan of exactly T moves has exactly that many increasing
+    /// moves: the clauses cut no plan, but let the solver see early that a prefix has wasted
+    /// too many moves.
+    Strong,
+}
+
+impl Encoding {
+    /// Parse an `--encoding` value.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "plain" => Some(Encoding::Plain),
+            "pruned" => Some(Encoding::Pruned),
+            "strong" => Some(Encoding::Strong),
+            _ => None,
+        }
+    }
+    /// The CLI name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Encoding::Plain => "plain",
+            Encoding::Pruned => "pruned",
+            Encoding::Strong => "strong",
+        }
+    }
+}
+
+/// The formula for exactly `horizon` moves in the chosen encoding.
+pub fn build_encoding(
+    puzzle: &SlidingPuzzle,
+    goal: Goal,
+    horizon: usize,
+    encoding: Encoding,
+) -> SlidingSat {
+    let mut enc = build_with(puzzle, goal, horizon, encoding != Encoding::Plain);
+    if encoding == Encoding::Strong {
+        enc.add_manhattan_slack(puzzle, goal);
+    }
+    enc
 }
 
 /// The planning-as-SAT formula for exactly `horizon` moves, without pruning.
@@ -124,6 +195,43 @@ fn implies(cnf: &mut Cnf, when: &[Option<Lit>], then: &[Option<Lit>], buf: &mut 
     cnf.add_clause(buf);
 }
 
+/// At most `k` of `xs` hold: the sequential counter of Sinz (2005), where `{prefix}_i{i}_j{j}`
+/// means "at least j of `xs[..=i]` hold"; (n−1)·k auxiliaries, about 2nk clauses.
+fn at_most_k(cnf: &mut Cnf, xs: &[Lit], k: usize, prefix: &str) {
+    let n = xs.len();
+    if k >= n {
+        return;
+    }
+    if k == 0 {
+        for &x in xs {
+            cnf.add_clause(&[!x]);
+        }
+        return;
+    }
+    // s[i][j-1]: at least j of xs[..=i] hold, for i < n − 1.
+    let s: Vec<Vec<Lit>> = (0..n - 1)
+        .map(|i| {
+            (1..=k)
+                .map(|j| cnf.new_var(format!("{prefix}_i{i}_j{j}")).positive())
+                .collect()
+        })
+        .collect();
+    cnf.add_clause(&[!xs[0], s[0][0]]);
+    for &sj in &s[0][1..] {
+        cnf.add_clause(&[!sj]);
+    }
+    for i in 1..n - 1 {
+        cnf.add_clause(&[!xs[i], s[i][0]]);
+        cnf.add_clause(&[!s[i - 1][0], s[i][0]]);
+        for j in 1..k {
+            cnf.add_clause(&[!xs[i], !s[i - 1][j - 1], s[i][j]]);
+            cnf.add_clause(&[!s[i - 1][j], s[i][j]]);
+        }
+        cnf.add_clause(&[!xs[i], !s[i - 1][k - 1]]);
+    }
+    cnf.add_clause(&[!xs[n - 1], !s[n - 2][k - 1]]);
+}
+
 impl SlidingSat {
     fn add_clauses(&mut self, start: &[usize], target: &[usize]) {
         let n = self.rows * self.cols;
@@ -175,6 +283,41 @@ impl SlidingSat {
                 }
             }
         }
+    }
+
+    /// The clauses of [`Encoding::Strong`] (see there and the module docs for soundness).
+    fn add_manhattan_slack(&mut self, puzzle: &SlidingPuzzle, goal: Goal) {
+        let (n, cols, big_t) = (self.rows * self.cols, self.cols, self.horizon);
+        let target: Vec<usize> = (0..n).map(|i| goal.cell_of(i as u16, n)).collect();
+        let dist =
+            |a: usize, b: usize| (a / cols).abs_diff(b / cols) + (a % cols).abs_diff(b % cols);
+        let h0 = puzzle.manhattan(goal);
+        if big_t < h0 {
+            // No plan at all; the goal units already make this unsatisfiable.
+            return;
+        }
+        let slack = (big_t - h0) / 2;
+        let mut buf = Vec::new();
+        let mut inc = Vec::with_capacity(big_t);
+        for t in 0..big_t {
+            let b = self.cnf.new_var(format!("inc_t{t}")).positive();
+            // A tile at `d` after t moves and at a neighbour `c` after t+1 moved d → c.
+            for d in 0..n {
+                for mv in Move::ALL {
+                    let Some(c) = self.neighbour(d, mv) else {
+                        continue;
+                    };
+                    for i in 1..n {
+                        if dist(c, target[i]) > dist(d, target[i]) {
+                            let (from, to) = (self.a(i, d, t), self.a(i, c, t + 1));
+                            implies(&mut self.cnf, &[from, to], &[Some(b)], &mut buf);
+                        }
+                    }
+                }
+            }
+            inc.push(b);
+        }
+        at_most_k(&mut self.cnf, &inc, slack, "slack");
     }
 
     fn neighbour(&self, c: usize, m: Move) -> Option<usize> {
@@ -362,10 +505,38 @@ pub fn solve_optimal<F, E>(
     max_horizon: usize,
     prune: bool,
     mut solve: F,
-    mut progress: impl FnMut(usize, &SatStep),
+    progress: impl FnMut(usize, &SatStep),
 ) -> Result<SatPlan, SatPlanError<E>>
 where
     F: FnMut(&Cnf) -> Result<SatOutcome, E>,
+{
+    let encoding = if prune {
+        Encoding::Pruned
+    } else {
+        Encoding::Plain
+    };
+    solve_optimal_with(
+        puzzle,
+        goal,
+        max_horizon,
+        encoding,
+        |cnf, _| solve(cnf),
+        progress,
+    )
+}
+
+/// [`solve_optimal`] in any [`Encoding`], with an engine that also sees the horizon of the
+/// formula it is given (so a proof-producing engine can name its proof after it).
+pub fn solve_optimal_with<F, E>(
+    puzzle: &SlidingPuzzle,
+    goal: Goal,
+    max_horizon: usize,
+    encoding: Encoding,
+    mut solve: F,
+    mut progress: impl FnMut(usize, &SatStep),
+) -> Result<SatPlan, SatPlanError<E>>
+where
+    F: FnMut(&Cnf, usize) -> Result<SatOutcome, E>,
 {
     if !puzzle.is_solvable(goal) {
         return Err(SatPlanError::Unsolvable(goal));
@@ -381,11 +552,11 @@ where
     let mut t = first;
     while t <= max_horizon {
         let built = Instant::now();
-        let enc = build_with(puzzle, goal, t, prune);
+        let enc = build_encoding(puzzle, goal, t, encoding);
         let build_seconds = built.elapsed().as_secs_f64();
         let started = Instant::now();
         let outcome =
-            solve(enc.cnf()).map_err(|error| SatPlanError::Engine { horizon: t, error })?;
+            solve(enc.cnf(), t).map_err(|error| SatPlanError::Engine { horizon: t, error })?;
         let step = SatStep {
             horizon: t,
             result: match outcome {
