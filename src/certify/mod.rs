@@ -348,6 +348,15 @@ pub struct CertifyOptions {
     pub proof_dir: Option<PathBuf>,
 }
 
+/// True when `program` (a path, or a name looked up on `PATH`) is an existing file.
+fn program_exists(program: &str) -> bool {
+    if program.contains('/') {
+        return Path::new(program).is_file();
+    }
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(program).is_file()))
+}
+
 /// The files of horizon `t` in the working directory.
 fn files(dir: &Path, t: usize) -> (PathBuf, PathBuf) {
     (
@@ -387,6 +396,12 @@ pub fn solve_certified(
     opts: &CertifyOptions,
     progress: impl FnMut(usize, &SatStep),
 ) -> Result<(SatPlan, Option<Certificate>), CertifyError> {
+    // Fail before a long solve, not after it, when the checker is missing.
+    if !program_exists(&opts.checker) {
+        return Err(CertifyError::CheckerNotFound {
+            program: opts.checker.clone(),
+        });
+    }
     let temp;
     let dir: &Path = match &opts.proof_dir {
         Some(d) => {
@@ -565,9 +580,10 @@ pub fn parity_lower_bound(cols: usize, start: &[u16], goal: &[u16]) -> Option<us
         *home.get_mut(t as usize)? = cell;
     }
     let (mut tiles, mut blank) = (0usize, 0usize);
+    let mut seen = vec![false; goal.len()];
     for (cell, &t) in start.iter().enumerate() {
         let h = *home.get(t as usize)?;
-        if h == usize::MAX {
+        if h == usize::MAX || std::mem::replace(&mut seen[t as usize], true) {
             return None;
         }
         let d = (cell / cols).abs_diff(h / cols) + (cell % cols).abs_diff(h % cols);

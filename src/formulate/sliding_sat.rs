@@ -307,8 +307,8 @@ impl SlidingSat {
                     let Some(c) = self.neighbour(d, mv) else {
                         continue;
                     };
-                    for i in 1..n {
-                        if dist(c, target[i]) > dist(d, target[i]) {
+                    for (i, &home) in target.iter().enumerate().skip(1) {
+                        if dist(c, home) > dist(d, home) {
                             let (from, to) = (self.a(i, d, t), self.a(i, c, t + 1));
                             implies(&mut self.cnf, &[from, to], &[Some(b)], &mut buf);
                         }
@@ -728,6 +728,104 @@ mod tests {
             // The lower bound is already 11 here; check the claim independently at 9.
             assert_eq!(solve_at(&p, Goal::BlankLast, 9, prune), None);
         }
+    }
+
+    /// True when the formula for exactly `plan.len()` moves admits this particular plan: every
+    /// position and move literal the plan dictates is forced true and the rest is left to
+    /// varisat (the auxiliaries). This is the property an UNSAT certificate relies on.
+    fn admits_plan(p: &SlidingPuzzle, goal: Goal, plan: &[Move], encoding: Encoding) -> bool {
+        let t_max = plan.len();
+        let enc = build_encoding(p, goal, t_max, encoding);
+        let mut cnf = enc.cnf().clone();
+        let mut board = p.clone();
+        #[allow(clippy::needless_range_loop)] // t runs to t_max inclusive; plan has t_max.
+        for t in 0..=t_max {
+            for cell in 0..p.cells() {
+                match enc.at_var(board.tile_at(cell) as usize, cell, t) {
+                    Some(v) => cnf.add_clause(&[v.positive()]),
+                    None => return false,
+                }
+            }
+            if t < t_max {
+                cnf.add_clause(&[enc.move_var(t, plan[t]).unwrap().positive()]);
+                assert!(board.apply(plan[t]));
+            }
+        }
+        matches!(solve_varisat(&cnf), SatOutcome::Sat(_))
+    }
+
+    /// The plan undoing a random walk from the goal, optionally padded by a back-and-forth.
+    fn walk_plan(walk: &[Move], pad: Option<Move>) -> Vec<Move> {
+        let mut plan: Vec<Move> = walk.iter().rev().map(|m| m.inverse()).collect();
+        if let Some(m) = pad {
+            plan.insert(0, m);
+            plan.insert(1, m.inverse());
+        }
+        plan
+    }
+
+    #[test]
+    fn every_encoding_admits_every_real_plan_optimal_or_not() {
+        for (rows, cols, len) in [(3, 3, 9), (3, 3, 18), (4, 4, 12), (4, 4, 24), (2, 4, 15)] {
+            for seed in 0..4 {
+                for goal in [Goal::BlankFirst, Goal::BlankLast] {
+                    let (p, walk) = SlidingPuzzle::random_walk(rows, cols, goal, len, seed);
+                    // The padding move must be legal from the start board.
+                    let pad = Move::ALL.into_iter().find(|&m| p.target(m).is_some());
+                    for plan in [walk_plan(&walk, None), walk_plan(&walk, pad)] {
+                        assert!(p.replay(&plan).unwrap().is_goal(goal));
+                        for e in [Encoding::Plain, Encoding::Pruned, Encoding::Strong] {
+                            assert!(
+                                admits_plan(&p, goal, &plan, e),
+                                "{rows}x{cols} len {} seed {seed} {goal}: {e:?} cuts a real plan",
+                                plan.len()
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn at_most_k_is_exact() {
+        for n in 1..=6usize {
+            for k in 0..=n {
+                let mut f = Cnf::new();
+                let xs: Vec<Lit> = (0..n)
+                    .map(|i| f.new_var(format!("x{i}")).positive())
+                    .collect();
+                at_most_k(&mut f, &xs, k, "c");
+                let aux = f.num_vars() - n;
+                if aux > 12 {
+                    continue;
+                }
+                for m in 0..1u32 << n {
+                    let a: Vec<bool> = (0..n).map(|i| m >> i & 1 == 1).collect();
+                    let ones = a.iter().filter(|b| **b).count();
+                    let sat = (0..1u64 << aux).any(|e| {
+                        let mut full = a.clone();
+                        full.extend((0..aux).map(|j| e >> j & 1 == 1));
+                        f.is_satisfied_by(&full)
+                    });
+                    assert_eq!(sat, ones <= k, "n={n} k={k} a={a:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn strong_is_pruned_plus_the_counter() {
+        let (p, _) = SlidingPuzzle::random_walk(3, 3, Goal::BlankLast, 14, 3);
+        let pruned = build_encoding(&p, Goal::BlankLast, 16, Encoding::Pruned);
+        let strong = build_encoding(&p, Goal::BlankLast, 16, Encoding::Strong);
+        assert!(strong.cnf().num_vars() > pruned.cnf().num_vars());
+        assert!(strong.cnf().num_clauses() > pruned.cnf().num_clauses());
+        let first_extra = BoolVar(pruned.cnf().num_vars() as u32);
+        assert_eq!(strong.cnf().var_name(first_extra), "inc_t0");
+        assert_eq!(Encoding::parse("strong"), Some(Encoding::Strong));
+        assert_eq!(Encoding::parse("bogus"), None);
+        assert_eq!(Encoding::default(), Encoding::Pruned);
     }
 
     #[test]
