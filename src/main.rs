@@ -160,6 +160,10 @@ struct CertifyArgs {
     /// The DRAT checker program.
     #[arg(long, default_value = tilekit::certify::DEFAULT_CHECKER, requires = "certify")]
     checker: String,
+    /// Certify this plan (a move file, e.g. from another solver) instead of searching: replay
+    /// it and refute its length minus 2.
+    #[arg(long, requires = "certify")]
+    plan: Option<PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -465,6 +469,13 @@ fn run(cli: Cli) -> Result<ExitCode, PipelineError> {
                         checker_time_limit: Duration::from_secs_f64(time_limit),
                         proof_dir: certify.proof_dir.clone(),
                     }),
+                    plan: match &certify.plan {
+                        Some(path) => Some(tilekit::puzzle::sliding::parse_moves(
+                            &read_text(path, "plan")?,
+                            &path.display().to_string(),
+                        )?),
+                        None => None,
+                    },
                 };
                 let rep = pipeline::solve_sliding_sat(&p, goal, &opts, &sat)?;
                 if let (Some(path), Some(moves)) = (&output, &rep.report.moves)

@@ -61,6 +61,7 @@ fn certify_opts(proof_dir: Option<PathBuf>) -> SatOptions {
             checker_time_limit: Duration::from_secs(60),
             proof_dir,
         }),
+        plan: None,
     }
 }
 
@@ -448,4 +449,46 @@ fn cli_missing_checker_fails_loudly() {
     let r = tilekit(&["solve", s(&case), "--certify", "--solver", "minisat"]);
     assert_eq!(r.code, 2);
     insta::assert_snapshot!("minisat_cannot_certify_message", r.stderr.trim());
+}
+
+/// `--plan FILE`: a plan from elsewhere is replayed and certified by refuting its length − 2;
+/// a padded (non-optimal) plan gets a failed certificate saying a shorter plan exists.
+#[test]
+fn cli_certifies_a_given_plan() {
+    if !require("rate") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let f20 = models().join("fifteen_len20.txt");
+    let base = ["solve", s(&f20), "--goal", "blank-first"];
+    let plan = dir.path().join("plan.txt");
+    let r = tilekit(&[&base[..], &["-o", s(&plan)]].concat());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = tilekit(&[&base[..], &["--certify", "--plan", s(&plan), "--json"]].concat());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v = json(&r);
+    assert_eq!(v["optimal"], true);
+    assert_eq!(v["certificate"]["unsat_horizon"], 18);
+    assert_eq!(v["certificate"]["checker_verdict"], "verified");
+    // Padded by a back-and-forth at the goal (blank top-left: down, then up).
+    let text = std::fs::read_to_string(&plan).unwrap();
+    let padded = dir.path().join("padded.txt");
+    std::fs::write(&padded, format!("{text}DU\n")).unwrap();
+    let r = tilekit(&[&base[..], &["--certify", "--plan", s(&padded)]].concat());
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(
+        r.stdout.contains(
+            "certificate FAILED: varisat found a plan of exactly 20 moves: the given plan of 22 is NOT optimal"
+        ),
+        "{}",
+        r.stdout
+    );
+    // A plan that does not replay is not certified at all.
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, "UUUU\n").unwrap();
+    let r = tilekit(&[&base[..], &["--certify", "--plan", s(&bad), "--json"]].concat());
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    let v = json(&r);
+    assert_eq!(v["verified"], false);
+    assert!(v.get("certificate").is_none());
 }

@@ -280,10 +280,14 @@ impl Certificate {
     /// DRAT, 12 kB)".
     pub fn summary(&self) -> String {
         match self.kind {
-            CertificateKind::LowerBound => format!(
+            CertificateKind::LowerBound if self.certified => format!(
                 "certified: {} is the parity-adjusted lower bound (no proof needed)",
                 self.plan_length
             ),
+            CertificateKind::LowerBound => format!("certificate FAILED: {}", self.statement),
+            CertificateKind::Drat if self.checker_verdict.is_none() => {
+                format!("certificate FAILED: {}", self.statement)
+            }
             CertificateKind::Drat => {
                 let what = match self.checker_verdict {
                     Some(CheckVerdict::Verified) => "checked by",
@@ -381,40 +385,35 @@ pub fn write_cnf_file(cnf: &Cnf, path: &Path) -> Result<(), CertifyError> {
     w.flush().map_err(io_err(path))
 }
 
-/// Find a shortest plan like [`sliding_sat::solve_optimal_with`], with every horizon solved
-/// by a proof-producing engine, then certify the plan's optimality: check the proof of the
-/// last UNSAT horizon (L − 2) with the checker, or note that L is the lower bound.
-///
-/// Returns the plan and, when a plan was found and claimed optimal, its certificate (which
-/// may say `certified: false` — a rejected proof or a checker time-out is an answer).
-pub fn solve_certified(
-    puzzle: &SlidingPuzzle,
-    goal: Goal,
-    max_horizon: usize,
-    encoding: Encoding,
-    producer: &Producer,
-    opts: &CertifyOptions,
-    progress: impl FnMut(usize, &SatStep),
-) -> Result<(SatPlan, Option<Certificate>), CertifyError> {
-    // Fail before a long solve, not after it, when the checker is missing.
+/// Check that the checker exists (before a long solve, not after it) and pick the working
+/// directory: `--proof-dir`, or a temporary one removed when the returned guard drops.
+fn workdir(opts: &CertifyOptions) -> Result<(Option<tempfile::TempDir>, PathBuf), CertifyError> {
     if !program_exists(&opts.checker) {
         return Err(CertifyError::CheckerNotFound {
             program: opts.checker.clone(),
         });
     }
-    let temp;
-    let dir: &Path = match &opts.proof_dir {
+    match &opts.proof_dir {
         Some(d) => {
             std::fs::create_dir_all(d).map_err(io_err(d))?;
-            d
+            Ok((None, d.clone()))
         }
         None => {
-            temp = tempfile::tempdir().map_err(io_err(Path::new("temporary directory")))?;
-            temp.path()
+            let temp = tempfile::tempdir().map_err(io_err(Path::new("temporary directory")))?;
+            let path = temp.path().to_path_buf();
+            Ok((Some(temp), path))
         }
-    };
+    }
+}
+
+/// An engine that writes the formula for horizon `t` and solves it with a proof, keeping the
+/// files of the latest UNSAT horizon only (it alone can be the certificate).
+fn proof_engine<'a>(
+    producer: &'a Producer,
+    dir: &'a Path,
+) -> impl FnMut(&Cnf, usize) -> Result<(SatOutcome, f64), String> + 'a {
     let mut last_unsat: Option<usize> = None;
-    let mut engine = |cnf: &Cnf, t: usize| -> Result<(SatOutcome, f64), String> {
+    move |cnf: &Cnf, t: usize| {
         let (cnf_path, proof_path) = files(dir, t);
         write_cnf_file(cnf, &cnf_path).map_err(|e| e.to_string())?;
         let started = std::time::Instant::now();
@@ -436,9 +435,10 @@ pub fn solve_certified(
             }
         };
         let seconds = started.elapsed().as_secs_f64();
-        // Keep only the latest refutation: it alone is the certificate.
         if outcome == SatOutcome::Unsat {
-            if let Some(prev) = last_unsat.replace(t) {
+            if let Some(prev) = last_unsat.replace(t)
+                && prev != t
+            {
                 let (c, p) = files(dir, prev);
                 remove_quietly(&[c, p]);
             }
@@ -446,7 +446,54 @@ pub fn solve_certified(
             remove_quietly(&[cnf_path, proof_path]);
         }
         Ok((outcome, seconds))
-    };
+    }
+}
+
+/// Certify a plan found elsewhere (a file, another solver): the caller replays it; this
+/// refutes `plan_len − 2` with a proof and checks it. A SAT answer there is news, not an
+/// error: the certificate then says the plan is not optimal.
+pub fn certify_plan(
+    puzzle: &SlidingPuzzle,
+    goal: Goal,
+    plan_len: usize,
+    encoding: Encoding,
+    producer: &Producer,
+    opts: &CertifyOptions,
+) -> Result<Certificate, CertifyError> {
+    let (_temp, dir) = workdir(opts)?;
+    let mut engine = proof_engine(producer, &dir);
+    certify_length(
+        puzzle,
+        goal,
+        plan_len,
+        encoding,
+        producer,
+        opts,
+        &dir,
+        None,
+        false,
+        &mut engine,
+    )
+}
+
+/// Find a shortest plan like [`sliding_sat::solve_optimal_with`], with every horizon solved
+/// by a proof-producing engine, then certify the plan's optimality: check the proof of the
+/// last UNSAT horizon (L − 2) with the checker, or note that L is the lower bound.
+///
+/// Returns the plan and, when a plan was found and claimed optimal, its certificate (which
+/// may say `certified: false` — a rejected proof or a checker time-out is an answer).
+pub fn solve_certified(
+    puzzle: &SlidingPuzzle,
+    goal: Goal,
+    max_horizon: usize,
+    encoding: Encoding,
+    producer: &Producer,
+    opts: &CertifyOptions,
+    progress: impl FnMut(usize, &SatStep),
+) -> Result<(SatPlan, Option<Certificate>), CertifyError> {
+    let (_temp, dir) = workdir(opts)?;
+    let dir: &Path = &dir;
+    let mut engine = proof_engine(producer, dir);
     let plan = sliding_sat::solve_optimal_with(
         puzzle,
         goal,
@@ -459,6 +506,43 @@ pub fn solve_certified(
     let (Some(len), true) = (plan.horizon, plan.optimal) else {
         return Ok((plan, None));
     };
+    let prior = plan
+        .steps
+        .iter()
+        .find(|s| len >= 2 && s.horizon == len - 2 && s.result == StepResult::Unsat)
+        .map(|s| (s.vars, s.clauses, s.seconds));
+    let cert = certify_length(
+        puzzle,
+        goal,
+        len,
+        encoding,
+        producer,
+        opts,
+        dir,
+        prior,
+        true,
+        &mut engine,
+    )?;
+    Ok((plan, Some(cert)))
+}
+
+/// The certificate for a replayed plan of `len` moves: refute `len − 2` with a proof (reusing
+/// the search's files when `prior` gives that horizon's size and time) and check it.
+/// `from_search`: the plan came from the SAT search, so a SAT answer at `len − 2` would be a
+/// bug rather than news.
+#[allow(clippy::too_many_arguments)]
+fn certify_length(
+    puzzle: &SlidingPuzzle,
+    goal: Goal,
+    len: usize,
+    encoding: Encoding,
+    producer: &Producer,
+    opts: &CertifyOptions,
+    dir: &Path,
+    prior: Option<(usize, usize, f64)>,
+    from_search: bool,
+    engine: &mut impl FnMut(&Cnf, usize) -> Result<(SatOutcome, f64), String>,
+) -> Result<Certificate, CertifyError> {
     // Recomputed with the verifier-side arithmetic, not the encoder's.
     let bound = parity_lower_bound(puzzle.cols(), puzzle.tiles(), &goal.board(puzzle.cells()));
     let mut cert = Certificate {
@@ -491,34 +575,38 @@ pub fn solve_certified(
         } else {
             format!("the lower bound is {bound:?}, not {len}: optimality NOT certified")
         };
-        return Ok((plan, Some(cert)));
+        return Ok(cert);
     }
     let t = len - 2;
-    let refuted = plan
-        .steps
-        .iter()
-        .find(|s| s.horizon == t && s.result == StepResult::Unsat);
-    let (vars, clauses, solve_seconds) = match refuted {
-        Some(step) => (step.vars, step.clauses, step.seconds),
+    let (vars, clauses, solve_seconds) = match prior {
+        Some(known) => known,
         None => {
-            // The search began at L (the lower bound), so L − 2 was never solved. The bound
-            // already proves optimality; refute L − 2 anyway so that every certificate carries
-            // a checked proof.
+            // Either the plan came from elsewhere, or the search began at L (the lower
+            // bound) and never solved L − 2; the bound then already proves optimality, but
+            // refute L − 2 anyway so that every certificate carries a checked proof.
             let enc = sliding_sat::build_encoding(puzzle, goal, t, encoding);
             let (outcome, seconds) = engine(enc.cnf(), t).map_err(CertifyError::Plan)?;
             match outcome {
                 SatOutcome::Unsat => {}
-                SatOutcome::Sat(_) => {
+                SatOutcome::Sat(_) if from_search => {
                     return Err(CertifyError::Plan(format!(
                         "the engine found horizon {t} satisfiable below the lower bound {len}: an encoding or engine bug"
                     )));
+                }
+                SatOutcome::Sat(_) => {
+                    cert.unsat_horizon = None;
+                    cert.statement = format!(
+                        "{} found a plan of exactly {t} moves: the given plan of {len} is NOT optimal",
+                        producer.name()
+                    );
+                    return Ok(cert);
                 }
                 SatOutcome::Unknown => {
                     cert.statement = format!(
                         "{} gave no answer at horizon {t}: optimality NOT certified by proof",
                         producer.name()
                     );
-                    return Ok((plan, Some(cert)));
+                    return Ok(cert);
                 }
             }
             (enc.cnf().num_vars(), enc.cnf().num_clauses(), seconds)
@@ -562,7 +650,7 @@ pub fn solve_certified(
     if opts.proof_dir.is_some() {
         cert.proof_path = Some(proof_path.display().to_string());
     }
-    Ok((plan, Some(cert)))
+    Ok(cert)
 }
 
 /// The lower bound on any plan from `start` to `goal` (row-major boards, 0 = blank, `cols`
