@@ -8,6 +8,10 @@
 //! plain,pruned,strong), `CERT_LIMIT` (seconds per solver or checker run, default 120), and
 //! `CERT_RUNS` (repetitions per cell, median reported; default 1). Prints a markdown table.
 //! The first instance of each length is used.
+//!
+//! `CERT_MODE=search` instead times the whole horizon search with varisat (no proofs): rebuild
+//! a formula per horizon (pruned, strong) against one open formula solved incrementally with
+//! goal assumptions (`sliding_sat::build_open`, built to L + 2 steps).
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -80,7 +84,71 @@ fn plan_at(
     }
 }
 
+fn lit(l: &tilekit::Lit) -> varisat::Lit {
+    varisat::Lit::from_index(l.var().index(), !l.is_negated())
+}
+
+/// The optimum by one open formula and goal assumptions at T = bound, bound + 2, …
+fn incremental(p: &SlidingPuzzle, max_h: usize) -> Option<usize> {
+    let goal = Goal::BlankFirst;
+    let open = sliding_sat::build_open(p, goal, max_h);
+    let mut solver = varisat::Solver::new();
+    for c in open.cnf().clauses() {
+        let lits: Vec<varisat::Lit> = c.iter().map(lit).collect();
+        varisat::ExtendFormula::add_clause(&mut solver, &lits);
+    }
+    let mut t = sliding_sat::lower_bound(p, goal);
+    while t <= max_h {
+        if let Some(g) = open.goal_literals(goal, t) {
+            let a: Vec<varisat::Lit> = g.iter().map(lit).collect();
+            solver.assume(&a);
+            if solver.solve().unwrap() {
+                return Some(t);
+            }
+        }
+        t += 2;
+    }
+    None
+}
+
+fn search_mode() {
+    println!("varisat, whole search from the lower bound to the optimum, seconds");
+    println!("| L | rebuild, pruned | rebuild, strong | incremental (open formula to L + 2) |");
+    println!("|---|---|---|---|");
+    for l in env("CERT_LENGTHS", "20,24,30")
+        .split(',')
+        .map(|x| x.parse::<usize>().unwrap())
+    {
+        let Some(p) = instance(l) else { continue };
+        let mut cells = Vec::new();
+        for e in [Encoding::Pruned, Encoding::Strong] {
+            let t = Instant::now();
+            let plan = sliding_sat::solve_optimal_with(
+                &p,
+                Goal::BlankFirst,
+                l + 2,
+                e,
+                |cnf, _| Ok::<_, String>(tilekit::solve::sat_embedded::solve_varisat(cnf)),
+                |_, _| {},
+            )
+            .unwrap();
+            assert_eq!(plan.horizon, Some(l));
+            cells.push(t.elapsed().as_secs_f64());
+        }
+        let t = Instant::now();
+        assert_eq!(incremental(&p, l + 2), Some(l));
+        cells.push(t.elapsed().as_secs_f64());
+        println!(
+            "| {l} | {:.2} | {:.2} | {:.2} |",
+            cells[0], cells[1], cells[2]
+        );
+    }
+}
+
 fn main() {
+    if env("CERT_MODE", "certify") == "search" {
+        return search_mode();
+    }
     let solver = env("CERT_SOLVER", "cadical");
     let limit = Duration::from_secs(env("CERT_LIMIT", "120").parse().unwrap());
     let runs: usize = env("CERT_RUNS", "1").parse().unwrap();

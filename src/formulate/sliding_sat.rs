@@ -148,6 +148,27 @@ pub fn build(puzzle: &SlidingPuzzle, goal: Goal, horizon: usize) -> SlidingSat {
 ///
 /// Size grows as cells² × horizon; an unsolvable board simply gives an unsatisfiable formula.
 pub fn build_with(puzzle: &SlidingPuzzle, goal: Goal, horizon: usize, prune: bool) -> SlidingSat {
+    build_inner(puzzle, goal, horizon, prune, prune, true)
+}
+
+/// An open formula for incremental solving across horizons: moves for `max_horizon` steps
+/// from the start, **no goal** (ask for it at step T with [`SlidingSat::goal_literals`] as
+/// assumptions), pruned from the start side only (distance from the start cell, the blank's
+/// colour), since the goal-side pruning depends on T. With the goal assumed at step T the
+/// remaining steps are free, and a blank can always keep moving, so the formula is
+/// satisfiable under those assumptions iff a plan of exactly T moves exists.
+pub fn build_open(puzzle: &SlidingPuzzle, goal: Goal, max_horizon: usize) -> SlidingSat {
+    build_inner(puzzle, goal, max_horizon, true, false, false)
+}
+
+fn build_inner(
+    puzzle: &SlidingPuzzle,
+    goal: Goal,
+    horizon: usize,
+    prune_start: bool,
+    prune_goal: bool,
+    goal_units: bool,
+) -> SlidingSat {
     let (rows, cols, n) = (puzzle.rows(), puzzle.cols(), puzzle.cells());
     let big_t = horizon;
     let start = puzzle.positions();
@@ -160,10 +181,9 @@ pub fn build_with(puzzle: &SlidingPuzzle, goal: Goal, horizon: usize, prune: boo
     for t in 0..=big_t {
         for i in 0..n {
             for c in 0..n {
-                let possible = !prune
-                    || (dist(start[i], c) <= t
-                        && dist(c, target[i]) <= big_t - t
-                        && (i != 0 || dist(start[0], c) % 2 == t % 2));
+                let possible = (!prune_start
+                    || (dist(start[i], c) <= t && (i != 0 || dist(start[0], c) % 2 == t % 2)))
+                    && (!prune_goal || dist(c, target[i]) <= big_t - t);
                 at.push(possible.then(|| cnf.new_var(format!("a_i{i}_c{c}_t{t}"))));
             }
         }
@@ -179,7 +199,7 @@ pub fn build_with(puzzle: &SlidingPuzzle, goal: Goal, horizon: usize, prune: boo
         at,
         moves,
     };
-    enc.add_clauses(&start, &target);
+    enc.add_clauses(&start, goal_units.then_some(&target[..]));
     enc
 }
 
@@ -233,15 +253,18 @@ fn at_most_k(cnf: &mut Cnf, xs: &[Lit], k: usize, prefix: &str) {
 }
 
 impl SlidingSat {
-    fn add_clauses(&mut self, start: &[usize], target: &[usize]) {
+    fn add_clauses(&mut self, start: &[usize], target: Option<&[usize]>) {
         let n = self.rows * self.cols;
         let big_t = self.horizon;
         let mut buf = Vec::new();
         let mut lits = Vec::new();
         for i in 0..n {
-            let (s, g) = (self.a(i, start[i], 0), self.a(i, target[i], big_t));
+            let s = self.a(i, start[i], 0);
             implies(&mut self.cnf, &[], &[s], &mut buf);
-            implies(&mut self.cnf, &[], &[g], &mut buf);
+            if let Some(target) = target {
+                let g = self.a(i, target[i], big_t);
+                implies(&mut self.cnf, &[], &[g], &mut buf);
+            }
         }
         for t in 0..=big_t {
             for c in 0..n {
@@ -329,6 +352,16 @@ impl SlidingSat {
 
     fn a(&self, tile: usize, cell: usize, t: usize) -> Option<Lit> {
         self.at_var(tile, cell, t).map(BoolVar::positive)
+    }
+
+    /// The literals "the board is the goal after `t` moves", for assumptions on a
+    /// [`build_open`] formula; `None` when one of them was pruned away (no plan of exactly
+    /// `t` moves) or `t` is past the horizon.
+    pub fn goal_literals(&self, goal: Goal, t: usize) -> Option<Vec<Lit>> {
+        let n = self.rows * self.cols;
+        (0..n)
+            .map(|i| self.a(i, goal.cell_of(i as u16, n), t))
+            .collect()
     }
 
     /// The formula.
@@ -826,6 +859,39 @@ mod tests {
         assert_eq!(Encoding::parse("strong"), Some(Encoding::Strong));
         assert_eq!(Encoding::parse("bogus"), None);
         assert_eq!(Encoding::default(), Encoding::Pruned);
+    }
+
+    #[test]
+    fn open_formula_with_goal_assumptions_agrees_with_rebuilding() {
+        let goal = Goal::BlankLast;
+        for seed in 0..3 {
+            let (p, _) = SlidingPuzzle::random_walk(3, 3, goal, 14, seed);
+            let opt = bfs_optimum(&p, goal);
+            let open = build_open(&p, goal, opt + 3);
+            let mut solver = varisat::Solver::new();
+            for c in open.cnf().clauses() {
+                let lits: Vec<varisat::Lit> = c
+                    .iter()
+                    .map(|l| varisat::Lit::from_index(l.var().index(), !l.is_negated()))
+                    .collect();
+                varisat::ExtendFormula::add_clause(&mut solver, &lits);
+            }
+            for t in 0..=opt + 3 {
+                let sat = match open.goal_literals(goal, t) {
+                    None => false,
+                    Some(lits) => {
+                        let a: Vec<varisat::Lit> = lits
+                            .iter()
+                            .map(|l| varisat::Lit::from_index(l.var().index(), !l.is_negated()))
+                            .collect();
+                        solver.assume(&a);
+                        solver.solve().unwrap()
+                    }
+                };
+                let want = t >= opt && (t - opt) % 2 == 0;
+                assert_eq!(sat, want, "seed {seed} t {t} opt {opt}");
+            }
+        }
     }
 
     #[test]
