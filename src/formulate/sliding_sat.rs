@@ -888,7 +888,7 @@ mod tests {
                         solver.solve().unwrap()
                     }
                 };
-                let want = t >= opt && (t - opt) % 2 == 0;
+                let want = t >= opt && (t - opt).is_multiple_of(2);
                 assert_eq!(sat, want, "seed {seed} t {t} opt {opt}");
             }
         }
