@@ -1,10 +1,10 @@
 //! Optimality certificates of the SAT route, end to end with the real producers (varisat,
-//! CaDiCaL) and the real checker (`rate`): certified optima on the case study and short
+//! CaDiCaL, Kissat) and the real checker (`rate`): certified optima on the case study and short
 //! instances, tampered proofs rejected (and reported as a failed certificate, exit code 1),
 //! a missing checker failing loudly, the pruned and strong encodings giving the same optima
 //! as the plain one, and the certificate's JSON fields.
 //!
-//! A missing `rate` or `cadical` FAILS these tests unless `TILEKIT_SKIP_SOLVERS=1`.
+//! A missing `rate`, `cadical` or `kissat` FAILS these tests unless `TILEKIT_SKIP_SOLVERS=1`.
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -118,6 +118,9 @@ fn short_instances_certified() {
         for (file, optimum) in [("fifteen_len20.txt", 20), ("fifteen_len24.txt", 24)] {
             assert_certified(file, Goal::BlankFirst, "cadical", optimum);
         }
+    }
+    if require("kissat") {
+        assert_certified("fifteen_len20.txt", Goal::BlankFirst, "kissat", 20);
     }
 }
 
