@@ -12,9 +12,12 @@
 //!   flips the blank's checkerboard colour). Hence no plan shorter than L.
 //!
 //! When L is the parity-adjusted lower bound (`sliding_sat::lower_bound`: the larger of the
-//! Manhattan sum and the blank's distance, at the blank's parity), no SAT call is needed for
-//! optimality: the bound itself is the certificate, recomputed here by the independent
-//! verifier's own arithmetic.
+//! Manhattan sum and the blank's distance, at the blank's parity), the bound alone proves
+//! optimality (recomputed here from the boards by [`parity_lower_bound`]); L − 2 is refuted and
+//! checked anyway, so every certificate with L ≥ 2 carries a checked proof. For L < 2 the bound
+//! is the whole certificate.
+//!
+//! A plan from elsewhere (`--plan`) is certified the same way by [`certify_plan`].
 
 use crate::format::dimacs_cnf::write_cnf;
 use crate::formulate::sliding_sat::{self, Encoding, SatPlan, SatPlanError, SatStep, StepResult};
@@ -686,7 +689,7 @@ pub fn parity_lower_bound(cols: usize, start: &[u16], goal: &[u16]) -> Option<us
 }
 
 /// Check a kept proof (`--proof-dir`) again, from the puzzle: rebuild the formula for
-/// `horizon` in `encoding`, write it next to nothing shared with the producer, and run the
+/// `horizon` in `encoding`, write it to a fresh temporary file, and run the
 /// checker on it and `proof`. Used to re-check (or test tampering with) a certificate.
 pub fn recheck(
     puzzle: &SlidingPuzzle,
