@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install the real solvers tilekit's tests drive: CBC, GLPK, CaDiCaL, MiniSat, cliquer (apt);
 # HiGHS (highsbox), Kissat (passagemath-kissat) and the GAMS compiler (gamspy-base) from PyPI
-# into /opt/solvers, linked into /usr/local/bin. Idempotent: re-running skips what is there.
+# into /opt/solvers, linked into /usr/local/bin; the DRAT proof checker rate (crates.io, built
+# with cargo into /opt/solvers). Idempotent: re-running skips what is there.
 set -euo pipefail
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
@@ -36,7 +37,13 @@ $SUDO ln -sf "$PURE/sage_wheels/bin/kissat" /usr/local/bin/kissat
 G=$("$PY" -c 'import gamspy_base;print(gamspy_base.directory)')
 $SUDO ln -sf "$G/gams" /usr/local/bin/gams
 
-for b in cbc glpsol highs cadical minisat kissat cliquer gams; do
+# rate: the independent DRAT checker behind `tilekit solve --via sat --certify` (~40 s build).
+if [ ! -x "$V/bin/rate" ]; then
+  $SUDO env "PATH=$PATH" cargo install --locked --quiet rate --version 0.3.0 --root "$V"
+fi
+$SUDO ln -sf "$V/bin/rate" /usr/local/bin/rate
+
+for b in cbc glpsol highs cadical minisat kissat cliquer gams rate; do
   command -v "$b" >/dev/null || { echo "install-solvers: $b is still missing" >&2; exit 1; }
 done
-echo "install-solvers: cbc glpsol highs cadical minisat kissat cliquer gams are installed"
+echo "install-solvers: cbc glpsol highs cadical minisat kissat cliquer gams rate are installed"

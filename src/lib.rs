@@ -2,8 +2,10 @@
 //!
 //! The pipeline is instance → [`puzzle`] → [`formulate`] → [`model`] → [`format`] (files) →
 //! [`solve`] (solver processes or embedded engines) → [`format::solution`] (parsers) →
-//! decode → [`verify`] (independent checks). Every stage is a plain function.
+//! decode → [`verify`] (independent checks) → [`certify`] (checked optimality proofs, SAT
+//! route). Every stage is a plain function.
 
+pub mod certify;
 pub mod error;
 pub mod format;
 pub mod formulate;

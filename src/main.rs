@@ -141,6 +141,11 @@ enum Cmd {
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
+        /// SAT encoding for --via sat: plain, pruned (default) or strong (pruned + Manhattan slack).
+        #[arg(long)]
+        encoding: Option<String>,
+        #[command(flatten)]
+        certify: CertifyArgs,
         #[command(flatten)]
         common: Common,
     },
@@ -214,6 +219,24 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
+}
+
+/// `--certify` and its options (SAT route only).
+#[derive(clap::Args, Clone)]
+struct CertifyArgs {
+    /// With --via sat: prove optimality with a DRAT proof of UNSAT at L-2, checked by --checker.
+    #[arg(long)]
+    certify: bool,
+    /// Keep the refuted CNF and its proof in this directory (default: a temporary one, removed).
+    #[arg(long, requires = "certify")]
+    proof_dir: Option<PathBuf>,
+    /// The DRAT checker program.
+    #[arg(long, default_value = tilekit::certify::DEFAULT_CHECKER, requires = "certify")]
+    checker: String,
+    /// Certify this plan (a move file, e.g. from another solver) instead of searching: replay
+    /// it and refute its length minus 2.
+    #[arg(long, requires = "certify")]
+    plan: Option<PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -608,6 +631,8 @@ fn run(cli: Cli) -> Result<ExitCode, PipelineError> {
             output,
             solvers,
             json,
+            encoding,
+            certify,
             common,
         } => {
             let goal = goal_of(&common)?;
@@ -629,7 +654,14 @@ fn run(cli: Cli) -> Result<ExitCode, PipelineError> {
                     json,
                 );
             }
-            let via = via.unwrap_or_else(|| "native".into());
+            // --certify and --encoding belong to the SAT route, so they imply --via sat.
+            let sat_route = certify.certify || encoding.is_some();
+            let via = via.unwrap_or_else(|| if sat_route { "sat" } else { "native" }.into());
+            if sat_route && via != "sat" {
+                return Err(PipelineError::Input(format!(
+                    "--certify and --encoding belong to --via sat, not --via {via}"
+                )));
+            }
             let milp_model = match (via.as_str(), model.as_deref()) {
                 ("milp", None) => SlidingModel::Neos,
                 ("milp", Some(m)) => match model_of(m)? {
@@ -673,6 +705,48 @@ fn run(cli: Cli) -> Result<ExitCode, PipelineError> {
                 solvers_file: solvers,
                 progress: Some(progress_line),
             };
+            if sat_route {
+                let enc = encoding.as_deref().unwrap_or("pruned");
+                let sat = pipeline::SatOptions {
+                    encoding: tilekit::formulate::sliding_sat::Encoding::parse(enc).ok_or_else(
+                        || {
+                            PipelineError::Input(format!(
+                                "--encoding {enc} is not known: use plain, pruned or strong"
+                            ))
+                        },
+                    )?,
+                    certify: certify.certify.then(|| tilekit::certify::CertifyOptions {
+                        checker: certify.checker.clone(),
+                        checker_time_limit: Duration::from_secs_f64(time_limit),
+                        proof_dir: certify.proof_dir.clone(),
+                    }),
+                    plan: match &certify.plan {
+                        Some(path) => Some(tilekit::puzzle::sliding::parse_moves(
+                            &read_text(path, "plan")?,
+                            &path.display().to_string(),
+                        )?),
+                        None => None,
+                    },
+                };
+                let rep = pipeline::solve_sliding_sat(&p, goal, &opts, &sat)?;
+                if let (Some(path), Some(moves)) = (&output, &rep.report.moves)
+                    && rep.report.verified
+                {
+                    std::fs::write(
+                        path,
+                        format!("# {} moves, verified by replay\n{moves}\n", moves.len()),
+                    )
+                    .map_err(|e| {
+                        PipelineError::Input(format!("{}: cannot write: {e}", path.display()))
+                    })?;
+                }
+                println!("{}", rep.render(json));
+                return Ok(if rep.success(certify.certify) {
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::from(1)
+                });
+            }
             let rep = pipeline::solve_sliding(&p, goal, &opts)?;
             if let (Some(path), Some(moves)) = (&output, &rep.moves)
                 && rep.verified

@@ -621,6 +621,80 @@ fn solve_sat(
     goal: Goal,
     opts: &SolveOptions,
 ) -> Result<SolveReport, PipelineError> {
+    solve_sliding_sat(p, goal, opts, &SatOptions::default()).map(|r| r.report)
+}
+
+/// Options only the SAT route has (kept out of [`SolveOptions`] so its other users need not
+/// change).
+#[derive(Debug, Clone, Default)]
+pub struct SatOptions {
+    /// The CNF encoding (default: pruned).
+    pub encoding: sliding_sat::Encoding,
+    /// Certify optimality with a checked proof (`--certify`).
+    pub certify: Option<crate::certify::CertifyOptions>,
+    /// With `certify`: a plan from elsewhere (`--plan FILE`) to replay and certify instead of
+    /// searching; only its length − 2 is refuted.
+    pub plan: Option<Vec<Move>>,
+}
+
+/// A SAT-route report: the common report plus the encoding and, with `--certify`, the
+/// optimality certificate (`certificate` in JSON).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct SatReport {
+    /// The common fields.
+    #[serde(flatten)]
+    pub report: SolveReport,
+    /// The CNF encoding used.
+    pub encoding: sliding_sat::Encoding,
+    /// The certificate, when one was asked for and a plan was claimed optimal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub certificate: Option<crate::certify::Certificate>,
+}
+
+impl SatReport {
+    /// True when the answer is a full "yes": a verified plan and, when a certificate was
+    /// asked for, a certified one.
+    pub fn success(&self, certify: bool) -> bool {
+        self.report.verified && (!certify || self.certificate.as_ref().is_some_and(|c| c.certified))
+    }
+    /// As [`SolveReport::render`], with the certificate's summary in text mode.
+    pub fn render(&self, json: bool) -> String {
+        if json {
+            return serde_json::to_string(self).unwrap_or_default();
+        }
+        let line = self.report.render(false);
+        match &self.certificate {
+            Some(c) => format!("{line}\n{}", c.summary()),
+            None => line,
+        }
+    }
+}
+
+/// The proof-producing engine for `--certify --solver NAME`.
+fn proof_producer(
+    opts: &SolveOptions,
+    solver: &str,
+) -> Result<crate::certify::Producer, PipelineError> {
+    if solver == "varisat" {
+        return Ok(crate::certify::Producer::Varisat);
+    }
+    let entry = registry_entry(opts, solver, "sat")?;
+    if !crate::solve::sat_proof::writes_proofs(&entry) {
+        return Err(PipelineError::Input(format!(
+            "solver {solver:?} cannot write DRAT proofs: certify with varisat, cadical or kissat"
+        )));
+    }
+    Ok(crate::certify::Producer::External(entry, opts.time_limit))
+}
+
+/// Solve a sliding puzzle by SAT (horizon stepped to optimality) in the chosen encoding,
+/// optionally certifying optimality with a checked DRAT proof.
+pub fn solve_sliding_sat(
+    p: &SlidingPuzzle,
+    goal: Goal,
+    opts: &SolveOptions,
+    sat: &SatOptions,
+) -> Result<SatReport, PipelineError> {
     let started = Instant::now();
     let solver = opts.solver.clone().unwrap_or_else(|| "varisat".into());
     if opts.horizon == Some(0) {
@@ -639,19 +713,68 @@ fn solve_sat(
             ));
         }
     };
-    let plan = if solver == "varisat" {
-        sliding_sat::solve_optimal(p, goal, max_h, true, solve_varisat_checked, progress)
-            .map_err(|e| PipelineError::Solver(e.to_string()))?
+    let encoding = sat.encoding;
+    let mut certificate = None;
+    if let (Some(cert_opts), Some(moves)) = (&sat.certify, &sat.plan) {
+        let producer = proof_producer(opts, &solver)?;
+        let mut rep = report("sat", &solver, moves.len(), started);
+        let v = verify_moves(p, goal, moves, None);
+        rep.moves = Some(moves_to_string(moves));
+        rep.objective = v.objective;
+        rep.errors = v.errors;
+        rep.verified = rep.errors.is_empty();
+        rep.status = if rep.verified { "solved" } else { "unverified" }.into();
+        rep.solver_status = "plan given; search skipped".into();
+        if rep.verified {
+            let cert =
+                crate::certify::certify_plan(p, goal, moves.len(), encoding, &producer, cert_opts)
+                    .map_err(|e| PipelineError::Solver(e.to_string()))?;
+            rep.optimal = cert.certified;
+            if rep.optimal {
+                rep.bound = rep.objective;
+            }
+            certificate = Some(cert);
+        }
+        rep.seconds = started.elapsed().as_secs_f64();
+        return Ok(SatReport {
+            report: rep,
+            encoding,
+            certificate,
+        });
+    }
+    let plan = if let Some(cert_opts) = &sat.certify {
+        if !p.is_solvable(goal) {
+            return Err(PipelineError::Solver(
+                sliding_sat::SatPlanError::<String>::Unsolvable(goal).to_string(),
+            ));
+        }
+        let producer = proof_producer(opts, &solver)?;
+        let (plan, cert) = crate::certify::solve_certified(
+            p, goal, max_h, encoding, &producer, cert_opts, progress,
+        )
+        .map_err(|e| PipelineError::Solver(e.to_string()))?;
+        certificate = cert;
+        plan
+    } else if solver == "varisat" {
+        sliding_sat::solve_optimal_with(
+            p,
+            goal,
+            max_h,
+            encoding,
+            |cnf, _| solve_varisat_checked(cnf),
+            progress,
+        )
+        .map_err(|e| PipelineError::Solver(e.to_string()))?
     } else {
         let entry = registry_entry(opts, &solver, "sat")?;
         let dir = tempfile::tempdir().map_err(sys)?;
         let path = dir.path().join("model.cnf");
-        sliding_sat::solve_optimal(
+        sliding_sat::solve_optimal_with(
             p,
             goal,
             max_h,
-            true,
-            |cnf| -> Result<SatOutcome, String> {
+            encoding,
+            |cnf, _| -> Result<SatOutcome, String> {
                 let f = std::io::BufWriter::new(
                     std::fs::File::create(&path).map_err(|e| e.to_string())?,
                 );
@@ -700,7 +823,11 @@ fn solve_sat(
         .collect::<Vec<_>>()
         .join(" ");
     rep.seconds = started.elapsed().as_secs_f64();
-    Ok(rep)
+    Ok(SatReport {
+        report: rep,
+        encoding,
+        certificate,
+    })
 }
 
 /// A solution file of any kind `verify` accepts, detected from its content.

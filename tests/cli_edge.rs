@@ -141,7 +141,10 @@ fn clique_and_sat_models_export_and_solve_a_generated_puzzle() {
     ] {
         let (code, out, err) = tilekit(d, &args);
         assert_eq!(code, 0, "{args:?}: {err}");
-        assert!(out.contains("p edge ") || out.contains("p cnf "), "{args:?}");
+        assert!(
+            out.contains("p edge ") || out.contains("p cnf "),
+            "{args:?}"
+        );
     }
     if std::env::var("TILEKIT_SKIP_SOLVERS").is_ok_and(|v| v == "1") {
         return; // --via clique runs the real cliquer

@@ -18,6 +18,23 @@
 //! - frame `a(i,e,t) ∧ ¬a(0,e,t+1) → a(i,e,t+1)` (a tile not at the blank's next cell stays);
 //!
 //! plus the start board at `t = 0` and the goal board at `t = T` as unit clauses.
+//!
+//! Three [`Encoding`]s of the same question, chosen explicitly (`--encoding`):
+//! - `plain`: the clauses above over every `a(i,c,t)`;
+//! - `pruned` (the default of `--via sat`): position variables no plan of exactly T moves can
+//!   make true are left out (see [`build_with`]);
+//! - `strong`: `pruned` plus a Manhattan-slack counter (see [`Encoding::Strong`]).
+//!
+//! **Why an UNSAT answer of a pruned or strong formula still means "no plan of exactly T
+//! moves"** (this is what an optimality certificate relies on): take any plan of exactly T
+//! moves and set every variable as the plan dictates. A pruned variable is false in it (a tile
+//! moves at most one cell per move, so it cannot be farther than `t` from its start after `t`
+//! moves nor farther than `T − t` from its goal with `T − t` moves left; the blank moves at
+//! every step, so its checkerboard colour alternates), and the strong encoding's extra
+//! clauses hold (each move changes the Manhattan sum by exactly ±1, so a plan of exactly T
+//! moves makes exactly `(T − h₀)/2` increasing moves, `h₀` the start's Manhattan sum, and the
+//! counter's auxiliaries can be set to the true running counts). So every plan is a model,
+//! and UNSAT proves there is none. `satisfied_by_plan` in the tests checks this on real plans.
 
 use crate::model::cnf::{BoolVar, Cnf, Lit};
 use crate::puzzle::sliding::{Goal, Move, SlidingPuzzle};
@@ -64,6 +81,60 @@ pub enum DecodeError {
     },
 }
 
+/// Which clauses [`build_encoding`] writes; every choice has exactly the same plans (see the
+/// module docs for why an UNSAT answer means the same thing for all three).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Encoding {
+    /// Every position variable, no pruning.
+    Plain,
+    /// Unreachable position variables left out ([`build_with`] with `prune`).
+    #[default]
+    Pruned,
+    /// `Pruned` plus a redundant cardinality constraint: a literal `inc_t{t}` implied by every
+    /// tile move at step `t` that takes the tile one cell farther from its goal, and a
+    /// sequential counter (Sinz 2005) saying at most `(T − h₀)/2` of them are true, `h₀` being
+    /// the start's Manhattan sum. Each move changes the Manhattan sum by exactly ±1 and the
+    /// goal's sum is 0, so every plan of exactly T moves has exactly that many increasing
+    /// moves: the clauses cut no plan, but let the solver see early that a prefix has wasted
+    /// too many moves.
+    Strong,
+}
+
+impl Encoding {
+    /// Parse an `--encoding` value.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "plain" => Some(Encoding::Plain),
+            "pruned" => Some(Encoding::Pruned),
+            "strong" => Some(Encoding::Strong),
+            _ => None,
+        }
+    }
+    /// The CLI name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Encoding::Plain => "plain",
+            Encoding::Pruned => "pruned",
+            Encoding::Strong => "strong",
+        }
+    }
+}
+
+/// The formula for exactly `horizon` moves in the chosen encoding.
+pub fn build_encoding(
+    puzzle: &SlidingPuzzle,
+    goal: Goal,
+    horizon: usize,
+    encoding: Encoding,
+) -> SlidingSat {
+    let mut enc = build_with(puzzle, goal, horizon, encoding != Encoding::Plain);
+    if encoding == Encoding::Strong {
+        enc.add_manhattan_slack(puzzle, goal);
+    }
+    enc
+}
+
 /// The planning-as-SAT formula for exactly `horizon` moves, without pruning.
 pub fn build(puzzle: &SlidingPuzzle, goal: Goal, horizon: usize) -> SlidingSat {
     build_with(puzzle, goal, horizon, false)
@@ -77,6 +148,27 @@ pub fn build(puzzle: &SlidingPuzzle, goal: Goal, horizon: usize) -> SlidingSat {
 ///
 /// Size grows as cells² × horizon; an unsolvable board simply gives an unsatisfiable formula.
 pub fn build_with(puzzle: &SlidingPuzzle, goal: Goal, horizon: usize, prune: bool) -> SlidingSat {
+    build_inner(puzzle, goal, horizon, prune, prune, true)
+}
+
+/// An open formula for incremental solving across horizons: moves for `max_horizon` steps
+/// from the start, **no goal** (ask for it at step T with [`SlidingSat::goal_literals`] as
+/// assumptions), pruned from the start side only (distance from the start cell, the blank's
+/// colour), since the goal-side pruning depends on T. With the goal assumed at step T the
+/// remaining steps are free, and a blank can always keep moving, so the formula is
+/// satisfiable under those assumptions iff a plan of exactly T moves exists.
+pub fn build_open(puzzle: &SlidingPuzzle, goal: Goal, max_horizon: usize) -> SlidingSat {
+    build_inner(puzzle, goal, max_horizon, true, false, false)
+}
+
+fn build_inner(
+    puzzle: &SlidingPuzzle,
+    goal: Goal,
+    horizon: usize,
+    prune_start: bool,
+    prune_goal: bool,
+    goal_units: bool,
+) -> SlidingSat {
     let (rows, cols, n) = (puzzle.rows(), puzzle.cols(), puzzle.cells());
     let big_t = horizon;
     let start = puzzle.positions();
@@ -89,10 +181,9 @@ pub fn build_with(puzzle: &SlidingPuzzle, goal: Goal, horizon: usize, prune: boo
     for t in 0..=big_t {
         for i in 0..n {
             for c in 0..n {
-                let possible = !prune
-                    || (dist(start[i], c) <= t
-                        && dist(c, target[i]) <= big_t - t
-                        && (i != 0 || dist(start[0], c) % 2 == t % 2));
+                let possible = (!prune_start
+                    || (dist(start[i], c) <= t && (i != 0 || dist(start[0], c) % 2 == t % 2)))
+                    && (!prune_goal || dist(c, target[i]) <= big_t - t);
                 at.push(possible.then(|| cnf.new_var(format!("a_i{i}_c{c}_t{t}"))));
             }
         }
@@ -108,7 +199,7 @@ pub fn build_with(puzzle: &SlidingPuzzle, goal: Goal, horizon: usize, prune: boo
         at,
         moves,
     };
-    enc.add_clauses(&start, &target);
+    enc.add_clauses(&start, goal_units.then_some(&target[..]));
     enc
 }
 
@@ -124,16 +215,56 @@ fn implies(cnf: &mut Cnf, when: &[Option<Lit>], then: &[Option<Lit>], buf: &mut 
     cnf.add_clause(buf);
 }
 
+/// At most `k` of `xs` hold: the sequential counter of Sinz (2005), where `{prefix}_i{i}_j{j}`
+/// means "at least j of `xs[..=i]` hold"; (n−1)·k auxiliaries, about 2nk clauses.
+fn at_most_k(cnf: &mut Cnf, xs: &[Lit], k: usize, prefix: &str) {
+    let n = xs.len();
+    if k >= n {
+        return;
+    }
+    if k == 0 {
+        for &x in xs {
+            cnf.add_clause(&[!x]);
+        }
+        return;
+    }
+    // s[i][j-1]: at least j of xs[..=i] hold, for i < n − 1.
+    let s: Vec<Vec<Lit>> = (0..n - 1)
+        .map(|i| {
+            (1..=k)
+                .map(|j| cnf.new_var(format!("{prefix}_i{i}_j{j}")).positive())
+                .collect()
+        })
+        .collect();
+    cnf.add_clause(&[!xs[0], s[0][0]]);
+    for &sj in &s[0][1..] {
+        cnf.add_clause(&[!sj]);
+    }
+    for i in 1..n - 1 {
+        cnf.add_clause(&[!xs[i], s[i][0]]);
+        cnf.add_clause(&[!s[i - 1][0], s[i][0]]);
+        for j in 1..k {
+            cnf.add_clause(&[!xs[i], !s[i - 1][j - 1], s[i][j]]);
+            cnf.add_clause(&[!s[i - 1][j], s[i][j]]);
+        }
+        cnf.add_clause(&[!xs[i], !s[i - 1][k - 1]]);
+    }
+    cnf.add_clause(&[!xs[n - 1], !s[n - 2][k - 1]]);
+}
+
 impl SlidingSat {
-    fn add_clauses(&mut self, start: &[usize], target: &[usize]) {
+    fn add_clauses(&mut self, start: &[usize], target: Option<&[usize]>) {
         let n = self.rows * self.cols;
         let big_t = self.horizon;
         let mut buf = Vec::new();
         let mut lits = Vec::new();
         for i in 0..n {
-            let (s, g) = (self.a(i, start[i], 0), self.a(i, target[i], big_t));
+            let s = self.a(i, start[i], 0);
             implies(&mut self.cnf, &[], &[s], &mut buf);
-            implies(&mut self.cnf, &[], &[g], &mut buf);
+            if let Some(target) = target {
+                let g = self.a(i, target[i], big_t);
+                implies(&mut self.cnf, &[], &[g], &mut buf);
+            }
         }
         for t in 0..=big_t {
             for c in 0..n {
@@ -177,6 +308,41 @@ impl SlidingSat {
         }
     }
 
+    /// The clauses of [`Encoding::Strong`] (see there and the module docs for soundness).
+    fn add_manhattan_slack(&mut self, puzzle: &SlidingPuzzle, goal: Goal) {
+        let (n, cols, big_t) = (self.rows * self.cols, self.cols, self.horizon);
+        let target: Vec<usize> = (0..n).map(|i| goal.cell_of(i as u16, n)).collect();
+        let dist =
+            |a: usize, b: usize| (a / cols).abs_diff(b / cols) + (a % cols).abs_diff(b % cols);
+        let h0 = puzzle.manhattan(goal);
+        if big_t < h0 {
+            // No plan at all; the goal units already make this unsatisfiable.
+            return;
+        }
+        let slack = (big_t - h0) / 2;
+        let mut buf = Vec::new();
+        let mut inc = Vec::with_capacity(big_t);
+        for t in 0..big_t {
+            let b = self.cnf.new_var(format!("inc_t{t}")).positive();
+            // A tile at `d` after t moves and at a neighbour `c` after t+1 moved d → c.
+            for d in 0..n {
+                for mv in Move::ALL {
+                    let Some(c) = self.neighbour(d, mv) else {
+                        continue;
+                    };
+                    for (i, &home) in target.iter().enumerate().skip(1) {
+                        if dist(c, home) > dist(d, home) {
+                            let (from, to) = (self.a(i, d, t), self.a(i, c, t + 1));
+                            implies(&mut self.cnf, &[from, to], &[Some(b)], &mut buf);
+                        }
+                    }
+                }
+            }
+            inc.push(b);
+        }
+        at_most_k(&mut self.cnf, &inc, slack, "slack");
+    }
+
     fn neighbour(&self, c: usize, m: Move) -> Option<usize> {
         let (dr, dc) = m.delta();
         let r = (c / self.cols).checked_add_signed(dr as isize)?;
@@ -186,6 +352,16 @@ impl SlidingSat {
 
     fn a(&self, tile: usize, cell: usize, t: usize) -> Option<Lit> {
         self.at_var(tile, cell, t).map(BoolVar::positive)
+    }
+
+    /// The literals "the board is the goal after `t` moves", for assumptions on a
+    /// [`build_open`] formula; `None` when one of them was pruned away (no plan of exactly
+    /// `t` moves) or `t` is past the horizon.
+    pub fn goal_literals(&self, goal: Goal, t: usize) -> Option<Vec<Lit>> {
+        let n = self.rows * self.cols;
+        (0..n)
+            .map(|i| self.a(i, goal.cell_of(i as u16, n), t))
+            .collect()
     }
 
     /// The formula.
@@ -362,10 +538,38 @@ pub fn solve_optimal<F, E>(
     max_horizon: usize,
     prune: bool,
     mut solve: F,
-    mut progress: impl FnMut(usize, &SatStep),
+    progress: impl FnMut(usize, &SatStep),
 ) -> Result<SatPlan, SatPlanError<E>>
 where
     F: FnMut(&Cnf) -> Result<SatOutcome, E>,
+{
+    let encoding = if prune {
+        Encoding::Pruned
+    } else {
+        Encoding::Plain
+    };
+    solve_optimal_with(
+        puzzle,
+        goal,
+        max_horizon,
+        encoding,
+        |cnf, _| solve(cnf),
+        progress,
+    )
+}
+
+/// [`solve_optimal`] in any [`Encoding`], with an engine that also sees the horizon of the
+/// formula it is given (so a proof-producing engine can name its proof after it).
+pub fn solve_optimal_with<F, E>(
+    puzzle: &SlidingPuzzle,
+    goal: Goal,
+    max_horizon: usize,
+    encoding: Encoding,
+    mut solve: F,
+    mut progress: impl FnMut(usize, &SatStep),
+) -> Result<SatPlan, SatPlanError<E>>
+where
+    F: FnMut(&Cnf, usize) -> Result<SatOutcome, E>,
 {
     if !puzzle.is_solvable(goal) {
         return Err(SatPlanError::Unsolvable(goal));
@@ -381,11 +585,11 @@ where
     let mut t = first;
     while t <= max_horizon {
         let built = Instant::now();
-        let enc = build_with(puzzle, goal, t, prune);
+        let enc = build_encoding(puzzle, goal, t, encoding);
         let build_seconds = built.elapsed().as_secs_f64();
         let started = Instant::now();
         let outcome =
-            solve(enc.cnf()).map_err(|error| SatPlanError::Engine { horizon: t, error })?;
+            solve(enc.cnf(), t).map_err(|error| SatPlanError::Engine { horizon: t, error })?;
         let step = SatStep {
             horizon: t,
             result: match outcome {
@@ -556,6 +760,137 @@ mod tests {
             assert!(p.replay(&moves).unwrap().is_goal(Goal::BlankLast));
             // The lower bound is already 11 here; check the claim independently at 9.
             assert_eq!(solve_at(&p, Goal::BlankLast, 9, prune), None);
+        }
+    }
+
+    /// True when the formula for exactly `plan.len()` moves admits this particular plan: every
+    /// position and move literal the plan dictates is forced true and the rest is left to
+    /// varisat (the auxiliaries). This is the property an UNSAT certificate relies on.
+    fn admits_plan(p: &SlidingPuzzle, goal: Goal, plan: &[Move], encoding: Encoding) -> bool {
+        let t_max = plan.len();
+        let enc = build_encoding(p, goal, t_max, encoding);
+        let mut cnf = enc.cnf().clone();
+        let mut board = p.clone();
+        #[allow(clippy::needless_range_loop)] // t runs to t_max inclusive; plan has t_max.
+        for t in 0..=t_max {
+            for cell in 0..p.cells() {
+                match enc.at_var(board.tile_at(cell) as usize, cell, t) {
+                    Some(v) => cnf.add_clause(&[v.positive()]),
+                    None => return false,
+                }
+            }
+            if t < t_max {
+                cnf.add_clause(&[enc.move_var(t, plan[t]).unwrap().positive()]);
+                assert!(board.apply(plan[t]));
+            }
+        }
+        matches!(solve_varisat(&cnf), SatOutcome::Sat(_))
+    }
+
+    /// The plan undoing a random walk from the goal, optionally padded by a back-and-forth.
+    fn walk_plan(walk: &[Move], pad: Option<Move>) -> Vec<Move> {
+        let mut plan: Vec<Move> = walk.iter().rev().map(|m| m.inverse()).collect();
+        if let Some(m) = pad {
+            plan.insert(0, m);
+            plan.insert(1, m.inverse());
+        }
+        plan
+    }
+
+    #[test]
+    fn every_encoding_admits_every_real_plan_optimal_or_not() {
+        for (rows, cols, len) in [(3, 3, 9), (3, 3, 18), (4, 4, 12), (4, 4, 24), (2, 4, 15)] {
+            for seed in 0..4 {
+                for goal in [Goal::BlankFirst, Goal::BlankLast] {
+                    let (p, walk) = SlidingPuzzle::random_walk(rows, cols, goal, len, seed);
+                    // The padding move must be legal from the start board.
+                    let pad = Move::ALL.into_iter().find(|&m| p.target(m).is_some());
+                    for plan in [walk_plan(&walk, None), walk_plan(&walk, pad)] {
+                        assert!(p.replay(&plan).unwrap().is_goal(goal));
+                        for e in [Encoding::Plain, Encoding::Pruned, Encoding::Strong] {
+                            assert!(
+                                admits_plan(&p, goal, &plan, e),
+                                "{rows}x{cols} len {} seed {seed} {goal}: {e:?} cuts a real plan",
+                                plan.len()
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn at_most_k_is_exact() {
+        for n in 1..=6usize {
+            for k in 0..=n {
+                let mut f = Cnf::new();
+                let xs: Vec<Lit> = (0..n)
+                    .map(|i| f.new_var(format!("x{i}")).positive())
+                    .collect();
+                at_most_k(&mut f, &xs, k, "c");
+                let aux = f.num_vars() - n;
+                if aux > 12 {
+                    continue;
+                }
+                for m in 0..1u32 << n {
+                    let a: Vec<bool> = (0..n).map(|i| m >> i & 1 == 1).collect();
+                    let ones = a.iter().filter(|b| **b).count();
+                    let sat = (0..1u64 << aux).any(|e| {
+                        let mut full = a.clone();
+                        full.extend((0..aux).map(|j| e >> j & 1 == 1));
+                        f.is_satisfied_by(&full)
+                    });
+                    assert_eq!(sat, ones <= k, "n={n} k={k} a={a:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn strong_is_pruned_plus_the_counter() {
+        let (p, _) = SlidingPuzzle::random_walk(3, 3, Goal::BlankLast, 14, 3);
+        let pruned = build_encoding(&p, Goal::BlankLast, 16, Encoding::Pruned);
+        let strong = build_encoding(&p, Goal::BlankLast, 16, Encoding::Strong);
+        assert!(strong.cnf().num_vars() > pruned.cnf().num_vars());
+        assert!(strong.cnf().num_clauses() > pruned.cnf().num_clauses());
+        let first_extra = BoolVar(pruned.cnf().num_vars() as u32);
+        assert_eq!(strong.cnf().var_name(first_extra), "inc_t0");
+        assert_eq!(Encoding::parse("strong"), Some(Encoding::Strong));
+        assert_eq!(Encoding::parse("bogus"), None);
+        assert_eq!(Encoding::default(), Encoding::Pruned);
+    }
+
+    #[test]
+    fn open_formula_with_goal_assumptions_agrees_with_rebuilding() {
+        let goal = Goal::BlankLast;
+        for seed in 0..3 {
+            let (p, _) = SlidingPuzzle::random_walk(3, 3, goal, 14, seed);
+            let opt = bfs_optimum(&p, goal);
+            let open = build_open(&p, goal, opt + 3);
+            let mut solver = varisat::Solver::new();
+            for c in open.cnf().clauses() {
+                let lits: Vec<varisat::Lit> = c
+                    .iter()
+                    .map(|l| varisat::Lit::from_index(l.var().index(), !l.is_negated()))
+                    .collect();
+                varisat::ExtendFormula::add_clause(&mut solver, &lits);
+            }
+            for t in 0..=opt + 3 {
+                let sat = match open.goal_literals(goal, t) {
+                    None => false,
+                    Some(lits) => {
+                        let a: Vec<varisat::Lit> = lits
+                            .iter()
+                            .map(|l| varisat::Lit::from_index(l.var().index(), !l.is_negated()))
+                            .collect();
+                        solver.assume(&a);
+                        solver.solve().unwrap()
+                    }
+                };
+                let want = t >= opt && (t - opt).is_multiple_of(2);
+                assert_eq!(sat, want, "seed {seed} t {t} opt {opt}");
+            }
         }
     }
 

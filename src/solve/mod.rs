@@ -7,6 +7,7 @@ pub mod milp_embedded;
 pub mod milp_external;
 pub mod registry;
 pub mod sat_embedded;
+pub mod sat_proof;
 
 use crate::model::milp::Model;
 

@@ -21,6 +21,15 @@ pub enum EmbeddedSatError {
     /// varisat stopped with an error.
     #[error("varisat failed: {0}")]
     Solver(#[from] varisat::solver::SolverError),
+    /// The proof file could not be created.
+    #[error("cannot create the proof file {}: {source}", path.display())]
+    Proof {
+        /// The file.
+        path: std::path::PathBuf,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
+    },
     /// varisat said satisfiable but gave no model.
     #[error("varisat reported satisfiable but returned no model")]
     NoModel,
@@ -31,6 +40,30 @@ pub enum EmbeddedSatError {
 
 /// Solve `cnf` with varisat; the model is checked against every clause before it is returned.
 pub fn solve_varisat_checked(cnf: &Cnf) -> Result<SatOutcome, EmbeddedSatError> {
+    solve_with(varisat::Solver::new(), cnf)
+}
+
+/// Solve `cnf` with varisat while it writes a binary DRAT proof of unsatisfiability to
+/// `proof` (created or truncated). The proof is complete only for an `Unsat` answer; variable
+/// `k` of `cnf` is DIMACS variable `k + 1` in it, as in [`crate::format::dimacs_cnf`].
+pub fn solve_varisat_with_proof(
+    cnf: &Cnf,
+    proof: &std::path::Path,
+) -> Result<SatOutcome, EmbeddedSatError> {
+    let file = std::fs::File::create(proof).map_err(|source| EmbeddedSatError::Proof {
+        path: proof.to_path_buf(),
+        source,
+    })?;
+    let mut solver = varisat::Solver::new();
+    solver.write_proof(
+        std::io::BufWriter::new(file),
+        varisat::ProofFormat::BinaryDrat,
+    );
+    let outcome = solve_with(solver, cnf)?;
+    Ok(outcome)
+}
+
+fn solve_with(mut solver: varisat::Solver<'_>, cnf: &Cnf) -> Result<SatOutcome, EmbeddedSatError> {
     let vars = cnf.num_vars();
     if vars > varisat::Var::max_count() {
         return Err(EmbeddedSatError::TooManyVars {
@@ -38,7 +71,6 @@ pub fn solve_varisat_checked(cnf: &Cnf) -> Result<SatOutcome, EmbeddedSatError> 
             max: varisat::Var::max_count(),
         });
     }
-    let mut solver = varisat::Solver::new();
     let mut buf = Vec::new();
     for clause in cnf.clauses() {
         buf.clear();
@@ -49,7 +81,10 @@ pub fn solve_varisat_checked(cnf: &Cnf) -> Result<SatOutcome, EmbeddedSatError> 
         );
         solver.add_clause(&buf);
     }
-    if !solver.solve()? {
+    let sat = solver.solve()?;
+    // Flushes and closes a proof being written (a no-op without one).
+    solver.close_proof()?;
+    if !sat {
         return Ok(SatOutcome::Unsat);
     }
     let lits = solver.model().ok_or(EmbeddedSatError::NoModel)?;

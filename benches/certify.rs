@@ -1,0 +1,226 @@
+//! What an optimality certificate costs on the 15-puzzle short set
+//! (`models/sliding/fifteen_small_by_length.txt`, blank-first): for each optimal length L, the
+//! SAT run at L that finds the plan, then the certificate for it (the formula at L − 2 refuted
+//! with a DRAT proof, the proof checked by `rate`), in each encoding.
+//!
+//! `cargo bench --bench certify`. Environment: `CERT_SOLVER` (cadical, kissat or varisat;
+//! default cadical), `CERT_LENGTHS` (default 20,30,36,40,46,50), `CERT_ENCODINGS` (default
+//! plain,pruned,strong), `CERT_LIMIT` (seconds per solver or checker run, default 120), and
+//! `CERT_RUNS` (repetitions per cell, median reported; default 1). Prints a markdown table.
+//! The first instance of each length is used.
+//!
+//! `CERT_MODE=search` instead times the whole horizon search with varisat (no proofs): rebuild
+//! a formula per horizon (pruned, strong) against one open formula solved incrementally with
+//! goal assumptions (`sliding_sat::build_open`, built to L + 2 steps).
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+use tilekit::certify::{self, CertifyOptions, Producer};
+use tilekit::format::dimacs_cnf::write_cnf;
+use tilekit::formulate::sliding_sat::{self, Encoding};
+use tilekit::solve::registry::Registry;
+use tilekit::{Goal, SatOutcome, SlidingPuzzle};
+
+fn env(name: &str, default: &str) -> String {
+    std::env::var(name).unwrap_or_else(|_| default.to_string())
+}
+
+fn instance(length: usize) -> Option<SlidingPuzzle> {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("models/sliding/fifteen_small_by_length.txt");
+    let text = std::fs::read_to_string(path).ok()?;
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            l.split_whitespace()
+                .map(|x| x.parse::<usize>().unwrap())
+                .collect::<Vec<_>>()
+        })
+        .find(|f| f[1] == length)
+        .map(|f| SlidingPuzzle::new(4, 4, f[3..].iter().map(|&t| t as u16).collect()).unwrap())
+}
+
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    xs[xs.len() / 2]
+}
+
+/// The SAT run at `l` (no proof): seconds and the plan's length, or `None` past the limit.
+fn plan_at(
+    p: &SlidingPuzzle,
+    l: usize,
+    e: Encoding,
+    producer: &Producer,
+    limit: Duration,
+) -> Option<(f64, usize)> {
+    let enc = sliding_sat::build_encoding(p, Goal::BlankFirst, l, e);
+    let t = Instant::now();
+    let outcome = match producer {
+        Producer::Varisat => tilekit::solve::sat_embedded::solve_varisat(enc.cnf()),
+        Producer::External(entry, _) => {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("plan.cnf");
+            write_cnf(enc.cnf(), std::fs::File::create(&path).unwrap()).unwrap();
+            tilekit::solve::milp_external::solve_sat_file(
+                entry,
+                &path,
+                dir.path(),
+                limit,
+                enc.cnf().num_vars(),
+            )
+            .unwrap()
+            .0
+        }
+    };
+    let secs = t.elapsed().as_secs_f64();
+    match outcome {
+        SatOutcome::Sat(model) => {
+            let moves = enc.decode(&model).unwrap();
+            assert!(p.replay(&moves).unwrap().is_goal(Goal::BlankFirst));
+            Some((secs, moves.len()))
+        }
+        SatOutcome::Unsat => panic!("UNSAT at the stated optimum {l}"),
+        SatOutcome::Unknown => None,
+    }
+}
+
+fn lit(l: &tilekit::Lit) -> varisat::Lit {
+    varisat::Lit::from_index(l.var().index(), !l.is_negated())
+}
+
+/// The optimum by one open formula and goal assumptions at T = bound, bound + 2, …
+fn incremental(p: &SlidingPuzzle, max_h: usize) -> Option<usize> {
+    let goal = Goal::BlankFirst;
+    let open = sliding_sat::build_open(p, goal, max_h);
+    let mut solver = varisat::Solver::new();
+    for c in open.cnf().clauses() {
+        let lits: Vec<varisat::Lit> = c.iter().map(lit).collect();
+        varisat::ExtendFormula::add_clause(&mut solver, &lits);
+    }
+    let mut t = sliding_sat::lower_bound(p, goal);
+    while t <= max_h {
+        if let Some(g) = open.goal_literals(goal, t) {
+            let a: Vec<varisat::Lit> = g.iter().map(lit).collect();
+            solver.assume(&a);
+            if solver.solve().unwrap() {
+                return Some(t);
+            }
+        }
+        t += 2;
+    }
+    None
+}
+
+fn search_mode() {
+    println!("varisat, whole search from the lower bound to the optimum, seconds");
+    println!("| L | rebuild, pruned | rebuild, strong | incremental (open formula to L + 2) |");
+    println!("|---|---|---|---|");
+    for l in env("CERT_LENGTHS", "20,24,30")
+        .split(',')
+        .map(|x| x.parse::<usize>().unwrap())
+    {
+        let Some(p) = instance(l) else { continue };
+        let mut cells = Vec::new();
+        for e in [Encoding::Pruned, Encoding::Strong] {
+            let t = Instant::now();
+            let plan = sliding_sat::solve_optimal_with(
+                &p,
+                Goal::BlankFirst,
+                l + 2,
+                e,
+                |cnf, _| Ok::<_, String>(tilekit::solve::sat_embedded::solve_varisat(cnf)),
+                |_, _| {},
+            )
+            .unwrap();
+            assert_eq!(plan.horizon, Some(l));
+            cells.push(t.elapsed().as_secs_f64());
+        }
+        let t = Instant::now();
+        assert_eq!(incremental(&p, l + 2), Some(l));
+        cells.push(t.elapsed().as_secs_f64());
+        println!(
+            "| {l} | {:.2} | {:.2} | {:.2} |",
+            cells[0], cells[1], cells[2]
+        );
+    }
+}
+
+fn main() {
+    // `cargo test --all-targets` runs bench binaries without `--bench`: a tiny smoke run
+    // there (embedded engine only) so the suite stays fast; the real thing under `cargo bench`.
+    if !std::env::args().any(|a| a == "--bench") {
+        let p = instance(8).expect("an 8-move instance");
+        assert_eq!(incremental(&p, 10), Some(8));
+        println!("certify bench smoke run; run `cargo bench --bench certify` for figures");
+        return;
+    }
+    if env("CERT_MODE", "certify") == "search" {
+        return search_mode();
+    }
+    let solver = env("CERT_SOLVER", "cadical");
+    let limit = Duration::from_secs(env("CERT_LIMIT", "120").parse().unwrap());
+    let runs: usize = env("CERT_RUNS", "1").parse().unwrap();
+    let producer = if solver == "varisat" {
+        Producer::Varisat
+    } else {
+        let reg = Registry::load(None).unwrap();
+        Producer::External(reg.get(&solver).expect("a registry solver").clone(), limit)
+    };
+    let opts = CertifyOptions {
+        checker: "rate".into(),
+        checker_time_limit: limit,
+        proof_dir: None,
+    };
+    println!(
+        "solver {solver}, limit {} s per run, median of {runs}",
+        limit.as_secs()
+    );
+    println!(
+        "| L | encoding | vars / clauses at L−2 | SAT at L (s) | refute L−2 (s) | proof | check (s) | plan + proof + check (s) | certified |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|");
+    for l in env("CERT_LENGTHS", "20,30,36,40,46,50")
+        .split(',')
+        .map(|x| x.parse::<usize>().unwrap())
+    {
+        let Some(p) = instance(l) else { continue };
+        for e in env("CERT_ENCODINGS", "plain,pruned,strong")
+            .split(',')
+            .map(|x| Encoding::parse(x).unwrap())
+        {
+            let (mut plan_s, mut solve_s, mut check_s) = (vec![], vec![], vec![]);
+            let mut row = None;
+            for _ in 0..runs {
+                let Some((ps, len)) = plan_at(&p, l, e, &producer, limit) else {
+                    println!(
+                        "| {l} | {} | | > {} | | | | | no plan |",
+                        e.name(),
+                        limit.as_secs()
+                    );
+                    break;
+                };
+                let c =
+                    certify::certify_plan(&p, Goal::BlankFirst, len, e, &producer, &opts).unwrap();
+                plan_s.push(ps);
+                solve_s.push(c.solve_seconds.unwrap_or(f64::NAN));
+                check_s.push(c.checker_seconds.unwrap_or(f64::NAN));
+                row = Some(c);
+            }
+            let Some(c) = row else { continue };
+            let (ps, ss, cs) = (median(plan_s), median(solve_s), median(check_s));
+            println!(
+                "| {l} | {} | {} / {} | {ps:.2} | {ss:.2} | {} | {cs:.2} | {:.1} | {} |",
+                e.name(),
+                c.cnf_vars.map_or("-".into(), |v| v.to_string()),
+                c.cnf_clauses.map_or("-".into(), |v| v.to_string()),
+                c.proof_bytes.map_or("-".into(), certify::human_bytes),
+                ps + ss + cs,
+                if c.certified {
+                    "yes".to_string()
+                } else {
+                    format!("no: {}", c.statement)
+                }
+            );
+        }
+    }
+}

@@ -1,0 +1,497 @@
+//! Optimality certificates of the SAT route, end to end with the real producers (varisat,
+//! CaDiCaL, Kissat) and the real checker (`rate`): certified optima on the case study and short
+//! instances, tampered proofs rejected (and reported as a failed certificate, exit code 1),
+//! a missing checker failing loudly, the pruned and strong encodings giving the same optima
+//! as the plain one, and the certificate's JSON fields.
+//!
+//! A missing `rate`, `cadical` or `kissat` FAILS these tests unless `TILEKIT_SKIP_SOLVERS=1`.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+use tilekit::certify::{self, CheckVerdict, CheckerSpec, ProofFormat};
+use tilekit::format::dimacs_cnf::write_cnf;
+use tilekit::formulate::sliding_sat::{self, Encoding};
+use tilekit::pipeline::{SatOptions, SlidingModel, SolveOptions, load_sliding, solve_sliding_sat};
+use tilekit::{Goal, SlidingPuzzle};
+
+const BIN: &str = env!("CARGO_BIN_EXE_tilekit");
+
+fn models() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("models/sliding")
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().expect("paths are UTF-8")
+}
+
+/// True when `cmd` is on PATH; panics when it is not, unless skipping was asked for.
+fn require(cmd: &str) -> bool {
+    let found = std::env::var_os("PATH")
+        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(cmd).is_file()));
+    if found {
+        return true;
+    }
+    if std::env::var("TILEKIT_SKIP_SOLVERS").is_ok_and(|v| v == "1") {
+        eprintln!("skipping: {cmd} not found and TILEKIT_SKIP_SOLVERS=1");
+        return false;
+    }
+    panic!("{cmd} not found: run scripts/install-solvers.sh");
+}
+
+fn opts(solver: &str) -> SolveOptions {
+    SolveOptions {
+        via: "sat".into(),
+        model: SlidingModel::Sat,
+        solver: Some(solver.into()),
+        horizon: None,
+        time_limit: Duration::from_secs(60),
+        threads: 1,
+        solvers_file: None,
+        progress: None,
+    }
+}
+
+fn certify_opts(proof_dir: Option<PathBuf>) -> SatOptions {
+    SatOptions {
+        encoding: Encoding::Pruned,
+        certify: Some(certify::CertifyOptions {
+            checker: "rate".into(),
+            checker_time_limit: Duration::from_secs(60),
+            proof_dir,
+        }),
+        plan: None,
+    }
+}
+
+/// Solve `file` certified with `solver` and check everything the certificate claims.
+fn assert_certified(file: &str, goal: Goal, solver: &str, optimum: usize) {
+    let p = load_sliding(&models().join(file), goal).unwrap();
+    let rep = solve_sliding_sat(&p, goal, &opts(solver), &certify_opts(None)).unwrap();
+    assert!(rep.success(true), "{file} {solver}: {}", rep.render(false));
+    assert_eq!(
+        rep.report.objective,
+        Some(optimum as f64),
+        "{file} {solver}"
+    );
+    assert!(rep.report.optimal && rep.report.verified);
+    let c = rep.certificate.expect("a certificate");
+    assert!(c.certified, "{c:?}");
+    assert_eq!(c.plan_length, optimum);
+    assert_eq!(c.unsat_horizon, Some(optimum - 2));
+    assert_eq!(c.checker_verdict, Some(CheckVerdict::Verified));
+    assert_eq!(c.producer.as_deref(), Some(solver));
+    assert_eq!(c.proof_format, Some(ProofFormat::BinaryDrat));
+    assert!(c.proof_bytes.unwrap() > 0);
+    // The lower bound can never exceed a verified plan's length.
+    assert!(c.lower_bound.unwrap() <= optimum);
+}
+
+#[test]
+fn case_study_certified_by_varisat_and_cadical() {
+    if !require("rate") {
+        return;
+    }
+    assert_certified("neos_case_study.txt", Goal::BlankLast, "varisat", 11);
+    if require("cadical") {
+        assert_certified("neos_case_study.txt", Goal::BlankLast, "cadical", 11);
+    }
+}
+
+/// The single-instance files' stated optima; the search must step through UNSAT horizons
+/// (their lower bounds are below the optimum), so the refutation comes from the plan loop.
+#[test]
+fn short_instances_certified() {
+    if !require("rate") {
+        return;
+    }
+    for (file, optimum) in [
+        ("eight_len8.txt", 8),
+        ("fifteen_len8.txt", 8),
+        ("fifteen_len20.txt", 20),
+        ("eight_len24.txt", 24),
+    ] {
+        assert_certified(file, Goal::BlankFirst, "varisat", optimum);
+    }
+    if require("cadical") {
+        for (file, optimum) in [("fifteen_len20.txt", 20), ("fifteen_len24.txt", 24)] {
+            assert_certified(file, Goal::BlankFirst, "cadical", optimum);
+        }
+    }
+    if require("kissat") {
+        assert_certified("fifteen_len20.txt", Goal::BlankFirst, "kissat", 20);
+    }
+}
+
+/// Rows `id optimal …tiles` of a multi-instance file as puzzles with their optima.
+fn rows(file: &str, side: usize, lengths: &[usize]) -> Vec<(SlidingPuzzle, usize)> {
+    let text = std::fs::read_to_string(models().join(file)).unwrap();
+    let mut out = Vec::new();
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let f: Vec<usize> = line
+            .split_whitespace()
+            .map(|x| x.parse().unwrap())
+            .collect();
+        if !lengths.contains(&f[1]) {
+            continue;
+        }
+        let tiles: Vec<u16> = f[f.len() - side * side..]
+            .iter()
+            .map(|&t| t as u16)
+            .collect();
+        out.push((SlidingPuzzle::new(side, side, tiles).unwrap(), f[1]));
+    }
+    out
+}
+
+#[test]
+fn every_encoding_finds_the_stated_optima() {
+    let mut batch = rows("eightpuzzle_by_depth.txt", 3, &[3, 7, 12, 16, 20]);
+    // fifteen_small_by_length.txt: id optimal walk_length tiles…
+    batch.extend(rows("fifteen_small_by_length.txt", 4, &[6, 10, 14]));
+    assert!(batch.len() >= 20, "{}", batch.len());
+    for (p, optimum) in batch {
+        for e in [Encoding::Plain, Encoding::Pruned, Encoding::Strong] {
+            let plan = sliding_sat::solve_optimal_with(
+                &p,
+                Goal::BlankFirst,
+                40,
+                e,
+                |cnf, _| Ok::<_, String>(tilekit::solve::sat_embedded::solve_varisat(cnf)),
+                |_, _| {},
+            )
+            .unwrap();
+            assert_eq!(plan.horizon, Some(optimum), "{e:?} {:?}", p.tiles());
+            assert!(plan.optimal, "{e:?}");
+        }
+    }
+}
+
+/// The case study's UNSAT formula at horizon 9 as a file, and a text DRAT proof of it by
+/// CaDiCaL (`--no-binary`), both in `dir`.
+fn text_proof(dir: &Path, p: &SlidingPuzzle) -> (PathBuf, PathBuf) {
+    let enc = sliding_sat::build_encoding(p, Goal::BlankLast, 9, Encoding::Plain);
+    let cnf = dir.join("case_T9.cnf");
+    write_cnf(enc.cnf(), std::fs::File::create(&cnf).unwrap()).unwrap();
+    let proof = dir.join("case_T9.drat");
+    let out = Command::new("cadical")
+        .args(["--no-binary", s(&cnf), s(&proof)])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(20), "cadical says UNSAT at 9");
+    (cnf, proof)
+}
+
+fn check(cnf: &Path, proof: &Path) -> CheckVerdict {
+    let spec = CheckerSpec {
+        program: "rate".into(),
+        skip_unit_deletions: false,
+        time_limit: Duration::from_secs(60),
+    };
+    certify::check_drat(&spec, cnf, proof).unwrap().verdict
+}
+
+#[test]
+fn tampered_proofs_are_rejected() {
+    if !(require("rate") && require("cadical")) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let p = load_sliding(&models().join("neos_case_study.txt"), Goal::BlankLast).unwrap();
+    let (cnf, proof) = text_proof(dir.path(), &p);
+    let text = std::fs::read_to_string(&proof).unwrap();
+    assert_eq!(ProofFormat::detect(text.as_bytes()), ProofFormat::Drat);
+    assert_eq!(check(&cnf, &proof), CheckVerdict::Verified);
+    let lines: Vec<&str> = text.lines().collect();
+    let lemmas = lines.iter().filter(|l| !l.starts_with('d')).count();
+    assert!(lemmas > 10, "the proof has only {lemmas} lemmas");
+
+    let tampered = dir.path().join("tampered.drat");
+    let verdict = |name: &str, body: String| {
+        std::fs::write(&tampered, body).unwrap();
+        let v = check(&cnf, &tampered);
+        assert_eq!(v, CheckVerdict::Rejected, "{name}");
+    };
+    // Unit propagation alone does not refute the formula: an empty proof is rejected, so
+    // the refutation needs the proof's lemmas.
+    verdict("empty", String::new());
+    // Truncated: the first half of the lines, without the final empty clause.
+    verdict("truncated", lines[..lines.len() / 2].join("\n") + "\n");
+    // Every added lemma with its literals negated.
+    let negated: Vec<String> = lines
+        .iter()
+        .map(|l| {
+            if l.starts_with('d') || l.trim() == "0" {
+                l.to_string()
+            } else {
+                l.split_whitespace()
+                    .map(|x| match x {
+                        "0" => "0".to_string(),
+                        _ => (-x.parse::<i64>().unwrap()).to_string(),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            }
+        })
+        .collect();
+    verdict("negated", negated.join("\n") + "\n");
+    // A bogus first lemma: the negation of the blank's start position (a unit of the formula),
+    // neither RUP nor RAT; with it, every later lemma would follow trivially.
+    let start = sliding_sat::build_encoding(&p, Goal::BlankLast, 9, Encoding::Plain)
+        .at_var(0, p.blank_cell(), 0)
+        .unwrap();
+    verdict("bogus unit", format!("-{} 0\n{text}", start.index() + 1));
+    // Binary DRAT from varisat, cut in half. (The pruned case-study formula at 9 is refuted
+    // by unit propagation alone, so this uses a 20-move instance's formula at 18, which is
+    // not: an empty proof is rejected.)
+    let goal = Goal::BlankFirst;
+    let p20 = load_sliding(&models().join("fifteen_len20.txt"), goal).unwrap();
+    let bin = dir.path().join("varisat.drat");
+    let enc = sliding_sat::build_encoding(&p20, goal, 18, Encoding::Pruned);
+    let out = tilekit::solve::sat_embedded::solve_varisat_with_proof(enc.cnf(), &bin).unwrap();
+    assert_eq!(out, tilekit::SatOutcome::Unsat);
+    let spec = CheckerSpec {
+        program: "rate".into(),
+        skip_unit_deletions: true,
+        time_limit: Duration::from_secs(60),
+    };
+    let recheck = |t: usize, proof: &Path| {
+        certify::recheck(&p20, goal, t, Encoding::Pruned, proof, &spec)
+            .unwrap()
+            .verdict
+    };
+    assert_eq!(recheck(18, &bin), CheckVerdict::Verified);
+    std::fs::write(&tampered, b"").unwrap();
+    assert_eq!(recheck(18, &tampered), CheckVerdict::Rejected, "empty");
+    let bytes = std::fs::read(&bin).unwrap();
+    std::fs::write(&tampered, &bytes[..bytes.len() / 2]).unwrap();
+    assert_eq!(recheck(18, &tampered), CheckVerdict::Rejected, "binary cut");
+    // The proof does not refute a different formula (horizon 20, which is satisfiable).
+    assert_eq!(recheck(20, &bin), CheckVerdict::Rejected, "other formula");
+}
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn tilekit(args: &[&str]) -> Run {
+    let out = Command::new(BIN)
+        .args(args)
+        .env_remove("TILEKIT_SOLVERS")
+        .output()
+        .expect("the tilekit binary runs");
+    Run {
+        code: out.status.code().expect("tilekit exits normally"),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+fn json(r: &Run) -> Value {
+    serde_json::from_str(r.stdout.trim())
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}\n{}", r.stdout, r.stderr))
+}
+
+/// The certificate with its timings, sizes and output blanked (they vary run to run).
+fn stable(cert: &Value) -> Value {
+    let mut c = cert.clone();
+    for k in [
+        "solve_seconds",
+        "checker_seconds",
+        "checker_output",
+        "proof_bytes",
+    ] {
+        assert!(c.get(k).is_some(), "certificate lacks {k}");
+        c[k] = Value::String("<varies>".into());
+    }
+    c
+}
+
+#[test]
+fn cli_certificate_fields_and_text() {
+    if !require("rate") {
+        return;
+    }
+    let case = models().join("neos_case_study.txt");
+    let r = tilekit(&["solve", s(&case), "--via", "sat", "--certify", "--json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v = json(&r);
+    assert_eq!(v["encoding"], "pruned");
+    assert_eq!(v["objective"], 11.0);
+    assert!(v["certificate"]["proof_bytes"].as_u64().unwrap() > 0);
+    insta::assert_snapshot!(
+        "case_study_certificate_varisat",
+        serde_json::to_string_pretty(&stable(&v["certificate"])).unwrap()
+    );
+
+    let r = tilekit(&["solve", s(&case), "--certify"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let second = r.stdout.lines().nth(1).unwrap_or_default();
+    assert!(
+        second.starts_with("certified: UNSAT at 9 checked by rate (binary DRAT, "),
+        "{}",
+        r.stdout
+    );
+
+    // Kept proofs: --proof-dir leaves the refuted CNF and its proof, which re-check.
+    let dir = tempfile::tempdir().unwrap();
+    let kept = dir.path().join("proofs");
+    let r = tilekit(&[
+        "solve",
+        s(&case),
+        "--certify",
+        "--encoding",
+        "strong",
+        "--proof-dir",
+        s(&kept),
+        "--json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v = json(&r);
+    assert_eq!(v["certificate"]["encoding"], "strong");
+    let proof = PathBuf::from(v["certificate"]["proof_path"].as_str().unwrap());
+    assert_eq!(proof, kept.join("sliding_T9.drat"));
+    assert!(kept.join("sliding_T9.cnf").is_file());
+    let p = load_sliding(&case, Goal::BlankLast).unwrap();
+    let spec = CheckerSpec {
+        program: "rate".into(),
+        skip_unit_deletions: true,
+        time_limit: Duration::from_secs(60),
+    };
+    let again = certify::recheck(&p, Goal::BlankLast, 9, Encoding::Strong, &proof, &spec).unwrap();
+    assert_eq!(again.verdict, CheckVerdict::Verified);
+
+    if require("cadical") {
+        let f20 = models().join("fifteen_len20.txt");
+        let r = tilekit(&[
+            "solve",
+            s(&f20),
+            "--goal",
+            "blank-first",
+            "--solver",
+            "cadical",
+            "--certify",
+            "--json",
+        ]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        insta::assert_snapshot!(
+            "fifteen_len20_certificate_cadical",
+            serde_json::to_string_pretty(&stable(&json(&r)["certificate"])).unwrap()
+        );
+    }
+}
+
+/// A checker that cuts the proof in half before running rate: the CLI must report the failed
+/// certificate and exit 1 even though the plan itself is fine.
+#[test]
+fn cli_reports_a_rejected_certificate_with_exit_1() {
+    if !require("rate") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let wrapper = dir.path().join("tamper-then-rate.sh");
+    std::fs::write(
+        &wrapper,
+        "#!/bin/sh\n# the last argument is the proof\nfor a; do proof=$a; done\n\
+         size=$(wc -c < \"$proof\")\ntruncate -s $((size / 2)) \"$proof\"\nexec rate \"$@\"\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let f20 = models().join("fifteen_len20.txt");
+    let args = [
+        "solve",
+        s(&f20),
+        "--goal",
+        "blank-first",
+        "--certify",
+        "--checker",
+        s(&wrapper),
+    ];
+    let r = tilekit(&[&args[..], &["--json"]].concat());
+    assert_eq!(r.code, 1, "{}\n{}", r.stdout, r.stderr);
+    let v = json(&r);
+    assert_eq!(v["verified"], true, "the plan itself still replays");
+    assert_eq!(v["certificate"]["certified"], false);
+    assert_eq!(v["certificate"]["checker_verdict"], "rejected");
+    let r = tilekit(&args);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stdout
+            .contains("certificate FAILED: UNSAT at 18 REJECTED by "),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn cli_missing_checker_fails_loudly() {
+    let case = models().join("neos_case_study.txt");
+    let r = tilekit(&[
+        "solve",
+        s(&case),
+        "--certify",
+        "--checker",
+        "tilekit-no-such-checker",
+    ]);
+    assert_eq!(r.code, 3, "{}", r.stdout);
+    insta::assert_snapshot!("missing_checker_message", r.stderr.trim());
+    // Options that make no sense are usage errors.
+    let r = tilekit(&["solve", s(&case), "--via", "milp", "--certify"]);
+    assert_eq!(r.code, 2);
+    insta::assert_snapshot!("certify_needs_sat_message", r.stderr.trim());
+    let r = tilekit(&["solve", s(&case), "--encoding", "tight"]);
+    assert_eq!(r.code, 2);
+    insta::assert_snapshot!("unknown_encoding_message", r.stderr.trim());
+    let r = tilekit(&["solve", s(&case), "--certify", "--solver", "minisat"]);
+    assert_eq!(r.code, 2);
+    insta::assert_snapshot!("minisat_cannot_certify_message", r.stderr.trim());
+}
+
+/// `--plan FILE`: a plan from elsewhere is replayed and certified by refuting its length − 2;
+/// a padded (non-optimal) plan gets a failed certificate saying a shorter plan exists.
+#[test]
+fn cli_certifies_a_given_plan() {
+    if !require("rate") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let f20 = models().join("fifteen_len20.txt");
+    let base = ["solve", s(&f20), "--goal", "blank-first"];
+    let plan = dir.path().join("plan.txt");
+    let r = tilekit(&[&base[..], &["-o", s(&plan)]].concat());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = tilekit(&[&base[..], &["--certify", "--plan", s(&plan), "--json"]].concat());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v = json(&r);
+    assert_eq!(v["optimal"], true);
+    assert_eq!(v["certificate"]["unsat_horizon"], 18);
+    assert_eq!(v["certificate"]["checker_verdict"], "verified");
+    // Padded by a back-and-forth at the goal (blank top-left: down, then up).
+    let text = std::fs::read_to_string(&plan).unwrap();
+    let padded = dir.path().join("padded.txt");
+    std::fs::write(&padded, format!("{text}DU\n")).unwrap();
+    let r = tilekit(&[&base[..], &["--certify", "--plan", s(&padded)]].concat());
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(
+        r.stdout.contains(
+            "certificate FAILED: varisat found a plan of exactly 20 moves: the given plan of 22 is NOT optimal"
+        ),
+        "{}",
+        r.stdout
+    );
+    // A plan that does not replay is not certified at all.
+    let bad = dir.path().join("bad.txt");
+    std::fs::write(&bad, "UUUU\n").unwrap();
+    let r = tilekit(&[&base[..], &["--certify", "--plan", s(&bad), "--json"]].concat());
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    let v = json(&r);
+    assert_eq!(v["verified"], false);
+    assert!(v.get("certificate").is_none());
+}
