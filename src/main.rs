@@ -657,10 +657,18 @@ fn run(cli: Cli) -> Result<ExitCode, PipelineError> {
             // --certify and --encoding belong to the SAT route, so they imply --via sat.
             let sat_route = certify.certify || encoding.is_some();
             let via = via.unwrap_or_else(|| if sat_route { "sat" } else { "native" }.into());
-            if sat_route && via != "sat" {
+            // --via native --certify: the native plan, certified by refuting its length − 2.
+            let native_certify = via == "native" && certify.certify;
+            if sat_route && via != "sat" && !native_certify {
                 return Err(PipelineError::Input(format!(
-                    "--certify and --encoding belong to --via sat, not --via {via}"
+                    "--certify and --encoding belong to --via sat (or --via native --certify), not --via {via}"
                 )));
+            }
+            if native_certify && certify.plan.is_some() {
+                return Err(PipelineError::Input(
+                    "--plan gives the plan to certify, so it goes with --via sat, not --via native"
+                        .into(),
+                ));
             }
             let milp_model = match (via.as_str(), model.as_deref()) {
                 ("milp", None) => SlidingModel::Neos,
@@ -728,7 +736,41 @@ fn run(cli: Cli) -> Result<ExitCode, PipelineError> {
                         None => None,
                     },
                 };
-                let rep = pipeline::solve_sliding_sat(&p, goal, &opts, &sat)?;
+                let (opts, sat) = if native_certify {
+                    // The native search finds the plan (no horizon search by SAT); --solver
+                    // names the proof producer.
+                    let native = pipeline::solve_sliding(
+                        &p,
+                        goal,
+                        &pipeline::SolveOptions {
+                            via: "native".into(),
+                            solver: None,
+                            ..opts.clone()
+                        },
+                    )?;
+                    let Some(moves) = native.moves.as_deref().filter(|_| native.verified) else {
+                        println!("{}", native.render(json));
+                        return Ok(ExitCode::from(1));
+                    };
+                    let plan = tilekit::puzzle::sliding::parse_moves(moves, "the native plan")?;
+                    (
+                        pipeline::SolveOptions {
+                            via: "sat".into(),
+                            ..opts
+                        },
+                        pipeline::SatOptions {
+                            plan: Some(plan),
+                            ..sat
+                        },
+                    )
+                } else {
+                    (opts, sat)
+                };
+                let mut rep = pipeline::solve_sliding_sat(&p, goal, &opts, &sat)?;
+                if native_certify {
+                    rep.report.solver_status =
+                        "plan from the native solver (IDA*); SAT used for the proof only".into();
+                }
                 if let (Some(path), Some(moves)) = (&output, &rep.report.moves)
                     && rep.report.verified
                 {

@@ -495,3 +495,51 @@ fn cli_certifies_a_given_plan() {
     assert_eq!(v["verified"], false);
     assert!(v.get("certificate").is_none());
 }
+
+/// `--via native --certify`: the native plan (no SAT horizon search) is replayed and
+/// certified by refuting its length − 2; `--plan` with `--via native` is a usage error.
+#[test]
+fn cli_certifies_the_native_plan() {
+    if !require("rate") {
+        return;
+    }
+    let f24 = models().join("fifteen_len24.txt");
+    for solver in ["varisat", "cadical"] {
+        let r = tilekit(&[
+            "solve",
+            s(&f24),
+            "--goal",
+            "blank-first",
+            "--via",
+            "native",
+            "--certify",
+            "--solver",
+            solver,
+            "--json",
+        ]);
+        assert_eq!(r.code, 0, "{solver}: {}{}", r.stdout, r.stderr);
+        let v = json(&r);
+        assert_eq!(v["objective"], 24.0);
+        assert_eq!(v["optimal"], true);
+        assert!(
+            v["solver_status"].as_str().unwrap().contains("native"),
+            "{v}"
+        );
+        assert_eq!(v["certificate"]["certified"], true);
+        assert_eq!(v["certificate"]["unsat_horizon"], 22);
+        assert_eq!(v["certificate"]["producer"], solver);
+        assert_eq!(v["certificate"]["checker_verdict"], "verified");
+    }
+    let cs = models().join("neos_case_study.txt");
+    let r = tilekit(&[
+        "solve",
+        s(&cs),
+        "--via",
+        "native",
+        "--certify",
+        "--plan",
+        s(&cs),
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("--plan gives the plan"), "{}", r.stderr);
+}
