@@ -537,6 +537,23 @@ fn verify_edge(
     })
 }
 
+/// `-o`: write the moves of a verified sliding solve (nothing when unverified).
+fn write_verified_moves(
+    output: Option<&Path>,
+    rep: &pipeline::SolveReport,
+) -> Result<(), PipelineError> {
+    if let (Some(path), Some(moves)) = (output, &rep.moves)
+        && rep.verified
+    {
+        std::fs::write(
+            path,
+            format!("# {} moves, verified by replay\n{moves}\n", moves.len()),
+        )
+        .map_err(|e| PipelineError::Input(format!("{}: cannot write: {e}", path.display())))?;
+    }
+    Ok(())
+}
+
 fn progress_line(msg: &str) {
     if std::io::stderr().is_terminal() {
         eprintln!("tilekit: {msg}");
@@ -771,17 +788,7 @@ fn run(cli: Cli) -> Result<ExitCode, PipelineError> {
                     rep.report.solver_status =
                         "plan from the native solver (IDA*); SAT used for the proof only".into();
                 }
-                if let (Some(path), Some(moves)) = (&output, &rep.report.moves)
-                    && rep.report.verified
-                {
-                    std::fs::write(
-                        path,
-                        format!("# {} moves, verified by replay\n{moves}\n", moves.len()),
-                    )
-                    .map_err(|e| {
-                        PipelineError::Input(format!("{}: cannot write: {e}", path.display()))
-                    })?;
-                }
+                write_verified_moves(output.as_deref(), &rep.report)?;
                 println!("{}", rep.render(json));
                 return Ok(if rep.success(certify.certify) {
                     ExitCode::SUCCESS
@@ -790,17 +797,7 @@ fn run(cli: Cli) -> Result<ExitCode, PipelineError> {
                 });
             }
             let rep = pipeline::solve_sliding(&p, goal, &opts)?;
-            if let (Some(path), Some(moves)) = (&output, &rep.moves)
-                && rep.verified
-            {
-                std::fs::write(
-                    path,
-                    format!("# {} moves, verified by replay\n{moves}\n", moves.len()),
-                )
-                .map_err(|e| {
-                    PipelineError::Input(format!("{}: cannot write: {e}", path.display()))
-                })?;
-            }
+            write_verified_moves(output.as_deref(), &rep)?;
             println!("{}", rep.render(json));
             Ok(if rep.verified {
                 ExitCode::SUCCESS

@@ -469,6 +469,31 @@ fn registry_entry(
     Ok(entry.clone())
 }
 
+/// Write `model` in `entry`'s input format (LP or MPS) to a temporary directory and solve it
+/// with that external solver; the directory and its files are removed afterwards.
+pub(crate) fn run_milp_entry(
+    model: &crate::model::milp::Model,
+    entry: &crate::solve::registry::SolverEntry,
+    time_limit: Duration,
+    threads: u32,
+) -> Result<MilpSolution, PipelineError> {
+    let dir = tempfile::tempdir().map_err(sys)?;
+    let path = dir.path().join(format!("model.{}", entry.input.as_str()));
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&path).map_err(sys)?);
+    match entry.input.as_str() {
+        "mps" => mps::write_mps(model, &mut file).map(|_| ()),
+        _ => lp::write_lp(model, &mut file).map(|_| ()),
+    }
+    .map_err(sys)?;
+    // Flush explicitly: a BufWriter dropped with an error would lose it silently.
+    file.flush().map_err(sys)?;
+    drop(file);
+    let (sol, _run) =
+        crate::solve::milp_external::solve_milp_file(entry, &path, dir.path(), time_limit, threads)
+            .map_err(|e| PipelineError::Solver(e.to_string()))?;
+    Ok(sol)
+}
+
 fn solve_milp(
     p: &SlidingPuzzle,
     goal: Goal,
@@ -487,26 +512,7 @@ fn solve_milp(
             return solve_microlp(model, opts.time_limit).map_err(sys);
         }
         let entry = registry_entry(opts, &solver, "milp")?;
-        let dir = tempfile::tempdir().map_err(sys)?;
-        let path = dir.path().join(format!("model.{}", entry.input.as_str()));
-        let mut file = std::io::BufWriter::new(std::fs::File::create(&path).map_err(sys)?);
-        match entry.input.as_str() {
-            "mps" => mps::write_mps(model, &mut file).map(|_| ()),
-            _ => lp::write_lp(model, &mut file).map(|_| ()),
-        }
-        .map_err(sys)?;
-        // Flush explicitly: a BufWriter dropped with an error would lose it silently.
-        file.flush().map_err(sys)?;
-        drop(file);
-        let (sol, _run) = crate::solve::milp_external::solve_milp_file(
-            &entry,
-            &path,
-            dir.path(),
-            opts.time_limit,
-            opts.threads,
-        )
-        .map_err(|e| PipelineError::Solver(e.to_string()))?;
-        Ok(sol)
+        run_milp_entry(model, &entry, opts.time_limit, opts.threads)
     })?;
     let mut rep = report(opts.model.name(), &solver, horizon, started);
     rep.solver_status = sol.status_text.clone();

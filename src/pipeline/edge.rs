@@ -316,25 +316,7 @@ fn solve_milp(p: &EdgePuzzle, opts: &EdgeSolveOptions) -> Result<EdgeSolveReport
             return solve_microlp(model, opts.time_limit).map_err(sys);
         }
         let entry = registry_entry(opts.solvers_file.as_deref(), &solver, SolverKind::Milp)?;
-        let dir = tempfile::tempdir().map_err(sys)?;
-        let path = dir.path().join(format!("model.{}", entry.input.as_str()));
-        let mut file = std::io::BufWriter::new(std::fs::File::create(&path).map_err(sys)?);
-        match entry.input.as_str() {
-            "mps" => mps::write_mps(model, &mut file).map(|_| ()),
-            _ => lp::write_lp(model, &mut file).map(|_| ()),
-        }
-        .map_err(sys)?;
-        file.flush().map_err(sys)?;
-        drop(file);
-        let (sol, _run) = crate::solve::milp_external::solve_milp_file(
-            &entry,
-            &path,
-            dir.path(),
-            opts.time_limit,
-            opts.threads,
-        )
-        .map_err(|e| PipelineError::Solver(e.to_string()))?;
-        Ok(sol)
+        super::run_milp_entry(model, &entry, opts.time_limit, opts.threads)
     })?;
     let mut rep = EdgeSolveReport {
         status: "no_solution".into(),
@@ -378,6 +360,22 @@ fn empty_report(p: &EdgePuzzle, model: EdgeModel, variant: &str, solver: &str) -
         errors: Vec::new(),
         solver_status: String::new(),
         board: None,
+    }
+}
+
+/// Finish a clique or sat report from its decoded answer: a board goes to [`finish_perfect`],
+/// a decode error leaves the answer unverified.
+fn finish_decoded<E: std::fmt::Display>(
+    rep: &mut EdgeSolveReport,
+    p: &EdgePuzzle,
+    decoded: Result<Board, E>,
+) {
+    match decoded {
+        Ok(board) => finish_perfect(rep, p, board),
+        Err(e) => {
+            rep.status = "unverified".into();
+            rep.errors.push(e.to_string());
+        }
     }
 }
 
@@ -447,13 +445,7 @@ fn solve_clique(p: &EdgePuzzle, opts: &EdgeSolveOptions) -> Result<EdgeSolveRepo
                     ids.len()
                 ));
             } else {
-                match graph.decode(&ids) {
-                    Ok(board) => finish_perfect(&mut rep, p, board),
-                    Err(e) => {
-                        rep.status = "unverified".into();
-                        rep.errors.push(e.to_string());
-                    }
-                }
+                finish_decoded(&mut rep, p, graph.decode(&ids));
             }
         }
     }
@@ -527,13 +519,7 @@ fn solve_sat(p: &EdgePuzzle, opts: &EdgeSolveOptions) -> Result<EdgeSolveReport,
                 rep.errors
                     .push(format!("the model violates clause {} of the CNF", i + 1));
             } else {
-                match sat.decode(&model) {
-                    Ok(board) => finish_perfect(&mut rep, p, board),
-                    Err(e) => {
-                        rep.status = "unverified".into();
-                        rep.errors.push(e.to_string());
-                    }
-                }
+                finish_decoded(&mut rep, p, sat.decode(&model));
             }
         }
     }
