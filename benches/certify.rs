@@ -21,6 +21,9 @@ use tilekit::formulate::sliding_sat::{self, Encoding};
 use tilekit::solve::registry::Registry;
 use tilekit::{Goal, SatOutcome, SlidingPuzzle};
 
+mod common;
+use common::median;
+
 fn env(name: &str, default: &str) -> String {
     std::env::var(name).unwrap_or_else(|_| default.to_string())
 }
@@ -38,11 +41,6 @@ fn instance(length: usize) -> Option<SlidingPuzzle> {
         })
         .find(|f| f[1] == length)
         .map(|f| SlidingPuzzle::new(4, 4, f[3..].iter().map(|&t| t as u16).collect()).unwrap())
-}
-
-fn median(mut xs: Vec<f64>) -> f64 {
-    xs.sort_by(f64::total_cmp);
-    xs[xs.len() / 2]
 }
 
 /// The SAT run at `l` (no proof): seconds and the plan's length, or `None` past the limit.

@@ -15,48 +15,10 @@ use tilekit::format::mps::write_mps;
 use tilekit::formulate::edge_milp::{self, EdgeMilpOptions};
 use tilekit::puzzle::edge::EdgePuzzle;
 
+mod common;
+use common::{machine, median, peak_rss_mib, reset_peak_rss};
+
 const RUNS: usize = 5;
-
-/// Peak resident set size since the last [`reset_peak_rss`], in MiB (Linux `VmHWM`).
-fn peak_rss_mib() -> f64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|kb| kb.parse::<f64>().ok())
-        })
-        .map_or(f64::NAN, |kb| kb / 1024.0)
-}
-
-/// Reset the peak RSS to the current RSS (Linux ≥ 4.0).
-fn reset_peak_rss() {
-    let _ = std::fs::write("/proc/self/clear_refs", "5");
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
-
-fn machine() -> String {
-    let cpus = std::thread::available_parallelism().map_or(0, |n| n.get());
-    let model = std::fs::read_to_string("/proc/cpuinfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("model name"))
-                .and_then(|l| l.split_once(':'))
-                .map(|(_, m)| m.trim().to_string())
-        })
-        .unwrap_or_else(|| "unknown CPU".into());
-    let load = std::fs::read_to_string("/proc/loadavg")
-        .ok()
-        .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
-        .unwrap_or_else(|| "?".into());
-    format!("{cpus} CPUs ({model}), load average {load}")
-}
 
 type Writer = fn(&Model, File) -> io::Result<u64>;
 

@@ -6,44 +6,10 @@
 //!
 //! A missing solver fails these tests; set `TILEKIT_SKIP_SOLVERS=1` to skip the solver runs.
 
-use std::path::{Path, PathBuf};
+mod common;
+use common::{json, meta, skip, tilekit};
+use std::path::Path;
 use std::process::Command;
-
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn tilekit(dir: &Path, args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_tilekit"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("the tilekit binary runs");
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
-fn skip() -> bool {
-    let s = std::env::var("TILEKIT_SKIP_SOLVERS").is_ok_and(|v| v == "1");
-    if s {
-        eprintln!("TILEKIT_SKIP_SOLVERS=1: skipping solver runs");
-    }
-    s
-}
-
-/// Copy META `n`×`n` into `dir` as `p.txt` (so messages name a stable relative path).
-fn meta(dir: &Path, n: usize) -> &'static str {
-    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(format!(
-        "models/edge-matching/meta2010/pieces_{n:02}x{n:02}.txt"
-    ));
-    std::fs::copy(src, dir.join("p.txt")).unwrap();
-    "p.txt"
-}
 
 /// Run a real solver on a file we wrote; panics when it is missing.
 fn run_solver(dir: &Path, program: &str, args: &[&str]) {
@@ -59,11 +25,6 @@ fn run_solver(dir: &Path, program: &str, args: &[&str]) {
         "{program} failed: {}",
         String::from_utf8_lossy(&out.stdout)
     );
-}
-
-fn json(r: &Run) -> serde_json::Value {
-    serde_json::from_str(r.stdout.trim())
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}{}", r.stdout, r.stderr))
 }
 
 #[test]
