@@ -332,7 +332,7 @@ fn export_edge(
             .to_string(),
         _ => m.default_format().to_string(),
     };
-    pipeline::edge::check_format(m, &fmt)?;
+    pipeline::edge::check_format(m, &fmt, complement)?;
     let p = pipeline::edge::load_edge(instance)?;
     let opts = milp_options(common);
     if m == pipeline::edge::EdgeModel::Milp {
@@ -341,29 +341,31 @@ fn export_edge(
         pipeline::edge::export_edge(&p, m, opts, complement, &fmt, &mut buf)?;
         return write_output(output.as_deref(), &buf);
     }
-    if complement && m != pipeline::edge::EdgeModel::Clique {
-        return Err(PipelineError::Input(
-            "--complement writes the conflict graph of --model clique only".into(),
-        ));
-    }
     // Graphs run to gigabytes: stream them straight to the output.
-    match output.filter(|o| o != Path::new("-")) {
-        Some(path) => {
-            let f = std::fs::File::create(&path).map_err(|e| {
-                PipelineError::Input(format!(
-                    "{}: cannot create the output file: {e}",
-                    path.display()
-                ))
-            })?;
-            let w = std::io::BufWriter::with_capacity(1 << 20, f);
-            pipeline::edge::export_edge(&p, m, opts, complement, &fmt, w)?;
-        }
-        None => {
-            let stdout = std::io::stdout();
-            let w = std::io::BufWriter::with_capacity(1 << 20, stdout.lock());
-            pipeline::edge::export_edge(&p, m, opts, complement, &fmt, w)?;
-        }
-    }
+    stream_output(output.as_deref(), |w| {
+        pipeline::edge::export_edge(&p, m, opts, complement, &fmt, w)
+    })
+}
+
+/// Stream an export to the `-o` file (`-` or none: stdout) through a 1 MiB buffer, flushed at
+/// the end so a write error is reported, not lost on drop.
+fn stream_output(
+    output: Option<&Path>,
+    write: impl FnOnce(&mut dyn Write) -> Result<(), PipelineError>,
+) -> Result<ExitCode, PipelineError> {
+    let sink: Box<dyn Write> = match output.filter(|o| *o != Path::new("-")) {
+        Some(path) => Box::new(std::fs::File::create(path).map_err(|e| {
+            PipelineError::Input(format!(
+                "{}: cannot create the output file: {e}",
+                path.display()
+            ))
+        })?),
+        None => Box::new(std::io::stdout().lock()),
+    };
+    let mut w = std::io::BufWriter::with_capacity(1 << 20, sink);
+    write(&mut w)?;
+    w.flush()
+        .map_err(|e| PipelineError::Solver(e.to_string()))?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -615,28 +617,9 @@ fn run(cli: Cli) -> Result<ExitCode, PipelineError> {
             let p = pipeline::load_sliding(&instance, goal)?;
             let t = horizon_of(&common, &p, goal, AUTO_HORIZON_SECONDS)?;
             let horizon = pipeline::resolve_horizon(&p, t)?;
-            match output.filter(|o| o != Path::new("-")) {
-                Some(path) => {
-                    let f = std::fs::File::create(&path).map_err(|e| {
-                        PipelineError::Input(format!(
-                            "{}: cannot create the output file: {e}",
-                            path.display()
-                        ))
-                    })?;
-                    let mut w = std::io::BufWriter::new(f);
-                    pipeline::export_sliding(&p, goal, m, fmt, horizon, &mut w)?;
-                    w.flush()
-                        .map_err(|e| PipelineError::Solver(e.to_string()))?;
-                }
-                None => {
-                    let stdout = std::io::stdout();
-                    let mut w = std::io::BufWriter::new(stdout.lock());
-                    pipeline::export_sliding(&p, goal, m, fmt, horizon, &mut w)?;
-                    w.flush()
-                        .map_err(|e| PipelineError::Solver(e.to_string()))?;
-                }
-            }
-            Ok(ExitCode::SUCCESS)
+            stream_output(output.as_deref(), |w| {
+                pipeline::export_sliding(&p, goal, m, fmt, horizon, w)
+            })
         }
         Cmd::Solve {
             instance,

@@ -105,8 +105,14 @@ pub fn build_sat(p: &EdgePuzzle, opts: EdgeMilpOptions) -> EdgeSat {
     )
 }
 
-/// Check that `model` can be written as `format`, before any output file is created.
-pub fn check_format(model: EdgeModel, format: &str) -> Result<(), PipelineError> {
+/// Check that `model` can be written as `format` (and, with `complement`, that it is the
+/// clique graph), before any output file is created.
+pub fn check_format(model: EdgeModel, format: &str, complement: bool) -> Result<(), PipelineError> {
+    if complement && model != EdgeModel::Clique {
+        return Err(PipelineError::Input(
+            "--complement writes the conflict graph of --model clique only".into(),
+        ));
+    }
     let ok = match model {
         EdgeModel::Milp => matches!(format, "lp" | "mps" | "gms"),
         EdgeModel::Clique => matches!(format, "dimacs" | "clq" | "col"),
@@ -137,12 +143,7 @@ pub fn export_edge<W: Write>(
     format: &str,
     mut out: W,
 ) -> Result<(), PipelineError> {
-    check_format(model, format)?;
-    if complement && model != EdgeModel::Clique {
-        return Err(PipelineError::Input(
-            "--complement writes the conflict graph of --model clique only".into(),
-        ));
-    }
+    check_format(model, format, complement)?;
     match (model, format) {
         (EdgeModel::Milp, "lp") => {
             lp::write_lp(&build_milp(p, opts)?.model, &mut out).map_err(sys)?;
