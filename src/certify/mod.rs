@@ -25,7 +25,7 @@ use crate::model::cnf::Cnf;
 use crate::puzzle::sliding::{Goal, SlidingPuzzle};
 use crate::solve::SatOutcome;
 use crate::solve::external::{self, RunError, RunSpec};
-use crate::solve::registry::SolverEntry;
+use crate::solve::registry::{SolverEntry, find_command};
 use crate::solve::sat_embedded::solve_varisat_with_proof;
 use crate::solve::sat_proof::solve_sat_file_with_proof;
 use std::path::{Path, PathBuf};
@@ -252,7 +252,7 @@ pub struct Certificate {
     pub statement: String,
     /// The encoding of the refuted formula.
     pub encoding: Encoding,
-    /// Variables and clauses of the refuted formula.
+    /// Variables of the refuted formula.
     pub cnf_vars: Option<usize>,
     /// Clauses of the refuted formula.
     pub cnf_clauses: Option<usize>,
@@ -355,15 +355,6 @@ pub struct CertifyOptions {
     pub proof_dir: Option<PathBuf>,
 }
 
-/// True when `program` (a path, or a name looked up on `PATH`) is an existing file.
-fn program_exists(program: &str) -> bool {
-    if program.contains('/') {
-        return Path::new(program).is_file();
-    }
-    std::env::var_os("PATH")
-        .is_some_and(|paths| std::env::split_paths(&paths).any(|d| d.join(program).is_file()))
-}
-
 /// The files of horizon `t` in the working directory.
 fn files(dir: &Path, t: usize) -> (PathBuf, PathBuf) {
     (
@@ -381,17 +372,16 @@ fn remove_quietly(paths: &[PathBuf]) {
 
 /// Write `cnf` to `path` in DIMACS.
 pub fn write_cnf_file(cnf: &Cnf, path: &Path) -> Result<(), CertifyError> {
-    use std::io::Write;
     let f = std::fs::File::create(path).map_err(io_err(path))?;
-    let mut w = std::io::BufWriter::new(f);
-    write_cnf(cnf, &mut w).map_err(io_err(path))?;
-    w.flush().map_err(io_err(path))
+    // write_cnf flushes the buffer itself.
+    write_cnf(cnf, std::io::BufWriter::new(f)).map_err(io_err(path))?;
+    Ok(())
 }
 
 /// Check that the checker exists (before a long solve, not after it) and pick the working
 /// directory: `--proof-dir`, or a temporary one removed when the returned guard drops.
 fn workdir(opts: &CertifyOptions) -> Result<(Option<tempfile::TempDir>, PathBuf), CertifyError> {
-    if !program_exists(&opts.checker) {
+    if find_command(&opts.checker).is_none() {
         return Err(CertifyError::CheckerNotFound {
             program: opts.checker.clone(),
         });
@@ -597,7 +587,6 @@ fn certify_length(
                     )));
                 }
                 SatOutcome::Sat(_) => {
-                    cert.unsat_horizon = None;
                     cert.statement = format!(
                         "{} found a plan of exactly {t} moves: the given plan of {len} is NOT optimal",
                         producer.name()

@@ -5,15 +5,17 @@
 //! Layout written (vertices 1-based):
 //! ```text
 //! c <the graph's description>
-//! c nodes N, edges M (complement: false)
+//! c nodes N, edges M
 //! c v 1 <label of node 0>
 //! …
 //! p edge N M
 //! e 1 2
 //! …
 //! ```
-//! Edges come sorted by (smaller end, larger end), each once. The edge count in the `p` line is
-//! computed before any edge is written, and checked against the edges actually written.
+//! The second line ends ` (complement: the conflict graph)` when the complement is written;
+//! the `c v` lines come only with `labels`. Edges come sorted by (smaller end, larger end),
+//! each once. The edge count in the `p` line is computed before any edge is written, and
+//! checked against the edges actually written.
 
 use crate::model::graph::StreamedGraph;
 use std::io::{self, Write};

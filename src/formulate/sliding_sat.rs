@@ -172,8 +172,8 @@ fn build_inner(
     let (rows, cols, n) = (puzzle.rows(), puzzle.cols(), puzzle.cells());
     let big_t = horizon;
     let start = puzzle.positions();
-    let target: Vec<usize> = (0..n).map(|i| goal.cell_of(i as u16, n)).collect();
-    let dist = |a: usize, b: usize| (a / cols).abs_diff(b / cols) + (a % cols).abs_diff(b % cols);
+    let target = goal_cells(goal, n);
+    let dist = |a: usize, b: usize| cell_dist(cols, a, b);
 
     let mut cnf = Cnf::new();
     let mut at = Vec::with_capacity((big_t + 1) * n * n);
@@ -201,6 +201,16 @@ fn build_inner(
     };
     enc.add_clauses(&start, goal_units.then_some(&target[..]));
     enc
+}
+
+/// Each tile's goal cell, indexed by tile (0 = blank).
+fn goal_cells(goal: Goal, n: usize) -> Vec<usize> {
+    (0..n).map(|i| goal.cell_of(i as u16, n)).collect()
+}
+
+/// Grid distance between two cells of a board `cols` wide.
+fn cell_dist(cols: usize, a: usize, b: usize) -> usize {
+    (a / cols).abs_diff(b / cols) + (a % cols).abs_diff(b % cols)
 }
 
 /// Add the clause "all of `when` imply one of `then`". `None` is a pruned (false) variable:
@@ -311,9 +321,8 @@ impl SlidingSat {
     /// The clauses of [`Encoding::Strong`] (see there and the module docs for soundness).
     fn add_manhattan_slack(&mut self, puzzle: &SlidingPuzzle, goal: Goal) {
         let (n, cols, big_t) = (self.rows * self.cols, self.cols, self.horizon);
-        let target: Vec<usize> = (0..n).map(|i| goal.cell_of(i as u16, n)).collect();
-        let dist =
-            |a: usize, b: usize| (a / cols).abs_diff(b / cols) + (a % cols).abs_diff(b % cols);
+        let target = goal_cells(goal, n);
+        let dist = |a: usize, b: usize| cell_dist(cols, a, b);
         let h0 = puzzle.manhattan(goal);
         if big_t < h0 {
             // No plan at all; the goal units already make this unsatisfiable.

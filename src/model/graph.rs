@@ -50,8 +50,9 @@ pub fn count_by_listing<G: StreamedGraph + ?Sized>(g: &G, complement: bool) -> u
         .sum()
 }
 
-/// True when `nodes` are pairwise adjacent in `g` (not in its complement); on failure, the
-/// first non-adjacent pair (smaller node first). Node ids out of range count as non-adjacent.
+/// `None` when `nodes` are pairwise adjacent in `g` (not in its complement), else the first
+/// non-adjacent pair (smaller node first). A repeated node is paired with itself, and a node
+/// out of range is returned as `(u, u)`.
 pub fn first_non_adjacent<G: StreamedGraph + ?Sized>(
     g: &G,
     nodes: &[usize],

@@ -162,10 +162,11 @@ pub fn run(
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<BenchSummary, SearchError> {
     let mut cases = set.cases();
+    // Read before truncating: a limit of 0 leaves no case to read the side from.
+    let side = cases[0].puzzle.rows();
     if let Some(l) = opts.limit {
         cases.truncate(l);
     }
-    let side = cases[0].puzzle.rows();
     let solver = NativeSolver::new(side, side, &opts.native, progress)?;
     let (db_seconds, db_source) = match solver.db_info() {
         Some(i) => (

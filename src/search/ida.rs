@@ -54,10 +54,9 @@ pub struct IdaResult {
 struct Ida<'a, H: Heuristic> {
     heur: &'a H,
     tiles: Vec<u8>,
-    /// `nbrs[c][..count[c]]` = the cells the blank can reach from `c`, with the move code
-    /// (flat arrays: one indirection less per node than nested vectors).
-    nbrs: Vec<[(usize, u8); 4]>,
-    count: Vec<u8>,
+    /// `nbrs[c].0[..nbrs[c].1]` = the cells the blank can reach from `c`, with the move
+    /// code (flat arrays: one indirection less per node than nested vectors).
+    nbrs: Vec<([(usize, u8); 4], u8)>,
     path: Vec<u8>,
     nodes: u64,
     next_bound: u32,
@@ -110,8 +109,8 @@ impl<H: Heuristic> Ida<'_, H> {
             self.stopped = true;
             return false;
         }
-        for k in 0..self.count[blank] as usize {
-            let (c, m) = self.nbrs[blank][k];
+        let (list, count) = self.nbrs[blank];
+        for &(c, m) in &list[..count as usize] {
             if m ^ 1 == prev {
                 continue; // never undo the previous move
             }
@@ -155,10 +154,9 @@ pub fn search<H: Heuristic>(
             .map(|l| {
                 let mut a = [(0, 0); 4];
                 a[..l.len()].copy_from_slice(l);
-                a
+                (a, l.len() as u8)
             })
             .collect(),
-        count: lists.iter().map(|l| l.len() as u8).collect(),
         path: Vec::with_capacity(256),
         nodes: 0,
         next_bound: u32::MAX,

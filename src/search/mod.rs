@@ -48,7 +48,8 @@ pub enum SearchError {
 pub struct NativeOptions {
     /// Where pattern databases are cached (default: [`pdb::default_cache_dir`]).
     pub cache_dir: Option<PathBuf>,
-    /// Use this partition instead of the default (15-puzzle: 6-6-3; others: none).
+    /// Use this partition instead of the default (15-puzzle: [`Partition::fifteen_default`];
+    /// other boards: none, i.e. Manhattan + linear conflict).
     pub partition: Option<Partition>,
     /// Skip pattern databases and use Manhattan distance + linear conflict.
     pub manhattan_only: bool,
@@ -152,11 +153,7 @@ impl NativeSolver {
             Engine::Pdb(db) => format!(
                 "pdb {}{}",
                 db.partition().shape(),
-                if self.rows == self.cols {
-                    " + reflection"
-                } else {
-                    ""
-                }
+                if db.reflects() { " + reflection" } else { "" }
             ),
             Engine::Md(_) => "manhattan + linear conflict".into(),
         }

@@ -92,8 +92,7 @@ impl Partition {
 
     /// Bits per cell in the table index.
     pub fn bits(&self) -> u32 {
-        let n = self.rows * self.cols;
-        usize::BITS - (n - 1).leading_zeros()
+        cell_bits(self.rows * self.cols)
     }
 
     /// A short name such as `4x4-1.2.3.5.6.7_4.8.9.12.13.14_10.11.15`.
@@ -156,6 +155,11 @@ impl Partition {
         }
         Ok(())
     }
+}
+
+/// Bits that hold a cell number of an `n`-cell board.
+fn cell_bits(n: usize) -> u32 {
+    usize::BITS - (n - 1).leading_zeros()
 }
 
 /// Placements of `k` distinct tiles on `n` cells: n!/(n−k)!.
@@ -241,7 +245,7 @@ fn ranked_with<const N: usize>(
 ) -> Vec<u8> {
     let n = if N == 0 { rows * cols } else { N };
     let k = tiles.len();
-    let bits = usize::BITS - (n - 1).leading_zeros(); // as Partition::bits
+    let bits = cell_bits(n);
 
     let pack = |cells: &[u8; 16]| -> u32 {
         (0..k).fold(0, |acc, i| acc | ((cells[i] as u32) << (bits * i as u32)))
@@ -252,55 +256,28 @@ fn ranked_with<const N: usize>(
     let mut home = [0u8; 16];
     home[..k].copy_from_slice(tiles);
     let start = rank_packed(pack(&home), bits, k, n) * n as u32;
-    dist[start as usize] = 0;
-    let mut cur: Vec<u32> = vec![start];
-    let mut next: Vec<u32> = Vec::new();
-    let mut d: u8 = 0;
-    let mut settled = 0u64;
-    while !cur.is_empty() {
-        let mut i = 0;
-        while i < cur.len() {
-            let s = cur[i];
-            i += 1;
-            if dist[s as usize] != d {
-                continue;
-            }
-            settled += 1;
-            let r = s / n as u32;
-            let blank = (s % n as u32) as usize;
-            let mut cells = unrank(r, k, n);
-            let mut occ = [u8::MAX; 16];
-            for (j, &c) in cells[..k].iter().enumerate() {
-                occ[c as usize] = j as u8;
-            }
-            for &(c, _) in &nbrs[blank] {
-                let (ns, cost) = match occ[c] {
-                    u8::MAX => (r * n as u32 + c as u32, 0u8),
-                    j => {
-                        cells[j as usize] = blank as u8;
-                        let nr = rank_packed(pack(&cells), bits, k, n);
-                        cells[j as usize] = c as u8;
-                        (nr * n as u32 + c as u32, 1u8)
-                    }
-                };
-                let nd = d + cost;
-                if nd < dist[ns as usize] {
-                    dist[ns as usize] = nd;
-                    if cost == 0 {
-                        cur.push(ns);
-                    } else {
-                        next.push(ns);
-                    }
-                }
-            }
+    zero_one_bfs(&mut dist, start, tiles, progress, |s| {
+        let r = s / n as u32;
+        let blank = (s % n as u32) as usize;
+        let mut cells = unrank(r, k, n);
+        let mut occ = [u8::MAX; 16];
+        for (j, &c) in cells[..k].iter().enumerate() {
+            occ[c as usize] = j as u8;
         }
-        progress(&format!(
-            "pattern {tiles:?}: depth {d} done, {settled} abstract states settled"
-        ));
-        cur.clear();
-        std::mem::swap(&mut cur, &mut next);
-        d += 1;
-    }
+        let mut out = [(0u32, 0u8); 4];
+        for (o, &(c, _)) in out.iter_mut().zip(&nbrs[blank]) {
+            *o = match occ[c] {
+                u8::MAX => (r * n as u32 + c as u32, 0),
+                j => {
+                    cells[j as usize] = blank as u8;
+                    let nr = rank_packed(pack(&cells), bits, k, n);
+                    cells[j as usize] = c as u8;
+                    (nr * n as u32 + c as u32, 1)
+                }
+            };
+        }
+        (out, nbrs[blank].len())
+    });
     dist.chunks_exact(n)
         .map(|c| c.iter().copied().min().unwrap_or(u8::MAX))
         .collect()
@@ -315,12 +292,7 @@ pub fn build_group(
     progress: &(dyn Fn(&str) + Sync),
 ) -> Vec<u8> {
     let n = rows * cols;
-    let b = Partition {
-        rows,
-        cols,
-        groups: vec![],
-    }
-    .bits();
+    let b = cell_bits(n);
     let k = tiles.len() as u32;
     let cell_mask = (1u32 << b) - 1;
     let pbits = b * k;
@@ -331,7 +303,54 @@ pub fn build_group(
         .iter()
         .enumerate()
         .fold(0, |acc, (i, &t)| acc | ((t as u32) << (b * i as u32)));
-    dist[start as usize] = 0; // blank home in cell 0
+    // The blank starts home, in cell 0 (the top bits of `start`).
+    zero_one_bfs(&mut dist, start, tiles, progress, |s| {
+        let p = s & pmask;
+        let blank = (s >> pbits) as usize;
+        let mut occ = [u8::MAX; 16];
+        for j in 0..k {
+            occ[((p >> (b * j)) & cell_mask) as usize] = j as u8;
+        }
+        let mut out = [(0u32, 0u8); 4];
+        for (o, &(c, _)) in out.iter_mut().zip(&nbrs[blank]) {
+            *o = match occ[c] {
+                u8::MAX => (p | ((c as u32) << pbits), 0),
+                j => {
+                    let sh = b * j as u32;
+                    let np = p - ((c as u32) << sh) + ((blank as u32) << sh);
+                    (np | ((c as u32) << pbits), 1)
+                }
+            };
+        }
+        (out, nbrs[blank].len())
+    });
+    let size = 1usize << pbits;
+    let mut table = vec![u8::MAX; size];
+    for (blank, chunk) in dist.chunks_exact(size).enumerate() {
+        if blank >= n {
+            break;
+        }
+        for (t, &v) in table.iter_mut().zip(chunk) {
+            if v < *t {
+                *t = v;
+            }
+        }
+    }
+    table
+}
+
+/// 0-1 breadth-first search over abstract states from `start`, filling `dist` (all
+/// `u8::MAX` on entry). `expand(s)` gives the successors of `s` with their costs (0 or 1):
+/// cost-0 successors join the current level, cost-1 ones the next. `progress` gets one line
+/// per level, naming the pattern `tiles`.
+fn zero_one_bfs(
+    dist: &mut [u8],
+    start: u32,
+    tiles: &[u8],
+    progress: &(dyn Fn(&str) + Sync),
+    expand: impl Fn(u32) -> ([(u32, u8); 4], usize),
+) {
+    dist[start as usize] = 0;
     let mut cur: Vec<u32> = vec![start];
     let mut next: Vec<u32> = Vec::new();
     let mut d: u8 = 0;
@@ -345,21 +364,8 @@ pub fn build_group(
                 continue; // reached again later at a lower cost
             }
             settled += 1;
-            let p = s & pmask;
-            let blank = (s >> pbits) as usize;
-            let mut occ = [u8::MAX; 16];
-            for j in 0..k {
-                occ[((p >> (b * j)) & cell_mask) as usize] = j as u8;
-            }
-            for &(c, _) in &nbrs[blank] {
-                let (ns, cost) = match occ[c] {
-                    u8::MAX => (p | ((c as u32) << pbits), 0u8),
-                    j => {
-                        let sh = b * j as u32;
-                        let np = p - ((c as u32) << sh) + ((blank as u32) << sh);
-                        (np | ((c as u32) << pbits), 1u8)
-                    }
-                };
+            let (succ, count) = expand(s);
+            for &(ns, cost) in &succ[..count] {
                 let nd = d + cost;
                 if nd < dist[ns as usize] {
                     dist[ns as usize] = nd;
@@ -378,19 +384,6 @@ pub fn build_group(
         std::mem::swap(&mut cur, &mut next);
         d += 1;
     }
-    let size = 1usize << pbits;
-    let mut table = vec![u8::MAX; size];
-    for (blank, chunk) in dist.chunks_exact(size).enumerate() {
-        if blank >= n {
-            break;
-        }
-        for (t, &v) in table.iter_mut().zip(chunk) {
-            if v < *t {
-                *t = v;
-            }
-        }
-    }
-    table
 }
 
 /// 64-bit checksum of the cache file: word-wise multiply–xorshift. Every step is a bijection
@@ -532,13 +525,28 @@ pub struct AdditivePdb {
     cells: usize,
 }
 
-/// Per-node state of [`AdditivePdb`].
+/// Per-node state of [`AdditivePdb`]: the board and its diagonal reflection.
 #[derive(Debug, Clone, Copy)]
 pub struct PdbAcc {
+    fwd: Lookups,
+    refl: Lookups,
+}
+
+/// Each group's table index and entry, and the entries' sum. Keeping the entries means a
+/// move looks up only the moved tile's new index, not its old one too.
+#[derive(Debug, Clone, Copy)]
+struct Lookups {
     idx: [u32; MAX_GROUPS],
-    ridx: [u32; MAX_GROUPS],
+    val: [u8; MAX_GROUPS],
     sum: u32,
-    rsum: u32,
+}
+
+impl Lookups {
+    const EMPTY: Lookups = Lookups {
+        idx: [0; MAX_GROUPS],
+        val: [0; MAX_GROUPS],
+        sum: 0,
+    };
 }
 
 impl AdditivePdb {
@@ -572,15 +580,11 @@ impl AdditivePdb {
     /// module's builders and the checked decoder produce tables.
     fn from_tables(p: &Partition, tables: Vec<Vec<u8>>) -> Self {
         let n = p.rows * p.cols;
+        let bits = p.bits();
         assert_eq!(tables.len(), p.groups.len(), "one table per group");
         for (g, t) in p.groups.iter().zip(&tables) {
-            assert_eq!(
-                t.len() as u64,
-                table_len(n, p.bits(), g.len()),
-                "table length"
-            );
+            assert_eq!(t.len() as u64, table_len(n, bits, g.len()), "table length");
         }
-        let bits = p.bits();
         let mut group_of = vec![u8::MAX; n];
         let mut shift = vec![0; n];
         for (gi, g) in p.groups.iter().enumerate() {
@@ -680,20 +684,39 @@ impl AdditivePdb {
         self.reflect = None;
         self
     }
+    /// Whether the estimate is the maximum with the diagonal reflection (square boards,
+    /// unless [`without_reflection`](Self::without_reflection) dropped it).
+    pub fn reflects(&self) -> bool {
+        self.reflect.is_some()
+    }
     /// The value of a whole board (blank-first goal), without the reflection.
     pub fn lookup(&self, tiles: &[u8]) -> u32 {
-        let mut idx = [0u32; MAX_GROUPS];
+        self.lookups(tiles, None).sum
+    }
+
+    /// The lookups of a whole board, its cells and tiles first mapped by `map` when given.
+    fn lookups(&self, tiles: &[u8], map: Option<&[u8]>) -> Lookups {
+        let mut l = Lookups::EMPTY;
         for (c, &t) in tiles.iter().enumerate() {
-            if t != 0 && self.group_of[t as usize] != u8::MAX {
-                idx[self.group_of[t as usize] as usize] |= (c as u32) << self.shift[t as usize];
+            if t == 0 {
+                continue;
+            }
+            let (t, c) = map.map_or((t, c as u8), |m| (m[t as usize], m[c]));
+            let g = self.group_of[t as usize];
+            if g != u8::MAX {
+                l.idx[g as usize] |= (c as u32) << self.shift[t as usize];
             }
         }
-        (0..self.tables.len()).map(|g| self.get(g, idx[g])).sum()
+        for g in 0..self.tables.len() {
+            l.val[g] = self.get(g, l.idx[g]);
+            l.sum += l.val[g] as u32;
+        }
+        l
     }
 
     /// The table entry of group `g` for the packed cells `idx`.
     #[inline]
-    fn get(&self, g: usize, idx: u32) -> u32 {
+    fn get(&self, g: usize, idx: u32) -> u8 {
         let at = match self.ranked[g] {
             Some(k) => rank_packed(idx, self.bits, k, self.cells),
             None => idx,
@@ -703,22 +726,24 @@ impl AdditivePdb {
         // SAFETY: `at` is in range by construction: a packed index holds k cells < 2^bits
         // (the table has 2^(bits·k) entries), a rank of k distinct cells is < n!/(n−k)!
         // (the ranked table's length). `from_tables` only accepts tables of these lengths.
-        unsafe { *t.get_unchecked(at) as u32 }
+        unsafe { *t.get_unchecked(at) }
     }
 
+    /// `tile` slid from cell `from` to cell `to`: update its group's index and entry.
     #[inline]
-    fn bump(&self, idx: &mut [u32; MAX_GROUPS], sum: &mut u32, tile: u8, from: u8, to: u8) {
+    fn bump(&self, l: &mut Lookups, tile: u8, from: u8, to: u8) {
         let g = self.group_of[tile as usize];
         if g == u8::MAX {
             return;
         }
         let g = g as usize;
         let s = self.shift[tile as usize];
-        let old = self.get(g, idx[g]);
-        idx[g] = idx[g]
+        l.idx[g] = l.idx[g]
             .wrapping_sub((from as u32) << s)
             .wrapping_add((to as u32) << s);
-        *sum = *sum + self.get(g, idx[g]) - old;
+        let v = self.get(g, l.idx[g]);
+        l.sum = l.sum + v as u32 - l.val[g] as u32;
+        l.val[g] = v;
     }
 }
 
@@ -726,50 +751,30 @@ impl Heuristic for AdditivePdb {
     type Acc = PdbAcc;
 
     fn init(&self, tiles: &[u8]) -> PdbAcc {
-        let _ = self.bits;
-        let mut acc = PdbAcc {
-            idx: [0; MAX_GROUPS],
-            ridx: [0; MAX_GROUPS],
-            sum: 0,
-            rsum: 0,
-        };
-        for (c, &t) in tiles.iter().enumerate() {
-            if t == 0 {
-                continue;
-            }
-            if let Some(&g) = self.group_of.get(t as usize).filter(|g| **g != u8::MAX) {
-                acc.idx[g as usize] |= (c as u32) << self.shift[t as usize];
-            }
-            if let Some(r) = &self.reflect {
-                let (rt, rc) = (r[t as usize], r[c]);
-                let g = self.group_of[rt as usize];
-                if g != u8::MAX {
-                    acc.ridx[g as usize] |= (rc as u32) << self.shift[rt as usize];
-                }
-            }
+        PdbAcc {
+            fwd: self.lookups(tiles, None),
+            // Without the reflection this side stays at 0 (never updated), so `value` is
+            // the plain sum.
+            refl: match &self.reflect {
+                Some(r) => self.lookups(tiles, Some(r)),
+                None => Lookups::EMPTY,
+            },
         }
-        for g in 0..self.tables.len() {
-            acc.sum += self.get(g, acc.idx[g]);
-            if self.reflect.is_some() {
-                acc.rsum += self.get(g, acc.ridx[g]);
-            }
-        }
-        acc
     }
 
     #[inline]
     fn update(&self, acc: &PdbAcc, _tiles: &[u8], tile: u8, from: usize, to: usize) -> PdbAcc {
         let mut a = *acc;
-        self.bump(&mut a.idx, &mut a.sum, tile, from as u8, to as u8);
+        self.bump(&mut a.fwd, tile, from as u8, to as u8);
         if let Some(r) = &self.reflect {
-            self.bump(&mut a.ridx, &mut a.rsum, r[tile as usize], r[from], r[to]);
+            self.bump(&mut a.refl, r[tile as usize], r[from], r[to]);
         }
         a
     }
 
     #[inline]
     fn value(&self, acc: &PdbAcc) -> u32 {
-        acc.sum.max(acc.rsum)
+        acc.fwd.sum.max(acc.refl.sum)
     }
 }
 
@@ -838,6 +843,40 @@ mod tests {
         };
         assert!(decode(&other, &bytes).unwrap_err().contains("partition"));
         assert!(decode(&p, &bytes[..10]).is_err());
+    }
+
+    #[test]
+    fn incremental_updates_match_recomputed_values() {
+        // Ranked (7 tiles, 2×4) and packed groups, with the reflection (3×3) and without.
+        for p in [
+            Partition {
+                rows: 2,
+                cols: 4,
+                groups: vec![(1..8).collect()],
+            },
+            Partition {
+                rows: 3,
+                cols: 3,
+                groups: vec![vec![1, 2, 3, 4], vec![5, 6, 7, 8]],
+            },
+        ] {
+            let db = AdditivePdb::build(&p, &quiet).unwrap();
+            let nb = neighbours(p.rows, p.cols);
+            let mut tiles: Vec<u8> = (0..(p.rows * p.cols) as u8).collect();
+            let mut acc = db.init(&tiles);
+            let mut blank = 0;
+            for step in 0..300usize {
+                let (c, _) = nb[blank][step * 7 % nb[blank].len()];
+                let t = tiles[c];
+                tiles[blank] = t;
+                tiles[c] = 0;
+                acc = db.update(&acc, &tiles, t, c, blank);
+                blank = c;
+                let fresh = db.init(&tiles);
+                assert_eq!(db.value(&acc), db.value(&fresh), "{p:?} step {step}");
+                assert_eq!(acc.fwd.sum, db.lookup(&tiles), "{p:?} step {step}");
+            }
+        }
     }
 
     #[test]

@@ -59,8 +59,7 @@ pub fn solve_varisat_with_proof(
         std::io::BufWriter::new(file),
         varisat::ProofFormat::BinaryDrat,
     );
-    let outcome = solve_with(solver, cnf)?;
-    Ok(outcome)
+    solve_with(solver, cnf)
 }
 
 fn solve_with(mut solver: varisat::Solver<'_>, cnf: &Cnf) -> Result<SatOutcome, EmbeddedSatError> {
@@ -158,5 +157,26 @@ mod tests {
         g.add_clause(&[a.positive()]);
         g.add_clause(&[b.negative()]);
         assert_eq!(solve_varisat(&g), SatOutcome::Sat(vec![true, false]));
+    }
+
+    #[test]
+    fn proofs_are_written_and_an_unwritable_proof_path_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let proof = dir.path().join("php.drat");
+        assert_eq!(
+            solve_varisat_with_proof(&php(4, 3), &proof).unwrap(),
+            SatOutcome::Unsat
+        );
+        assert!(std::fs::metadata(&proof).unwrap().len() > 0);
+        let bad = dir.path().join("no-such-dir").join("p.drat");
+        let e = solve_varisat_with_proof(&php(2, 2), &bad).unwrap_err();
+        assert!(matches!(e, EmbeddedSatError::Proof { .. }), "{e}");
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "cannot create the proof file {}: No such file or directory (os error 2)",
+                bad.display()
+            )
+        );
     }
 }

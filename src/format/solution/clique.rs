@@ -47,7 +47,8 @@ pub fn parse_cliquer(
                 "no ':' before the vertex list: expected 'size=K, weight=W: v1 v2 …'",
             ));
         };
-        let mut clique = Vec::with_capacity(size);
+        // The size is untrusted: a huge one must not become a huge allocation.
+        let mut clique = Vec::with_capacity(size.min(num_vertices));
         read_vertices(vertices, source, line, num_vertices, &mut clique)?;
         if clique.len() != size {
             return Err(InputError::at(
@@ -201,6 +202,16 @@ mod tests {
         assert_eq!(
             parse_cliquer("\n", "out.txt", 5).unwrap_err().to_string(),
             "out.txt: no clique in the output: expected a line 'size=K, weight=W: v1 v2 …'"
+        );
+    }
+
+    #[test]
+    fn a_huge_claimed_size_is_an_error_not_an_allocation() {
+        assert_eq!(
+            parse_cliquer("size=999999999999999, weight=1: 1\n", "out.txt", 5)
+                .unwrap_err()
+                .to_string(),
+            "out.txt:1: the line says size=999999999999999 but lists 1 vertices"
         );
     }
 }
