@@ -543,3 +543,57 @@ fn cli_certifies_the_native_plan() {
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("--plan gives the plan"), "{}", r.stderr);
 }
+
+/// A proof producer that gives no answer for L − 2 within the limit: the plan still replays,
+/// but optimality is reported as NOT certified, with exit code 1.
+#[test]
+fn cli_producer_without_an_answer_is_not_a_certificate() {
+    if !require("rate") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let slow = d.join("slow.sh");
+    std::fs::write(&slow, "#!/bin/sh\nsleep 30\n").unwrap();
+    std::process::Command::new("chmod")
+        .args(["+x", s(&slow)])
+        .status()
+        .unwrap();
+    let reg = d.join("reg.toml");
+    std::fs::write(
+        &reg,
+        format!(
+            "[solver.slow]\nkind = \"sat\"\ncommand = \"{}\"\ninput = \"cnf\"\nargs = [\"{{model}}\"]\nsolution = \"sat\"\n",
+            s(&slow)
+        ),
+    )
+    .unwrap();
+    let f20 = models().join("fifteen_len20.txt");
+    let plan = d.join("plan.txt");
+    let r = tilekit(&["solve", s(&f20), "--goal", "blank-first", "-o", s(&plan)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = tilekit(&[
+        "solve",
+        s(&f20),
+        "--goal",
+        "blank-first",
+        "--via",
+        "sat",
+        "--certify",
+        "--plan",
+        s(&plan),
+        "--solver",
+        "slow",
+        "--solvers",
+        s(&reg),
+        "--time-limit",
+        "1",
+    ]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout
+            .contains("certificate FAILED: slow gave no answer at horizon 18"),
+        "{}",
+        r.stdout
+    );
+}
