@@ -189,10 +189,10 @@ enum Cmd {
         #[command(subcommand)]
         cmd: tilekit::neos::cli::NeosCmd,
     },
-    /// Solve a published benchmark set with the native solver: korf100, korf50-24 or
+    /// Solve a published benchmark set with the native solver: korf100, korf50-24, deepcubea24 or
     /// hardest80. Checks every length against the published optimum and replays every plan.
     Bench {
-        /// korf100, korf50-24 or hardest80.
+        /// korf100, korf50-24, deepcubea24 (easiest first) or hardest80.
         set: String,
         /// Only the first N instances.
         #[arg(long)]
@@ -206,6 +206,11 @@ enum Cmd {
         /// Pattern database cache directory (else $TILEKIT_CACHE, else ~/.cache/tilekit).
         #[arg(long)]
         cache_dir: Option<PathBuf>,
+        /// Pattern databases: 7-8, 7-7-1 or 6-6-3 (15-puzzle), 6-6-6-6 (24-puzzle), or none
+        /// (Manhattan + linear conflict); built and cached when missing. Default: the
+        /// strongest already cached, else 6-6-3 (15-puzzle) or none (24-puzzle).
+        #[arg(long)]
+        pdb: Option<String>,
         /// Print the summary as one JSON object after the table.
         #[arg(long)]
         json: bool,
@@ -904,12 +909,13 @@ fn run(cli: Cli) -> Result<ExitCode, PipelineError> {
             time_limit,
             jobs,
             cache_dir,
+            pdb,
             json,
         } => {
             use tilekit::search::bench;
             let which = bench::BenchSet::parse(&set).ok_or_else(|| {
                 PipelineError::Input(format!(
-                    "bench set {set:?} is not known: use korf100, korf50-24 or hardest80"
+                    "bench set {set:?} is not known: use korf100, korf50-24, deepcubea24 or hardest80"
                 ))
             })?;
             if time_limit.is_some_and(|t| !(t.is_finite() && t > 0.0)) {
@@ -930,6 +936,7 @@ fn run(cli: Cli) -> Result<ExitCode, PipelineError> {
                     cache_dir,
                     ..Default::default()
                 },
+                pdb,
             };
             let mut out = std::io::stdout();
             let summary = bench::run(which, &opts, &mut out, &progress_line)

@@ -2,12 +2,10 @@
 //! the SAT route; pattern-database admissibility and consistency; the on-disk cache
 //! (corruption is detected and the file rebuilt); both goal conventions.
 //!
-//! The 15-puzzle databases used here are the 6-6-3 ones (about 15 s to build on 2 cores), cached
-//! in `CARGO_TARGET_TMPDIR/native-pdb-cache`, built once and shared with `tests/native_cli.rs`.
-//! The default 7-7-1 databases take minutes to build; the one test that builds them is
-//! `#[ignore]`d (run it with `cargo test --release --test native -- --ignored`). Both go
-//! through the same construction and lookup code (the 7-tile groups through its ranked path,
-//! which `ranked_and_direct_builds_agree` in src/search/pdb.rs checks against the direct one).
+//! The 15-puzzle databases used here are the 6-6-3 ones (seconds to build), cached in
+//! `CARGO_TARGET_TMPDIR/native-pdb-cache`, built once and shared with `tests/native_cli.rs`;
+//! one test builds the 7-8 ones there (minutes; their groups go through the blank-region
+//! search of src/search/region.rs, which its unit tests check against the per-blank-cell one).
 
 use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
@@ -48,11 +46,11 @@ fn read_set(file: &str, tiles_from: usize) -> Vec<(u32, u32, Vec<u16>)> {
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| {
-            let f: Vec<u64> = l.split_whitespace().map(|x| x.parse().unwrap()).collect();
+            let f: Vec<&str> = l.split_whitespace().collect();
             (
-                f[0] as u32,
-                f[1] as u32,
-                f[tiles_from..].iter().map(|&t| t as u16).collect(),
+                f[0].parse().unwrap(),
+                f[1].parse().unwrap(),
+                f[tiles_from..].iter().map(|t| t.parse().unwrap()).collect(),
             )
         })
         .collect()
@@ -321,7 +319,11 @@ fn time_limit_and_unsolvable_are_outcomes() {
     // The 24-puzzle with Manhattan + LC cannot finish Korf-Felner #1 in 0.2 s.
     let set = read_set("korf50_24puzzle.txt", 2);
     let p = SlidingPuzzle::new(5, 5, set[0].2.clone()).unwrap();
-    let solver = NativeSolver::new(5, 5, &NativeOptions::default(), &quiet).unwrap();
+    let md = NativeOptions {
+        manhattan_only: true,
+        ..Default::default()
+    };
+    let solver = NativeSolver::new(5, 5, &md, &quiet).unwrap();
     let r = solver
         .solve(&p, Goal::BlankFirst, Some(Duration::from_millis(200)))
         .unwrap();
@@ -336,13 +338,49 @@ fn time_limit_and_unsolvable_are_outcomes() {
     assert_eq!(r.status, NativeStatus::Unsolvable);
 }
 
-/// Builds the default 7-7-1 databases (minutes on 2 cores, about 1 GB of memory per group
-/// while building), then checks them on Korf instances. Opt-in: `-- --ignored`.
+/// Builds (or loads, when an earlier run left the file in the shared cache) the 7-8
+/// databases of Korf and Felner — 4 minutes and 3.6 GB on 2 cores — and solves the hardest
+/// Korf instances and a few others with them; every plan is replayed.
 #[test]
-#[ignore]
-fn default_771_databases_solve_korf_instances() {
+fn seven_eight_databases_solve_korf_instances() {
     let opts = NativeOptions {
         cache_dir: Some(shared_cache()),
+        partition: Some(Partition::fifteen_78()),
+        ..Default::default()
+    };
+    let solver = NativeSolver::new(4, 4, &opts, &quiet).unwrap();
+    assert_eq!(solver.heuristic_name(), "pdb 7-8 + reflection");
+    assert_eq!(solver.db_info().unwrap().bytes, 57_657_600 + 518_918_400);
+    let set = read_set("korf100_15puzzle.txt", 3);
+    for id in [1, 17, 60, 82, 88] {
+        let (_, opt, tiles) = set.iter().find(|c| c.0 == id).unwrap().clone();
+        let p = SlidingPuzzle::new(4, 4, tiles).unwrap();
+        assert_optimal(&solver, &p, Goal::BlankFirst, opt, &format!("korf #{id}"));
+        // Along the optimal plan the board after i moves is exactly opt − i from the goal:
+        // the 7-8 estimate may never exceed it, and is 0 only at the goal.
+        let plan = solver
+            .solve(&p, Goal::BlankFirst, None)
+            .unwrap()
+            .moves
+            .unwrap();
+        let mut board = p.clone();
+        for (i, &m) in plan.iter().enumerate() {
+            let h = solver.estimate(&board, Goal::BlankFirst).unwrap();
+            assert!(h <= opt - i as u32 && h > 0, "korf #{id} step {i}: h {h}");
+            assert!(board.apply(m));
+        }
+        assert_eq!(solver.estimate(&board, Goal::BlankFirst).unwrap(), 0);
+    }
+}
+
+/// Builds the 7-7-1 databases (about a minute) into a fresh directory. Opt-in
+/// (`-- --ignored`): the 7-8 test above covers the same ranked construction and lookups.
+#[test]
+#[ignore]
+fn seven_seven_one_databases_solve_korf_instances() {
+    let dir = tempfile::tempdir().unwrap();
+    let opts = NativeOptions {
+        cache_dir: Some(dir.path().to_path_buf()),
         partition: Some(Partition::fifteen_771()),
         ..Default::default()
     };
@@ -353,5 +391,102 @@ fn default_771_databases_solve_korf_instances() {
         let (_, opt, tiles) = set.iter().find(|c| c.0 == id).unwrap().clone();
         let p = SlidingPuzzle::new(4, 4, tiles).unwrap();
         assert_optimal(&solver, &p, Goal::BlankFirst, opt, &format!("korf #{id}"));
+    }
+}
+
+#[test]
+fn default_partition_is_the_strongest_cached_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let name = |p: Option<Partition>| p.map(|p| p.shape());
+    // Only the presence of a file decides; loading checks its contents later.
+    assert_eq!(
+        name(Partition::default_for(4, 4, d).unwrap()),
+        Some("6-6-3".into())
+    );
+    assert_eq!(name(Partition::default_for(5, 5, d).unwrap()), None);
+    assert_eq!(name(Partition::default_for(3, 3, d).unwrap()), None);
+    for (rows, shape) in [(4, "7-7-1"), (4, "7-8"), (5, "6-6-6-6")] {
+        let p = Partition::named(rows, rows, shape).unwrap();
+        std::fs::write(tilekit::search::pdb::cache_path(d, &p), b"x").unwrap();
+        assert_eq!(
+            name(Partition::default_for(rows, rows, d).unwrap()),
+            Some(shape.into())
+        );
+    }
+    let e = Partition::named(4, 4, "6-6-6-6").unwrap_err().to_string();
+    assert!(
+        e.contains("not known for a 4×4 board: use 7-8, 7-7-1, 6-6-3"),
+        "{e}"
+    );
+    let e = Partition::named(3, 3, "7-8").unwrap_err().to_string();
+    assert!(e.contains("only for 4×4 and 5×5"), "{e}");
+}
+
+/// The 24-puzzle through ranked pattern databases (every group on a 25-cell board is ranked
+/// and built by the blank-region search): six groups of four tiles, so the build takes
+/// seconds. Optimal lengths must agree with the Manhattan + linear-conflict search.
+#[test]
+fn twentyfour_puzzle_pattern_databases_agree_with_manhattan_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let groups = vec![
+        vec![1, 2, 5, 6],
+        vec![3, 4, 8, 9],
+        vec![7, 12, 13, 14],
+        vec![10, 11, 15, 16],
+        vec![17, 20, 21, 22],
+        vec![18, 19, 23, 24],
+    ];
+    let opts = NativeOptions {
+        cache_dir: Some(dir.path().to_path_buf()),
+        partition: Some(Partition {
+            rows: 5,
+            cols: 5,
+            groups,
+        }),
+        ..Default::default()
+    };
+    let pdb = NativeSolver::new(5, 5, &opts, &quiet).unwrap();
+    assert_eq!(pdb.heuristic_name(), "pdb 4-4-4-4-4-4 + reflection");
+    let md_opts = NativeOptions {
+        manhattan_only: true,
+        ..Default::default()
+    };
+    let md = NativeSolver::new(5, 5, &md_opts, &quiet).unwrap();
+    for seed in 1..=6u64 {
+        for goal in [Goal::BlankFirst, Goal::BlankLast] {
+            let (p, _) = SlidingPuzzle::random_walk(5, 5, goal, 36 + 2 * seed as usize, seed);
+            let reference = md.solve(&p, goal, None).unwrap().lower_bound;
+            let what = format!("seed {seed} {goal:?}");
+            assert_optimal(&pdb, &p, goal, reference, &what);
+            let h_pdb = pdb.estimate(&p, goal).unwrap();
+            assert!(h_pdb <= reference, "{what}: {h_pdb} > {reference}");
+        }
+    }
+}
+
+/// Builds the 6-6-6-6 databases of Korf and Felner (about 6 minutes and 1.7 GB on 2 cores)
+/// and solves two DeepCubeA 24-puzzle instances with their published lengths. Opt-in
+/// (`-- --ignored`); `tilekit bench deepcubea24 --pdb 6-6-6-6` runs the set.
+#[test]
+#[ignore]
+fn six_six_six_six_databases_solve_deepcubea_instances() {
+    let opts = NativeOptions {
+        cache_dir: Some(shared_cache()),
+        partition: Some(Partition::twentyfour_6666()),
+        ..Default::default()
+    };
+    let solver = NativeSolver::new(5, 5, &opts, &quiet).unwrap();
+    let set = read_set("deepcubea_test_24puzzle.txt", 4);
+    for id in [25, 434, 157] {
+        let (_, opt, tiles) = set.iter().find(|c| c.0 == id).unwrap().clone();
+        let p = SlidingPuzzle::new(5, 5, tiles).unwrap();
+        assert_optimal(
+            &solver,
+            &p,
+            Goal::BlankLast,
+            opt,
+            &format!("deepcubea #{id}"),
+        );
     }
 }

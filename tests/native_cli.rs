@@ -27,7 +27,9 @@ fn tilekit(dir: &Path, args: &[&str]) -> Run {
         .current_dir(dir)
         .env_remove("TILEKIT_SOLVERS")
         .env("TILEKIT_CACHE", cache)
-        .env("TILEKIT_PDB", "6-6-3") // the default 7-7-1 takes minutes to build
+        // Not the strongest cached file: tests/native.rs may have put the 7-8 one here, which
+        // takes most of a second to load in every run.
+        .env("TILEKIT_PDB", "6-6-3")
         .output()
         .expect("the tilekit binary runs");
     Run {

@@ -231,17 +231,17 @@ struct Listed {
     id: usize,
     optimal: usize,
     tiles: Vec<u16>,
-    extra: Vec<usize>,
+    extra: Vec<f64>,
 }
 
-/// The data lines of `name`: `id optimal [extra…] t0 … t(cells-1)`.
+/// The data lines of `name`: `id optimal [extra…] t0 … t(cells-1)` (extras may be decimals).
 fn listed(name: &str, cells: usize) -> Vec<Listed> {
     let mut out = Vec::new();
     for (i, line) in read(name).lines().enumerate() {
         if line.starts_with('#') || line.trim().is_empty() {
             continue;
         }
-        let nums: Vec<usize> = line
+        let nums: Vec<f64> = line
             .split_whitespace()
             .map(|t| {
                 t.parse()
@@ -255,11 +255,19 @@ fn listed(name: &str, cells: usize) -> Vec<Listed> {
             nums.len(),
             2 + cells
         );
+        let int = |x: f64| {
+            assert!(
+                x >= 0.0 && x.fract() == 0.0,
+                "{name}:{}: {x} is not a count",
+                i + 1
+            );
+            x as usize
+        };
         let split = nums.len() - cells;
         out.push(Listed {
-            id: nums[0],
-            optimal: nums[1],
-            tiles: nums[split..].iter().map(|&t| t as u16).collect(),
+            id: int(nums[0]),
+            optimal: int(nums[1]),
+            tiles: nums[split..].iter().map(|&t| int(t) as u16).collect(),
             extra: nums[2..split].to_vec(),
         });
     }
@@ -272,7 +280,12 @@ fn check_set(name: &str, side: usize, goal: Goal, count: usize, extra: usize) ->
     let all = listed(name, side * side);
     assert_eq!(all.len(), count, "{name}: number of instances");
     for (k, inst) in all.iter().enumerate() {
-        assert_eq!(inst.id, k + 1, "{name}: ids run 1, 2, …");
+        if name.starts_with("deepcubea") {
+            // Ids as in the source pickle: from 0, four missing.
+            assert!(k == 0 || inst.id > all[k - 1].id, "{name}: ids increase");
+        } else {
+            assert_eq!(inst.id, k + 1, "{name}: ids run 1, 2, …");
+        }
         assert_eq!(inst.extra.len(), extra, "{name} #{}: fields", inst.id);
         let rows: Vec<String> = inst
             .tiles
@@ -367,6 +380,9 @@ fn every_listed_instance_parses_and_is_consistent() {
         );
     }
 
+    let deep = check_set("deepcubea_test_24puzzle.txt", 5, Goal::BlankLast, 496, 2);
+    assert_eq!(sum(&deep), 44348, "DeepCubeA 24: sum of optima");
+
     let eight = check_set("eightpuzzle_by_depth.txt", 3, Goal::BlankFirst, 91, 0);
     for d in 1..=31 {
         let n = eight.iter().filter(|i| i.optimal == d).count();
@@ -391,9 +407,9 @@ fn every_listed_instance_parses_and_is_consistent() {
 
     let fifteen = check_set("fifteen_small_by_length.txt", 4, Goal::BlankFirst, 145, 1);
     for inst in &fifteen {
-        let walk = inst.extra[0];
+        let walk = inst.extra[0] as usize;
         assert!(
-            walk >= inst.optimal && (walk - inst.optimal) % 2 == 0,
+            walk >= inst.optimal && (walk - inst.optimal).is_multiple_of(2),
             "fifteen_small #{}: walk {walk} vs optimal {}",
             inst.id,
             inst.optimal

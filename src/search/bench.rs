@@ -2,6 +2,7 @@
 //! length against the published optimum and replay every plan with the independent verifier.
 //! The sets are compiled in from `models/sliding/` (provenance in their headers).
 
+use super::pdb::Partition;
 use super::{NativeOptions, NativeSolver, NativeStatus, SearchError};
 use crate::puzzle::sliding::{Goal, SlidingPuzzle, moves_to_string};
 use std::io::Write;
@@ -18,6 +19,9 @@ pub enum BenchSet {
     Korf50x24,
     /// The 17 15-puzzle positions at distance 80 (blank-last).
     Hardest80,
+    /// The DeepCubeA 24-puzzle test set (blank-last), easiest first by the published node
+    /// count of the paper's optimal solver.
+    DeepCubeA24,
 }
 
 impl BenchSet {
@@ -27,6 +31,7 @@ impl BenchSet {
             "korf100" => Some(BenchSet::Korf100),
             "korf50-24" => Some(BenchSet::Korf50x24),
             "hardest80" => Some(BenchSet::Hardest80),
+            "deepcubea24" => Some(BenchSet::DeepCubeA24),
             _ => None,
         }
     }
@@ -36,6 +41,7 @@ impl BenchSet {
             BenchSet::Korf100 => "korf100",
             BenchSet::Korf50x24 => "korf50-24",
             BenchSet::Hardest80 => "hardest80",
+            BenchSet::DeepCubeA24 => "deepcubea24",
         }
     }
     /// The instances of the set.
@@ -59,6 +65,27 @@ impl BenchSet {
                 2,
                 Goal::BlankLast,
             ),
+            BenchSet::DeepCubeA24 => {
+                let text = include_str!("../../models/sliding/deepcubea_test_24puzzle.txt");
+                // Field 2 is the published solver's node count: easiest first.
+                let nodes = parse_fields(text);
+                let mut cases: Vec<(u64, BenchCase)> = parse_set(text, 5, 4, Goal::BlankLast)
+                    .into_iter()
+                    .zip(&nodes)
+                    .map(|(c, f)| {
+                        let published_nodes = Some(f[2]);
+                        (
+                            f[2],
+                            BenchCase {
+                                published_nodes,
+                                ..c
+                            },
+                        )
+                    })
+                    .collect();
+                cases.sort_by_key(|(n, c)| (*n, c.id));
+                cases.into_iter().map(|(_, c)| c).collect()
+            }
         }
     }
 }
@@ -74,23 +101,35 @@ pub struct BenchCase {
     pub puzzle: SlidingPuzzle,
     /// The goal convention of the set.
     pub goal: Goal,
+    /// Nodes the set's own optimal solver reported (DeepCubeA's PDB solver), for comparison.
+    pub published_nodes: Option<u64>,
+}
+
+/// The integer fields of each data line (compiled-in files: the sets' own unit test checks
+/// they parse). Non-integer fields (seconds) become 0.
+fn parse_fields(text: &str) -> Vec<Vec<u64>> {
+    text.lines()
+        .filter(|l| !l.trim_start().starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            l.split_whitespace()
+                .map(|x| x.parse().unwrap_or(0))
+                .collect()
+        })
+        .collect()
 }
 
 /// Lines `id optimal [skip…] t0 … t(n−1)`; `tiles_from` is the field where tiles start.
 fn parse_set(text: &str, side: usize, tiles_from: usize, goal: Goal) -> Vec<BenchCase> {
-    text.lines()
-        .filter(|l| !l.trim_start().starts_with('#') && !l.trim().is_empty())
-        .map(|l| {
-            let f: Vec<u64> = l
-                .split_whitespace()
-                .map(|x| x.parse().expect("benchmark files are numeric"))
-                .collect();
+    parse_fields(text)
+        .into_iter()
+        .map(|f| {
             let tiles = f[tiles_from..].iter().map(|&t| t as u16).collect();
             BenchCase {
                 id: f[0] as u32,
                 optimal: f[1] as u32,
                 puzzle: SlidingPuzzle::new(side, side, tiles).expect("benchmark boards are valid"),
                 goal,
+                published_nodes: None,
             }
         })
         .collect()
@@ -107,6 +146,9 @@ pub struct BenchOptions {
     pub jobs: usize,
     /// Solver settings (cache dir, partition).
     pub native: NativeOptions,
+    /// A named partition for the set's board ([`Partition::named`]), or `none` for Manhattan
+    /// distance + linear conflict; overrides `native.partition`.
+    pub pdb: Option<String>,
 }
 
 /// One instance's outcome.
@@ -122,6 +164,8 @@ pub struct BenchRow {
     pub lower_bound: u32,
     /// Nodes visited.
     pub nodes: u64,
+    /// Nodes the set's own solver reported, when published.
+    pub published_nodes: Option<u64>,
     /// Search seconds.
     pub seconds: f64,
     /// Length matches and the replay reached the goal.
@@ -151,6 +195,8 @@ pub struct BenchSummary {
     pub mismatches: usize,
     /// Instances stopped by the time limit.
     pub timeouts: usize,
+    /// Solved instances whose node count equals the published one (sets that publish them).
+    pub same_nodes_as_published: Option<usize>,
 }
 
 /// Solve every instance of `set`, printing one line per instance (as they finish) and the
@@ -167,7 +213,13 @@ pub fn run(
     if let Some(l) = opts.limit {
         cases.truncate(l);
     }
-    let solver = NativeSolver::new(side, side, &opts.native, progress)?;
+    let mut native = opts.native.clone();
+    match opts.pdb.as_deref() {
+        None => {}
+        Some("none") => native.manhattan_only = true,
+        Some(name) => native.partition = Some(Partition::named(side, side, name)?),
+    }
+    let solver = NativeSolver::new(side, side, &native, progress)?;
     let (db_seconds, db_source) = match solver.db_info() {
         Some(i) => (
             i.seconds,
@@ -222,7 +274,10 @@ pub fn run(
                             (Some(e), _) => format!("MISMATCH: {e}"),
                             (None, Some(_)) => "ok, replayed".to_string(),
                             (None, None) => format!("time limit (lower bound {})", row.lower_bound),
-                        }
+                        } + &row.published_nodes.map_or(String::new(), |n| {
+                            let same = if n == row.nodes { ", the same" } else { "" };
+                            format!("; published solver: {n} nodes{same}")
+                        })
                     );
                     drop(o);
                     rows.lock().expect("not poisoned").push(row);
@@ -247,6 +302,11 @@ pub fn run(
             .iter()
             .filter(|r| r.found.is_none() && r.error.is_none())
             .count(),
+        same_nodes_as_published: rows.iter().any(|r| r.published_nodes.is_some()).then(|| {
+            rows.iter()
+                .filter(|r| r.ok && r.published_nodes == Some(r.nodes))
+                .count()
+        }),
         rows,
         wall_seconds,
     };
@@ -263,6 +323,12 @@ pub fn run(
         summary.db_seconds,
         summary.db_source
     );
+    if let Some(same) = summary.same_nodes_as_published {
+        let _ = writeln!(
+            out,
+            "{same} of {solved} solved with the same node count as the published solver"
+        );
+    }
     Ok(summary)
 }
 
@@ -278,6 +344,7 @@ fn solve_case(
         found: None,
         lower_bound: r.lower_bound,
         nodes: r.nodes,
+        published_nodes: case.published_nodes,
         seconds: r.seconds,
         ok: false,
         error: None,
@@ -326,7 +393,12 @@ mod tests {
         assert_eq!(k24.iter().map(|c| c.optimal).sum::<u32>(), 5039);
         let h = BenchSet::Hardest80.cases();
         assert_eq!(h.len(), 17);
-        for c in k.iter().chain(&k24).chain(&h) {
+        let d24 = BenchSet::DeepCubeA24.cases();
+        assert_eq!(d24.len(), 496);
+        assert_eq!(d24.iter().map(|c| c.optimal).sum::<u32>(), 44348);
+        // Easiest first: the published solver's fewest nodes (362,615) are instance 25's.
+        assert_eq!(d24[0].id, 25);
+        for c in k.iter().chain(&k24).chain(&h).chain(&d24) {
             assert!(c.puzzle.is_solvable(c.goal), "instance {}", c.id);
         }
     }

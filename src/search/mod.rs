@@ -1,7 +1,8 @@
 //! The native optimal solver for sliding puzzles: IDA* with additive pattern databases
-//! (the 15-puzzle: 7-7-1 or 6-6-3, max with the diagonal reflection) or Manhattan distance +
-//! linear conflict (every other board). Plans come back as [`Move`]s for the caller's goal convention and are
-//! meant to be replayed by the independent verifier, not trusted.
+//! (the 15-puzzle: 7-8, 7-7-1 or 6-6-3; the 24-puzzle: 6-6-6-6; max with the diagonal
+//! reflection) or Manhattan distance + linear conflict (every other board, and the 24-puzzle
+//! until its databases are built). Plans come back as [`Move`]s for the caller's goal
+//! convention and are meant to be replayed by the independent verifier, not trusted.
 //!
 //! The search itself always runs towards the blank-first goal. A blank-last instance is
 //! relabelled first (cell `p → n−1−p`, tile `t → n−t`, a 180° rotation that preserves every
@@ -11,6 +12,7 @@ pub mod bench;
 pub mod ida;
 pub mod manhattan;
 pub mod pdb;
+pub mod region;
 
 use crate::puzzle::sliding::{Goal, Move, SlidingPuzzle};
 use ida::{DOWN, IdaOutcome, LEFT, RIGHT, UP};
@@ -42,14 +44,13 @@ pub enum SearchError {
     Pdb(#[from] PdbError),
 }
 
-/// Settings of [`NativeSolver::new`]. The 15-puzzle's partition: see
-/// [`Partition::fifteen_default`].
+/// Settings of [`NativeSolver::new`]. The default partition: see
+/// [`Partition::default_for`].
 #[derive(Debug, Clone, Default)]
 pub struct NativeOptions {
     /// Where pattern databases are cached (default: [`pdb::default_cache_dir`]).
     pub cache_dir: Option<PathBuf>,
-    /// Use this partition instead of the default (15-puzzle: [`Partition::fifteen_default`];
-    /// other boards: none, i.e. Manhattan + linear conflict).
+    /// Use this partition instead of the default ([`Partition::default_for`]).
     pub partition: Option<Partition>,
     /// Skip pattern databases and use Manhattan distance + linear conflict.
     pub manhattan_only: bool,
@@ -116,13 +117,14 @@ impl NativeSolver {
         let partition = match &opts.partition {
             _ if opts.manhattan_only => None,
             Some(p) => Some(p.clone()),
-            None if (rows, cols) == (4, 4) => Some(Partition::fifteen_default(
+            None => Partition::default_for(
+                rows,
+                cols,
                 &opts
                     .cache_dir
                     .clone()
                     .unwrap_or_else(pdb::default_cache_dir),
-            )?),
-            None => None,
+            )?,
         };
         let (engine, db_info) = match partition {
             Some(p) => {

@@ -10,6 +10,7 @@
 //! Goal: blank-first (tile `t` in cell `t`).
 
 use super::ida::{Heuristic, neighbours};
+use super::region;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -17,11 +18,13 @@ use std::time::Instant;
 pub const MAX_GROUPS: usize = 8;
 /// Largest abstract search space a build may allocate, as a power of two (2^28 bytes).
 pub const MAX_BUILD_BITS: u32 = 28;
-/// Groups of at least this many tiles are stored densely by permutation rank (a 7-tile
-/// table is 57.7 M bytes instead of 268 M) and built over ranked abstract states.
+/// Groups of at least this many tiles, and every group on a board of more than 16 cells, are
+/// stored densely by permutation rank (a 7-tile table is 57.7 M bytes instead of 268 M) and
+/// built by the blank-region search of [`super::region`].
 pub const RANKED_FROM: usize = 7;
-/// Largest ranked abstract search space (cells × placements) a build may allocate, in bytes.
-pub const MAX_RANKED_STATES: u64 = 1 << 31;
+/// Most memory a ranked build may allocate, in bytes ([`super::region::build_bytes`]); the
+/// 8-tile group of the 15-puzzle's 7-8 partition needs 3.6 GB.
+pub const MAX_RANKED_BYTES: u64 = 1 << 33;
 const MAGIC: &[u8; 8] = b"TILEKPDB";
 /// Version of the cache file layout and of the construction; bump to invalidate old files.
 pub const FILE_VERSION: u32 = 2;
@@ -69,25 +72,100 @@ impl Partition {
         }
     }
 
-    /// The default 15-puzzle partition. `$TILEKIT_PDB` = `7-7-1` or `6-6-3` chooses; unset,
-    /// 7-7-1 is used when its file is already in `cache_dir` and 6-6-3 otherwise: the 7-7-1
-    /// build takes minutes and about 3 GB of memory, the 6-6-3 one seconds.
-    pub fn fifteen_default(cache_dir: &Path) -> Result<Self, PdbError> {
-        match std::env::var("TILEKIT_PDB").as_deref() {
-            Ok("6-6-3") => Ok(Self::fifteen_663()),
-            Ok("7-7-1") => Ok(Self::fifteen_771()),
-            Ok("") | Err(_) => {
-                let big = Self::fifteen_771();
-                Ok(if cache_path(cache_dir, &big).is_file() {
-                    big
-                } else {
-                    Self::fifteen_663()
-                })
-            }
-            Ok(other) => Err(PdbError::Partition(format!(
-                "TILEKIT_PDB={other} is not known: use 7-7-1 or 6-6-3"
-            ))),
+    /// The 7-8 partition of Korf and Felner for the 15-puzzle: the two top rows and the two
+    /// bottom rows. About 577 MB of tables.
+    pub fn fifteen_78() -> Self {
+        Partition {
+            rows: 4,
+            cols: 4,
+            groups: vec![(1..8).collect(), (8..16).collect()],
         }
+    }
+
+    /// The 6-6-6-6 partition of Korf and Felner (2002, Figure 5) for the 24-puzzle: the four
+    /// corner blocks of six tiles. About 510 MB of tables.
+    pub fn twentyfour_6666() -> Self {
+        Partition {
+            rows: 5,
+            cols: 5,
+            groups: vec![
+                vec![1, 5, 6, 10, 11, 12],
+                vec![2, 3, 4, 7, 8, 9],
+                vec![15, 16, 17, 20, 21, 22],
+                vec![13, 14, 18, 19, 23, 24],
+            ],
+        }
+    }
+
+    /// The named partitions as (rows, cols, name), strongest first for each board.
+    pub const NAMED: [(usize, usize, &'static str); 4] = [
+        (4, 4, "7-8"),
+        (4, 4, "7-7-1"),
+        (4, 4, "6-6-3"),
+        (5, 5, "6-6-6-6"),
+    ];
+
+    /// The names of the partitions for a `rows × cols` board, strongest first.
+    pub fn names_for(rows: usize, cols: usize) -> Vec<&'static str> {
+        Self::NAMED
+            .iter()
+            .filter(|&&(r, c, _)| (r, c) == (rows, cols))
+            .map(|&(_, _, name)| name)
+            .collect()
+    }
+
+    /// A named partition for a `rows × cols` board: `7-8`, `7-7-1` or `6-6-3` (4×4),
+    /// `6-6-6-6` (5×5).
+    pub fn named(rows: usize, cols: usize, name: &str) -> Result<Self, PdbError> {
+        let p = match name {
+            "7-8" => Self::fifteen_78(),
+            "7-7-1" => Self::fifteen_771(),
+            "6-6-3" => Self::fifteen_663(),
+            "6-6-6-6" => Self::twentyfour_6666(),
+            _ => Self {
+                rows: 0,
+                cols: 0,
+                groups: Vec::new(),
+            },
+        };
+        if (p.rows, p.cols) == (rows, cols) {
+            return Ok(p);
+        }
+        let names = Self::names_for(rows, cols);
+        Err(PdbError::Partition(if names.is_empty() {
+            format!("no pattern partition is known for a {rows}×{cols} board, only for 4×4 and 5×5")
+        } else {
+            format!(
+                "the partition {name:?} is not known for a {rows}×{cols} board: use {}",
+                names.join(", ")
+            )
+        }))
+    }
+
+    /// The default partition of a `rows × cols` board. `$TILEKIT_PDB` names one (4×4 and
+    /// 5×5 boards); unset, the strongest whose file is already in `cache_dir` is used, else
+    /// 6-6-3 on the 15-puzzle (seconds to build) and none (Manhattan + linear conflict)
+    /// elsewhere: the 7-7-1 build takes about a minute, the 7-8 and 6-6-6-6 ones several,
+    /// and gigabytes of memory.
+    pub fn default_for(
+        rows: usize,
+        cols: usize,
+        cache_dir: &Path,
+    ) -> Result<Option<Self>, PdbError> {
+        let names = Self::names_for(rows, cols);
+        if names.is_empty() {
+            return Ok(None);
+        }
+        if let Some(name) = std::env::var("TILEKIT_PDB").ok().filter(|v| !v.is_empty()) {
+            return Self::named(rows, cols, &name)
+                .map(Some)
+                .map_err(|e| PdbError::Partition(format!("TILEKIT_PDB: {e}")));
+        }
+        let cached = names
+            .iter()
+            .map(|name| Self::named(rows, cols, name).expect("a listed partition"))
+            .find(|p| cache_path(cache_dir, p).is_file());
+        Ok(cached.or_else(|| ((rows, cols) == (4, 4)).then(Self::fifteen_663)))
     }
 
     /// Bits per cell in the table index.
@@ -122,10 +200,12 @@ impl Partition {
     fn validate(&self) -> Result<(), PdbError> {
         let n = self.rows * self.cols;
         let bad = |m: String| Err(PdbError::Partition(m));
-        if !(2..=16).contains(&n) || self.rows < 2 || self.cols < 2 {
+        if !(4..=region::MAX_CELLS).contains(&n) || self.rows < 2 || self.cols < 2 {
             return bad(format!(
-                "pattern databases need a board of 4 to 16 cells, not {}×{}",
-                self.rows, self.cols
+                "pattern databases need a board of 4 to {} cells, not {}×{}",
+                region::MAX_CELLS,
+                self.rows,
+                self.cols
             ));
         }
         if self.groups.is_empty() || self.groups.len() > MAX_GROUPS {
@@ -136,14 +216,17 @@ impl Partition {
             if g.is_empty() {
                 return bad("a group is empty".into());
             }
-            let ranked_states = perm_count(n, g.len()) * n as u64;
-            if (g.len() < RANKED_FROM && self.bits() * (g.len() as u32 + 1) > MAX_BUILD_BITS)
-                || (g.len() >= RANKED_FROM && ranked_states > MAX_RANKED_STATES)
-            {
+            let k = g.len();
+            // Lookups keep a group's cells packed in a u32.
+            let too_large = self.bits() * k as u32 > 32
+                || if is_ranked(n, k) {
+                    region::build_bytes(n, k) > MAX_RANKED_BYTES
+                } else {
+                    self.bits() * (k as u32 + 1) > MAX_BUILD_BITS
+                };
+            if too_large {
                 return bad(format!(
-                    "a group of {} tiles is too large to build on a {}-cell board",
-                    g.len(),
-                    n
+                    "a group of {k} tiles is too large to build on a {n}-cell board"
                 ));
             }
             for &t in g {
@@ -155,6 +238,12 @@ impl Partition {
         }
         Ok(())
     }
+}
+
+/// Whether a group of `k` tiles on `n` cells is stored by permutation rank (else by packed
+/// cells).
+pub fn is_ranked(n: usize, k: usize) -> bool {
+    k >= RANKED_FROM || n > 16
 }
 
 /// Bits that hold a cell number of an `n`-cell board.
@@ -169,7 +258,7 @@ pub fn perm_count(n: usize, k: usize) -> u64 {
 
 /// Table length of a group of `k` tiles.
 fn table_len(n: usize, bits: u32, k: usize) -> u64 {
-    if k >= RANKED_FROM {
+    if is_ranked(n, k) {
         perm_count(n, k)
     } else {
         1u64 << (bits * k as u32)
@@ -190,97 +279,6 @@ pub fn rank_packed(packed: u32, bits: u32, k: usize, n: usize) -> u32 {
         used |= 1 << p;
     }
     r
-}
-
-/// The cells of a placement from its rank (inverse of [`rank_packed`]).
-#[inline(always)]
-pub fn unrank(mut r: u32, k: usize, n: usize) -> [u8; 16] {
-    let mut digits = [0u8; 16];
-    for i in (0..k).rev() {
-        let radix = (n - i) as u32;
-        digits[i] = (r % radix) as u8;
-        r /= radix;
-    }
-    let mut cells = [0u8; 16];
-    let mut used = 0u32;
-    for i in 0..k {
-        let mut left = digits[i];
-        let mut c = 0usize;
-        loop {
-            if used & (1 << c) == 0 {
-                if left == 0 {
-                    break;
-                }
-                left -= 1;
-            }
-            c += 1;
-        }
-        cells[i] = c as u8;
-        used |= 1 << c;
-    }
-    cells
-}
-
-/// [`build_group`] for large groups: abstract states are `rank × n + blank`, and the table
-/// is indexed by rank.
-pub fn build_group_ranked(
-    rows: usize,
-    cols: usize,
-    tiles: &[u8],
-    progress: &(dyn Fn(&str) + Sync),
-) -> Vec<u8> {
-    // With the cell count a constant, the divisions of rank/unrank become multiplications.
-    match rows * cols {
-        16 => ranked_with::<16>(rows, cols, tiles, progress),
-        _ => ranked_with::<0>(rows, cols, tiles, progress),
-    }
-}
-
-/// [`build_group_ranked`] for `N` cells (`N = 0`: taken from `rows × cols` at run time).
-fn ranked_with<const N: usize>(
-    rows: usize,
-    cols: usize,
-    tiles: &[u8],
-    progress: &(dyn Fn(&str) + Sync),
-) -> Vec<u8> {
-    let n = if N == 0 { rows * cols } else { N };
-    let k = tiles.len();
-    let bits = cell_bits(n);
-
-    let pack = |cells: &[u8; 16]| -> u32 {
-        (0..k).fold(0, |acc, i| acc | ((cells[i] as u32) << (bits * i as u32)))
-    };
-    let nbrs = neighbours(rows, cols);
-    let size = perm_count(n, k) as usize;
-    let mut dist = vec![u8::MAX; size * n];
-    let mut home = [0u8; 16];
-    home[..k].copy_from_slice(tiles);
-    let start = rank_packed(pack(&home), bits, k, n) * n as u32;
-    zero_one_bfs(&mut dist, start, tiles, progress, |s| {
-        let r = s / n as u32;
-        let blank = (s % n as u32) as usize;
-        let mut cells = unrank(r, k, n);
-        let mut occ = [u8::MAX; 16];
-        for (j, &c) in cells[..k].iter().enumerate() {
-            occ[c as usize] = j as u8;
-        }
-        let mut out = [(0u32, 0u8); 4];
-        for (o, &(c, _)) in out.iter_mut().zip(&nbrs[blank]) {
-            *o = match occ[c] {
-                u8::MAX => (r * n as u32 + c as u32, 0),
-                j => {
-                    cells[j as usize] = blank as u8;
-                    let nr = rank_packed(pack(&cells), bits, k, n);
-                    cells[j as usize] = c as u8;
-                    (nr * n as u32 + c as u32, 1)
-                }
-            };
-        }
-        (out, nbrs[blank].len())
-    });
-    dist.chunks_exact(n)
-        .map(|c| c.iter().copied().min().unwrap_or(u8::MAX))
-        .collect()
 }
 
 /// Build one group's table: `table[index(cells of the tiles)]` = fewest moves of pattern
@@ -307,7 +305,7 @@ pub fn build_group(
     zero_one_bfs(&mut dist, start, tiles, progress, |s| {
         let p = s & pmask;
         let blank = (s >> pbits) as usize;
-        let mut occ = [u8::MAX; 16];
+        let mut occ = [u8::MAX; region::MAX_CELLS];
         for j in 0..k {
             occ[((p >> (b * j)) & cell_mask) as usize] = j as u8;
         }
@@ -550,29 +548,33 @@ impl Lookups {
 }
 
 impl AdditivePdb {
-    /// Build every group of `p` (in parallel, one thread per group).
+    /// Build every group of `p`: the small (packed) groups in parallel, one thread each, then
+    /// the ranked groups one after the other, each on every core (their searches are the
+    /// long ones, and one at a time bounds the memory).
     pub fn build(p: &Partition, progress: &(dyn Fn(&str) + Sync)) -> Result<Self, PdbError> {
         p.validate()?;
-        let tables: Vec<Vec<u8>> = std::thread::scope(|s| {
+        let n = p.rows * p.cols;
+        let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+        let mut tables: Vec<Option<Vec<u8>>> = std::thread::scope(|s| {
             let handles: Vec<_> = p
                 .groups
                 .iter()
                 .map(|g| {
-                    s.spawn(move || {
-                        if g.len() >= RANKED_FROM {
-                            build_group_ranked(p.rows, p.cols, g, progress)
-                        } else {
-                            build_group(p.rows, p.cols, g, progress)
-                        }
-                    })
+                    (!is_ranked(n, g.len()))
+                        .then(|| s.spawn(move || build_group(p.rows, p.cols, g, progress)))
                 })
                 .collect();
             handles
                 .into_iter()
-                .map(|h| h.join().expect("a pattern build thread panicked"))
+                .map(|h| h.map(|h| h.join().expect("a pattern build thread panicked")))
                 .collect()
         });
-        Ok(Self::from_tables(p, tables))
+        for (t, g) in tables.iter_mut().zip(&p.groups) {
+            if t.is_none() {
+                *t = Some(region::build(p.rows, p.cols, g, threads, progress));
+            }
+        }
+        Ok(Self::from_tables(p, tables.into_iter().flatten().collect()))
     }
 
     /// Wrap tables built for `p` (as [`build`](Self::build) or [`decode`] return them).
@@ -601,7 +603,7 @@ impl AdditivePdb {
         let ranked = p
             .groups
             .iter()
-            .map(|g| (g.len() >= RANKED_FROM).then_some(g.len()))
+            .map(|g| is_ranked(n, g.len()).then_some(g.len()))
             .collect();
         AdditivePdb {
             partition: p.clone(),
@@ -785,34 +787,6 @@ mod tests {
     fn quiet(_: &str) {}
 
     #[test]
-    fn rank_and_unrank_are_inverse_and_dense() {
-        let (n, k, bits) = (6usize, 4usize, 3u32);
-        let total = perm_count(n, k) as u32;
-        assert_eq!(total, 360);
-        let mut seen = vec![false; total as usize];
-        for r in 0..total {
-            let cells = unrank(r, k, n);
-            let packed = (0..k).fold(0u32, |a, i| a | ((cells[i] as u32) << (bits * i as u32)));
-            assert_eq!(rank_packed(packed, bits, k, n), r);
-            assert!(!std::mem::replace(&mut seen[r as usize], true));
-        }
-    }
-
-    #[test]
-    fn ranked_and_direct_builds_agree() {
-        // A 7-tile group on a 2×4 board is ranked; compare with the direct construction.
-        let tiles: Vec<u8> = (1..8).collect();
-        let ranked = build_group_ranked(2, 4, &tiles, &quiet);
-        let direct = build_group(2, 4, &tiles, &quiet);
-        assert_eq!(ranked.len(), 40320);
-        for (r, &v) in ranked.iter().enumerate() {
-            let cells = unrank(r as u32, 7, 8);
-            let packed = (0..7).fold(0usize, |a, i| a | ((cells[i] as usize) << (3 * i)));
-            assert_eq!(direct[packed], v, "rank {r}");
-        }
-    }
-
-    #[test]
     fn checksum_detects_every_single_byte_change() {
         let data: Vec<u8> = (0..100u32).map(|i| (i * 37 % 251) as u8).collect();
         let base = checksum(&data);
@@ -859,6 +833,12 @@ mod tests {
                 cols: 3,
                 groups: vec![vec![1, 2, 3, 4], vec![5, 6, 7, 8]],
             },
+            // More than 16 cells: every group ranked.
+            Partition {
+                rows: 5,
+                cols: 5,
+                groups: vec![vec![1, 2, 3], vec![12, 18, 24], vec![20, 21]],
+            },
         ] {
             let db = AdditivePdb::build(&p, &quiet).unwrap();
             let nb = neighbours(p.rows, p.cols);
@@ -888,7 +868,8 @@ mod tests {
         };
         assert!(mk(vec![vec![0, 1]]).validate().is_err());
         assert!(mk(vec![vec![1, 2], vec![2, 3]]).validate().is_err());
-        assert!(mk(vec![(1..9).collect()]).validate().is_err());
+        assert!(mk(vec![(1..10).collect()]).validate().is_err());
+        assert!(mk(vec![(1..9).collect()]).validate().is_ok());
         assert!(mk(vec![(1..8).collect()]).validate().is_ok());
         assert!(mk(vec![vec![16]]).validate().is_err());
         assert!(Partition::fifteen_663().validate().is_ok());
