@@ -211,15 +211,16 @@ fn run<const N: usize, M: MaskSlot>(
 
     let threads = threads.max(1);
     let mut d: u8 = 0;
-    let mut total = 0u64;
+    let (mut total, mut reached) = (0u64, 1u64);
     loop {
         let claimed = AtomicUsize::new(0);
         let expanded = AtomicU64::new(0);
         let found = AtomicU64::new(0);
+        let placed = AtomicU64::new(0);
         std::thread::scope(|s| {
             for _ in 0..threads {
                 s.spawn(|| {
-                    let (mut done, mut new) = (0u64, 0u64);
+                    let (mut done, mut new, mut first) = (0u64, 0u64, 0u64);
                     loop {
                         let lo = claimed.fetch_add(CHUNK, Ordering::Relaxed);
                         if lo >= size {
@@ -266,6 +267,7 @@ fn run<const N: usize, M: MaskSlot>(
                                             new += 1;
                                             if old == 0 {
                                                 dist[nr].store(d + 1, Ordering::Relaxed);
+                                                first += 1;
                                             }
                                         }
                                     }
@@ -276,12 +278,16 @@ fn run<const N: usize, M: MaskSlot>(
                     }
                     expanded.fetch_add(done, Ordering::Relaxed);
                     found.fetch_add(new, Ordering::Relaxed);
+                    placed.fetch_add(first, Ordering::Relaxed);
                 });
             }
         });
         total += expanded.load(Ordering::Relaxed);
+        reached += placed.load(Ordering::Relaxed);
         progress(&format!(
-            "pattern {tiles:?}: depth {d} done, {total} (placement, blank region) states settled"
+            "pattern {tiles:?}: depth {d} done, {total} (placement, blank region) states \
+             settled, {reached} of {size} placements reached ({:.1} %)",
+            100.0 * reached as f64 / size as f64
         ));
         if found.load(Ordering::Relaxed) == 0 {
             break;
@@ -359,5 +365,26 @@ mod tests {
                 assert!(by_region.iter().all(|&v| v != u8::MAX), "all reachable");
             }
         }
+    }
+
+    #[test]
+    fn progress_reports_every_level_and_all_placements() {
+        let lines = std::sync::Mutex::new(Vec::new());
+        let table = build(3, 3, &[1, 2, 3], 2, &|l: &str| {
+            lines.lock().unwrap().push(l.to_string())
+        });
+        let lines = lines.into_inner().unwrap();
+        let deepest = *table.iter().max().unwrap() as usize;
+        // One line per level; regions of placements already reached may still be found
+        // after the deepest placement, so there can be more levels than table values.
+        assert!(lines.len() > deepest, "{lines:?}");
+        for (d, l) in lines.iter().enumerate() {
+            assert!(l.contains(&format!("depth {d} done")), "{l}");
+        }
+        let last = lines.last().unwrap();
+        assert!(
+            last.contains("504 of 504 placements reached (100.0 %)"),
+            "{last}"
+        );
     }
 }
