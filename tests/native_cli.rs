@@ -203,4 +203,55 @@ fn bench_checks_lengths_and_replays() {
         "{}",
         r.stdout
     );
+    // TILEKIT_PDB=6-6-3 (set by `tilekit`) is a 15-puzzle partition: the 24-puzzle ran with
+    // Manhattan + linear conflict.
+    assert!(
+        r.stdout.contains("heuristic manhattan + linear conflict"),
+        "{}",
+        r.stdout
+    );
+    // DeepCubeA's set runs easiest first and shows the published node count.
+    let r = tilekit(
+        dir.path(),
+        &[
+            "bench",
+            "deepcubea24",
+            "--pdb",
+            "none",
+            "--limit",
+            "1",
+            "--time-limit",
+            "0.2",
+        ],
+    );
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout.contains("published solver: 362615 nodes"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .lines()
+            .nth(2)
+            .unwrap()
+            .trim_start()
+            .starts_with("25 ")
+    );
+}
+
+#[test]
+fn unknown_or_misfitting_partitions_exit_2() {
+    let dir = TempDir::new().unwrap();
+    let r = tilekit(dir.path(), &["bench", "korf50-24", "--pdb", "7-8"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    insta::assert_snapshot!("bench_pdb_wrong_board", r.stderr);
+    let out = Command::new(BIN)
+        .args(["bench", "korf100", "--limit", "1"])
+        .current_dir(dir.path())
+        .env("TILEKIT_PDB", "8-7")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    insta::assert_snapshot!("tilekit_pdb_unknown", String::from_utf8_lossy(&out.stderr));
 }

@@ -142,8 +142,9 @@ impl Partition {
         }))
     }
 
-    /// The default partition of a `rows × cols` board. `$TILEKIT_PDB` names one (4×4 and
-    /// 5×5 boards); unset, the strongest whose file is already in `cache_dir` is used, else
+    /// The default partition of a `rows × cols` board. `$TILEKIT_PDB` names one (it applies
+    /// to the board it is made for); otherwise the strongest whose file is already in
+    /// `cache_dir` is used, else
     /// 6-6-3 on the 15-puzzle (seconds to build) and none (Manhattan + linear conflict)
     /// elsewhere: the 7-7-1 build takes about a minute, the 7-8 and 6-6-6-6 ones several,
     /// and gigabytes of memory.
@@ -157,9 +158,15 @@ impl Partition {
             return Ok(None);
         }
         if let Some(name) = std::env::var("TILEKIT_PDB").ok().filter(|v| !v.is_empty()) {
-            return Self::named(rows, cols, &name)
-                .map(Some)
-                .map_err(|e| PdbError::Partition(format!("TILEKIT_PDB: {e}")));
+            if !Self::NAMED.iter().any(|&(_, _, n)| n == name) {
+                return Err(PdbError::Partition(format!(
+                    "TILEKIT_PDB={name} is not known: use 7-8, 7-7-1, 6-6-3 (4×4) or 6-6-6-6 (5×5)"
+                )));
+            }
+            // A partition of another board leaves this board with its default.
+            if let Ok(p) = Self::named(rows, cols, &name) {
+                return Ok(Some(p));
+            }
         }
         let cached = names
             .iter()
