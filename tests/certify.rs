@@ -597,3 +597,110 @@ fn cli_producer_without_an_answer_is_not_a_certificate() {
         r.stdout
     );
 }
+
+/// `stderr` with the temporary directory's path replaced, for snapshots.
+fn redact(text: &str, dir: &Path) -> String {
+    text.trim().replace(s(dir), "<tmp>")
+}
+
+/// A checker that exists but cannot be started, and file-system errors on `--proof-dir` and
+/// the proof file: each is a failure (exit code 3) with one clear sentence, not a verdict.
+#[test]
+fn cli_checker_and_file_system_failures() {
+    if !(require("rate") && require("cadical")) {
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let case = models().join("neos_case_study.txt");
+    let run = |extra: &[&str]| tilekit(&[&["solve", s(&case), "--certify"], extra].concat());
+    let mut messages = Vec::new();
+    // A regular file without the executable bits.
+    let noexec = d.join("noexec");
+    std::fs::write(&noexec, "#!/bin/sh\nexec rate \"$@\"\n").unwrap();
+    // Executable, but not a program the kernel can load.
+    let garbage = d.join("garbage");
+    std::fs::write(&garbage, b"\x7fELF\x01garbage").unwrap();
+    // Executable, but its interpreter does not exist.
+    let shebang = d.join("shebang");
+    std::fs::write(&shebang, "#!/nonexistent/interpreter\n").unwrap();
+    for f in [&garbage, &shebang] {
+        std::fs::set_permissions(f, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    for checker in [&noexec, &garbage, &shebang] {
+        let r = run(&["--checker", s(checker)]);
+        assert_eq!(r.code, 3, "{}{}", r.stdout, r.stderr);
+        assert!(r.stdout.is_empty(), "no answer is printed: {}", r.stdout);
+        messages.push(redact(&r.stderr, d));
+    }
+    // --proof-dir naming a regular file, or a path below one.
+    let file = d.join("a-file");
+    std::fs::write(&file, "").unwrap();
+    for pd in [file.clone(), file.join("sub")] {
+        let r = run(&["--proof-dir", s(&pd)]);
+        assert_eq!(r.code, 3, "{}{}", r.stdout, r.stderr);
+        messages.push(redact(&r.stderr, d));
+    }
+    // The proof file (varisat, CaDiCaL) or the CNF of horizon 9 cannot be written: a
+    // directory is in the way.
+    for (name, solver, blocked) in [
+        ("p1", "varisat", "sliding_T9.drat"),
+        ("p2", "cadical", "sliding_T9.drat"),
+        ("p3", "cadical", "sliding_T9.cnf"),
+    ] {
+        let pd = d.join(name);
+        std::fs::create_dir_all(pd.join(blocked)).unwrap();
+        let r = run(&["--proof-dir", s(&pd), "--solver", solver]);
+        assert_eq!(r.code, 3, "{name}: {}{}", r.stdout, r.stderr);
+        messages.push(redact(&r.stderr, d));
+    }
+    insta::assert_snapshot!("certify_system_failure_messages", messages.join("\n"));
+}
+
+/// The search starts at the lower bound (11 for the case study), so it never solves 9; the
+/// certificate then refutes 9 itself, and an engine claiming 9 satisfiable contradicts the
+/// bound: that is reported as an engine bug (exit code 3), not as a non-optimal plan. The
+/// engine here is CaDiCaL behind a wrapper that lies about the formula for 9 only.
+#[test]
+fn cli_engine_claiming_sat_below_the_bound_is_a_bug() {
+    if !(require("rate") && require("cadical")) {
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let liar = d.join("liar.sh");
+    std::fs::write(
+        &liar,
+        "#!/bin/sh\ncase \"$1\" in *_T9.cnf) echo 's SATISFIABLE'; echo 'v 0'; exit 10;; esac\n\
+         exec cadical \"$@\"\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&liar, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let reg = d.join("reg.toml");
+    std::fs::write(
+        &reg,
+        format!(
+            "[solver.liar]\nkind = \"sat\"\ncommand = \"{}\"\ninput = \"cnf\"\nargs = [\"{{model}}\"]\nsolution = \"sat\"\n",
+            s(&liar)
+        ),
+    )
+    .unwrap();
+    let case = models().join("neos_case_study.txt");
+    let args = ["solve", s(&case), "--certify", "--solver", "liar"];
+    let r = tilekit(&[&args[..], &["--solvers", s(&reg)]].concat());
+    assert_eq!(r.code, 3, "{}{}", r.stdout, r.stderr);
+    insta::assert_snapshot!("certify_engine_bug_message", r.stderr.trim());
+    // The same engine, given the plan: SAT at 9 is then news about the plan (exit code 1).
+    let plan = d.join("plan.txt");
+    std::fs::write(&plan, "LLUUURRRDDD\n").unwrap();
+    let r = tilekit(&[&args[..], &["--solvers", s(&reg), "--plan", s(&plan)]].concat());
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout
+            .contains("certificate FAILED: liar found a plan of exactly 9 moves: the given plan of 11 is NOT optimal"),
+        "{}",
+        r.stdout
+    );
+}

@@ -119,14 +119,20 @@ pub enum CertifyError {
         /// The program as given.
         program: String,
     },
-    /// The checker could not be run.
+    /// The checker was given as a path to a file that is not executable.
+    #[error("proof checker '{program}' is not an executable file")]
+    CheckerNotExecutable {
+        /// The path as given.
+        program: String,
+    },
+    /// The checker exists but could not be started (bad binary, missing interpreter).
     #[error("proof checker '{program}' could not be run: {error}")]
     CheckerRun {
         /// The program.
         program: String,
-        /// What went wrong.
+        /// The operating system's error.
         #[source]
-        error: RunError,
+        error: std::io::Error,
     },
     /// The checker ended without a verdict (a crash, an unknown exit code, no `s` line).
     #[error("proof checker '{program}' gave no verdict ({exit}): {tail}")]
@@ -137,6 +143,15 @@ pub enum CertifyError {
         exit: String,
         /// The end of its output.
         tail: String,
+    },
+    /// `--proof-dir` could not be created (e.g. it names a regular file).
+    #[error("--proof-dir {}: cannot create the directory: {source}", path.display())]
+    ProofDir {
+        /// The directory as given.
+        path: PathBuf,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
     },
     /// A working file could not be written or read.
     #[error("{}: {source}", path.display())]
@@ -175,12 +190,28 @@ pub fn check_drat(spec: &CheckerSpec, cnf: &Path, proof: &Path) -> Result<CheckR
         time_limit: spec.time_limit,
         cwd: None,
     })
-    .map_err(|error| match error {
-        RunError::NotFound { program } => CertifyError::CheckerNotFound { program },
-        error => CertifyError::CheckerRun {
-            program: spec.program.clone(),
-            error,
-        },
+    .map_err(|error| {
+        let program = spec.program.clone();
+        match error {
+            // The OS says "not found" both for a missing program and for an existing script
+            // whose interpreter is missing: only the first is a missing checker.
+            RunError::NotFound { .. } if find_command(&program).is_none() => {
+                CertifyError::CheckerNotFound { program }
+            }
+            RunError::NotFound { .. } => CertifyError::CheckerRun {
+                program,
+                error: std::io::Error::new(
+                    std::io::ErrorKind::NotFound,
+                    "the file exists, but its interpreter or a library it needs does not",
+                ),
+            },
+            RunError::Spawn { source, .. } | RunError::Wait { source, .. } => {
+                CertifyError::CheckerRun {
+                    program,
+                    error: source,
+                }
+            }
+        }
     })?;
     let s_line = run
         .stdout
@@ -382,13 +413,20 @@ pub fn write_cnf_file(cnf: &Cnf, path: &Path) -> Result<(), CertifyError> {
 /// directory: `--proof-dir`, or a temporary one removed when the returned guard drops.
 fn workdir(opts: &CertifyOptions) -> Result<(Option<tempfile::TempDir>, PathBuf), CertifyError> {
     if find_command(&opts.checker).is_none() {
-        return Err(CertifyError::CheckerNotFound {
-            program: opts.checker.clone(),
+        let program = opts.checker.clone();
+        // A path to an existing file that lacks the executable bits deserves its own words.
+        return Err(if program.contains('/') && Path::new(&program).is_file() {
+            CertifyError::CheckerNotExecutable { program }
+        } else {
+            CertifyError::CheckerNotFound { program }
         });
     }
     match &opts.proof_dir {
         Some(d) => {
-            std::fs::create_dir_all(d).map_err(io_err(d))?;
+            std::fs::create_dir_all(d).map_err(|source| CertifyError::ProofDir {
+                path: d.clone(),
+                source,
+            })?;
             Ok((None, d.clone()))
         }
         None => {
