@@ -60,6 +60,8 @@ fn certify_opts(proof_dir: Option<PathBuf>) -> SatOptions {
             checker: "rate".into(),
             checker_time_limit: Duration::from_secs(60),
             proof_dir,
+            split: 0,
+            jobs: 1,
         }),
         plan: None,
     }

@@ -31,6 +31,8 @@ use crate::solve::sat_proof::solve_sat_file_with_proof;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+pub mod split;
+
 /// The checker `--certify` runs unless told otherwise.
 pub const DEFAULT_CHECKER: &str = "rate";
 
@@ -307,6 +309,9 @@ pub struct Certificate {
     pub checker_seconds: Option<f64>,
     /// The checker's last output lines.
     pub checker_output: Option<String>,
+    /// With `--split`: every leaf, its proof and its check, and the covering verdict (the
+    /// fields above then sum the leaves: seconds and bytes are totals).
+    pub split: Option<split::SplitReport>,
 }
 
 impl Certificate {
@@ -322,6 +327,9 @@ impl Certificate {
             CertificateKind::Drat if self.checker_verdict.is_none() => {
                 format!("certificate FAILED: {}", self.statement)
             }
+            CertificateKind::Drat if self.split.is_some() && !self.certified => {
+                format!("certificate FAILED: {}", self.statement)
+            }
             CertificateKind::Drat => {
                 let what = match self.checker_verdict {
                     Some(CheckVerdict::Verified) => "checked by",
@@ -329,8 +337,12 @@ impl Certificate {
                     Some(CheckVerdict::TimeLimit) => "not checked in time by",
                     None => "not checked by",
                 };
+                let leaves = self
+                    .split
+                    .as_ref()
+                    .map_or(String::new(), |s| format!(", {} leaves", s.leaves.len()));
                 format!(
-                    "{}: UNSAT at {} {what} {} ({}, {})",
+                    "{}: UNSAT at {} {what} {} ({}, {}{leaves})",
                     if self.certified {
                         "certified"
                     } else {
@@ -384,6 +396,12 @@ pub struct CertifyOptions {
     /// Keep the refuted CNF and its proof here (created if needed); else a temporary
     /// directory, removed afterwards.
     pub proof_dir: Option<PathBuf>,
+    /// Cube-and-conquer (`--split DEPTH`): split L − 2 on the blank's first and last `DEPTH`
+    /// moves ([`split`]); 0 = one proof for the whole formula. Applies where the certificate
+    /// refutes L − 2 itself (`--plan`, `--via native`, a search that began at L).
+    pub split: usize,
+    /// Leaves run at once (`--split-jobs`).
+    pub jobs: usize,
 }
 
 /// The files of horizon `t` in the working directory.
@@ -596,6 +614,7 @@ fn certify_length(
         checker_verdict: None,
         checker_seconds: None,
         checker_output: None,
+        split: None,
     };
     if len < 2 {
         // No horizon of the same parity below: parity and the bound are the whole argument.
@@ -616,6 +635,20 @@ fn certify_length(
             // bound) and never solved L − 2; the bound then already proves optimality, but
             // refute L − 2 anyway so that every certificate carries a checked proof.
             let enc = sliding_sat::build_encoding(puzzle, goal, t, encoding);
+            if opts.split > 0 {
+                let cert = certify_split(puzzle, goal, &enc, producer, opts, dir, cert)?;
+                let sat_leaf = cert.split.as_ref().is_some_and(|s| {
+                    s.leaves
+                        .iter()
+                        .any(|l| l.outcome == split::LeafOutcome::Sat)
+                });
+                if sat_leaf && from_search {
+                    return Err(CertifyError::Plan(format!(
+                        "the engine found horizon {t} satisfiable below the lower bound {len}: an encoding or engine bug"
+                    )));
+                }
+                return Ok(cert);
+            }
             let (outcome, seconds) = engine(enc.cnf(), t).map_err(CertifyError::Plan)?;
             match outcome {
                 SatOutcome::Unsat => {}
@@ -689,6 +722,102 @@ fn certify_length(
     if opts.proof_dir.is_some() {
         cert.proof_path = Some(proof_path.display().to_string());
     }
+    Ok(cert)
+}
+
+/// The split certificate of `cert.plan_length` ([`split`]): the leaves of `enc` (horizon
+/// L − 2) refuted and checked in parallel under one deadline (the checker's time limit,
+/// counted from here), then [`split::assess`] on the verified leaves.
+fn certify_split(
+    puzzle: &SlidingPuzzle,
+    goal: Goal,
+    enc: &sliding_sat::SlidingSat,
+    producer: &Producer,
+    opts: &CertifyOptions,
+    dir: &Path,
+    mut cert: Certificate,
+) -> Result<Certificate, CertifyError> {
+    let started = std::time::Instant::now();
+    let deadline = started + opts.checker_time_limit;
+    let (t, len) = (enc.horizon(), cert.plan_length);
+    let (base_path, _) = files(dir, t);
+    write_cnf_file(enc.cnf(), &base_path)?;
+    let cubes = split::move_cubes(enc, puzzle, goal, opts.split);
+    let checker = CheckerSpec {
+        program: opts.checker.clone(),
+        skip_unit_deletions: matches!(producer, Producer::Varisat),
+        time_limit: opts.checker_time_limit,
+    };
+    let leaves = split::run_leaves(
+        enc.cnf(),
+        &base_path,
+        &cubes,
+        producer,
+        &checker,
+        dir,
+        t,
+        opts.jobs,
+        deadline,
+    )?;
+    let verdict = split::assess(&leaves);
+    cert.unsat_horizon = Some(t);
+    cert.cnf_vars = Some(enc.cnf().num_vars());
+    cert.cnf_clauses = Some(enc.cnf().num_clauses());
+    cert.producer = Some(producer.name().to_string());
+    cert.solve_seconds = Some(leaves.iter().map(|l| l.solve_seconds).sum());
+    cert.proof_format = Some(ProofFormat::BinaryDrat);
+    cert.proof_bytes = Some(leaves.iter().map(|l| l.proof_bytes).sum());
+    cert.checker = Some(opts.checker.clone());
+    cert.checker_flags = checker
+        .skip_unit_deletions
+        .then(|| "--skip-unit-deletions".to_string())
+        .into_iter()
+        .collect();
+    cert.checker_seconds = Some(leaves.iter().map(|l| l.checker_seconds).sum());
+    let worst = |v: CheckVerdict| {
+        leaves
+            .iter()
+            .any(|l| l.checker_verdict == Some(v))
+            .then_some(v)
+    };
+    cert.checker_verdict = if verdict.is_ok() {
+        Some(CheckVerdict::Verified)
+    } else {
+        worst(CheckVerdict::Rejected).or(worst(CheckVerdict::TimeLimit))
+    };
+    cert.certified = verdict.is_ok();
+    let sat_leaf = leaves.iter().find(|l| l.outcome == split::LeafOutcome::Sat);
+    cert.statement = match (&verdict, sat_leaf) {
+        (Ok(()), _) => format!(
+            "the {} formula for exactly {t} moves is unsatisfiable: each of its {} leaves (the formula plus one cube over the blank's first and last moves) has a checked proof, and the cubes cover every assignment (pairwise clashing, weights 2^-|c| summing to 1); so no plan of {t} moves exists, none shorter of the same parity, none of the other parity: the replayed plan of {len} is optimal",
+            cert.encoding.name(),
+            leaves.len()
+        ),
+        (Err(_), Some(l)) => format!(
+            "{} found a plan of exactly {t} moves (leaf \"{}\"): the given plan of {len} is NOT optimal",
+            producer.name(),
+            l.description
+        ),
+        (Err(why), None) => {
+            format!(
+                "the split refutation of horizon {t} is incomplete ({why}): optimality NOT certified"
+            )
+        }
+    };
+    if let Some(keep) = &opts.proof_dir {
+        cert.proof_path = Some(keep.display().to_string());
+    }
+    cert.split = Some(split::SplitReport {
+        depth: opts.split,
+        jobs: opts.jobs,
+        covering: match &verdict {
+            Ok(()) => "ok".into(),
+            Err(e) => e.clone(),
+        },
+        covered: verdict.is_ok(),
+        leaves,
+        wall_seconds: started.elapsed().as_secs_f64(),
+    });
     Ok(cert)
 }
 
