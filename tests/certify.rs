@@ -706,3 +706,259 @@ fn cli_engine_claiming_sat_below_the_bound_is_a_bug() {
         r.stdout
     );
 }
+
+/// `--split`: the certificate of a 24-move plan is split over the blank's first and last
+/// moves; every leaf is refuted, checked, and listed, and the leaves' cubes cover the tree.
+#[test]
+fn cli_split_certificate_lists_every_checked_leaf() {
+    if !(require("rate") && require("cadical")) {
+        return;
+    }
+    let f24 = models().join("fifteen_len24.txt");
+    let p = load_sliding(&f24, Goal::BlankFirst).unwrap();
+    for (solver, depth) in [("varisat", 1), ("cadical", 2), ("cadical", 3)] {
+        let r = tilekit(&[
+            "solve",
+            s(&f24),
+            "--goal",
+            "blank-first",
+            "--via",
+            "native",
+            "--certify",
+            "--solver",
+            solver,
+            "--split",
+            &depth.to_string(),
+            "--json",
+        ]);
+        assert_eq!(r.code, 0, "{solver} {depth}: {}{}", r.stdout, r.stderr);
+        let v = json(&r);
+        let c = &v["certificate"];
+        assert_eq!(c["certified"], true, "{c}");
+        assert_eq!(c["unsat_horizon"], 22);
+        let split = &c["split"];
+        assert_eq!(split["depth"], depth);
+        assert_eq!(split["covered"], true);
+        let leaves = split["leaves"].as_array().unwrap();
+        // The cubes the encoder makes for this depth, one leaf each, in order.
+        let enc = sliding_sat::build_encoding(&p, Goal::BlankFirst, 22, Encoding::Pruned);
+        let cubes = certify::split::move_cubes(&enc, &p, Goal::BlankFirst, depth);
+        assert!(cubes.len() > 1, "{depth}");
+        assert_eq!(leaves.len(), cubes.len(), "{solver} {depth}");
+        for (leaf, cube) in leaves.iter().zip(&cubes) {
+            assert_eq!(leaf["outcome"], "unsat", "{leaf}");
+            assert_eq!(leaf["checker_verdict"], "verified", "{leaf}");
+            assert_eq!(leaf["description"], cube.description.as_str());
+            let lits: Vec<i64> = leaf["cube"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_i64().unwrap())
+                .collect();
+            assert_eq!(lits, cube.lits);
+        }
+        let sum: u64 = leaves
+            .iter()
+            .map(|l| l["proof_bytes"].as_u64().unwrap())
+            .sum();
+        assert_eq!(c["proof_bytes"].as_u64(), Some(sum));
+    }
+    let r = tilekit(&[
+        "solve",
+        s(&f24),
+        "--goal",
+        "blank-first",
+        "--via",
+        "native",
+        "--certify",
+        "--split",
+        "2",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let second = r.stdout.lines().nth(1).unwrap_or_default();
+    assert!(
+        second.starts_with("certified: UNSAT at 22 checked by rate (binary DRAT, ")
+            && second.ends_with(", 6 leaves)"),
+        "{}",
+        r.stdout
+    );
+}
+
+/// A checker wrapper that cuts one leaf's proof in half: that leaf is rejected, the verified
+/// leaves no longer cover the tree, and the certificate fails (exit code 1).
+#[test]
+fn cli_split_with_a_tampered_leaf_is_not_certified() {
+    if !(require("rate") && require("cadical")) {
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let wrapper = dir.path().join("tamper-leaf1.sh");
+    std::fs::write(
+        &wrapper,
+        "#!/bin/sh\nfor a; do proof=$a; done\ncase \"$proof\" in *_leaf1.drat)\n\
+         size=$(wc -c < \"$proof\"); truncate -s $((size / 2)) \"$proof\";; esac\nexec rate \"$@\"\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let f24 = models().join("fifteen_len24.txt");
+    let args = [
+        "solve",
+        s(&f24),
+        "--goal",
+        "blank-first",
+        "--via",
+        "native",
+        "--certify",
+        "--solver",
+        "cadical",
+        "--split",
+        "1",
+        "--checker",
+        s(&wrapper),
+    ];
+    let r = tilekit(&[&args[..], &["--json"]].concat());
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    let v = json(&r);
+    assert_eq!(v["verified"], true, "the plan itself still replays");
+    let c = &v["certificate"];
+    assert_eq!(c["certified"], false);
+    assert_eq!(c["checker_verdict"], "rejected");
+    let leaves = c["split"]["leaves"].as_array().unwrap();
+    assert_eq!(leaves.len(), 3);
+    for (i, leaf) in leaves.iter().enumerate() {
+        let want = if i == 1 { "rejected" } else { "verified" };
+        assert_eq!(leaf["checker_verdict"], want, "leaf {i}: {leaf}");
+    }
+    assert_eq!(c["split"]["covered"], false);
+    assert_eq!(
+        c["split"]["covering"],
+        "2 of 3 leaves verified; the cubes' weights 2^-|c| do not sum to 1: some assignments are covered by no leaf"
+    );
+    let r = tilekit(&args);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stdout.contains(
+            "certificate FAILED: the split refutation of horizon 22 is incomplete (2 of 3 leaves verified;"
+        ),
+        "{}",
+        r.stdout
+    );
+}
+
+/// Checker side: a split certificate with one leaf left out, or with a leaf's cube changed,
+/// does not cover the tree; a padded plan's split finds the shorter plan in some leaf.
+#[test]
+fn split_leaves_missing_or_altered_are_not_a_covering() {
+    if !require("rate") {
+        return;
+    }
+    let f20 = models().join("fifteen_len20.txt");
+    let p = load_sliding(&f20, Goal::BlankFirst).unwrap();
+    let opts = certify::CertifyOptions {
+        checker: "rate".into(),
+        checker_time_limit: Duration::from_secs(60),
+        proof_dir: None,
+        split: 2,
+        jobs: 2,
+    };
+    let c = certify::certify_plan(
+        &p,
+        Goal::BlankFirst,
+        20,
+        Encoding::Pruned,
+        &certify::Producer::Varisat,
+        &opts,
+    )
+    .unwrap();
+    assert!(c.certified, "{c:?}");
+    let split = c.split.expect("a split report");
+    assert!(split.leaves.len() >= 4);
+    assert_eq!(certify::split::assess(&split.leaves), Ok(()));
+    for i in 0..split.leaves.len() {
+        let mut missing = split.leaves.clone();
+        missing.remove(i);
+        let e = certify::split::assess(&missing).unwrap_err();
+        assert!(e.contains("do not sum to 1"), "{e}");
+        let mut unchecked = split.leaves.clone();
+        unchecked[i].checker_verdict = Some(CheckVerdict::TimeLimit);
+        assert!(certify::split::assess(&unchecked).is_err(), "leaf {i}");
+    }
+    // A leaf whose cube was widened (a literal dropped) overlaps its neighbours.
+    let mut altered = split.leaves.clone();
+    let last = altered.iter().rposition(|l| l.cube.len() > 1).unwrap();
+    altered[last].cube.pop();
+    assert!(certify::split::assess(&altered).is_err());
+
+    // A padded plan of 22 moves: some leaf of 20 is satisfiable, the others need not run.
+    let c = certify::certify_plan(
+        &p,
+        Goal::BlankFirst,
+        22,
+        Encoding::Pruned,
+        &certify::Producer::Varisat,
+        &opts,
+    )
+    .unwrap();
+    assert!(!c.certified);
+    assert!(
+        c.statement
+            .starts_with("varisat found a plan of exactly 20 moves (leaf \"move 1 = "),
+        "{}",
+        c.statement
+    );
+}
+
+/// The split shares one deadline: with a producer that never answers and a 1 s limit, the
+/// leaves that started give no answer, the rest never start, and nothing is certified.
+#[test]
+fn cli_split_respects_one_deadline() {
+    if !require("rate") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let slow = d.join("slow.sh");
+    std::fs::write(&slow, "#!/bin/sh\nsleep 30\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&slow, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let reg = d.join("reg.toml");
+    std::fs::write(
+        &reg,
+        format!(
+            "[solver.slow]\nkind = \"sat\"\ncommand = \"{}\"\ninput = \"cnf\"\nargs = [\"{{model}}\"]\nsolution = \"sat\"\n",
+            s(&slow)
+        ),
+    )
+    .unwrap();
+    let f24 = models().join("fifteen_len24.txt");
+    let started = std::time::Instant::now();
+    let r = tilekit(&[
+        "solve",
+        s(&f24),
+        "--goal",
+        "blank-first",
+        "--via",
+        "native",
+        "--certify",
+        "--split",
+        "1",
+        "--solver",
+        "slow",
+        "--solvers",
+        s(&reg),
+        "--time-limit",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    // Far below the 3 × 30 s the leaves would take if each had its own limit.
+    assert!(started.elapsed() < Duration::from_secs(20));
+    let v = json(&r);
+    let leaves = v["certificate"]["split"]["leaves"].as_array().unwrap();
+    assert_eq!(leaves.len(), 3);
+    assert!(leaves.iter().all(|l| l["checker_verdict"].is_null()));
+    assert_eq!(leaves[0]["outcome"], "unknown");
+    assert_eq!(leaves[2]["outcome"], "not_run");
+    assert_eq!(v["certificate"]["certified"], false);
+}
