@@ -197,8 +197,11 @@ pub fn leaf_bytes(base: &[u8], cube: &[i64]) -> Result<Vec<u8>, String> {
     Ok(out)
 }
 
-/// (bytes before the header line, (V, C), bytes after the header line).
-fn split_header(text: &[u8]) -> Result<(&[u8], (usize, usize), &[u8]), String> {
+/// A DIMACS file cut at its header: bytes before the header line, (V, C), bytes after it.
+type Header<'a> = (&'a [u8], (usize, usize), &'a [u8]);
+
+/// Find the `p cnf V C` line of `text`.
+fn split_header(text: &[u8]) -> Result<Header<'_>, String> {
     let mut start = 0;
     while start < text.len() {
         let end = text[start..]
