@@ -238,7 +238,9 @@ struct CertifyArgs {
     #[arg(long, requires = "certify")]
     plan: Option<PathBuf>,
     /// Cube-and-conquer: split the refutation of L-2 on the blank's first and last DEPTH moves
-    /// (steps 1, L-2, 2, ...); each leaf gets its own proof and check. 0 = one proof.
+    /// (steps 1, L-2, 2, ...); each leaf gets its own proof and check. 0 = one proof. Used
+    /// where the certificate refutes L-2 itself (--plan, --via native); a SAT search that
+    /// already refuted L-2 keeps that proof.
     #[arg(long, default_value_t = 0, value_name = "DEPTH", requires = "certify")]
     split: usize,
     /// With --split: leaves solved and checked at once.
