@@ -481,13 +481,18 @@ fn cli_certifies_a_given_plan() {
     std::fs::write(&padded, format!("{text}DU\n")).unwrap();
     let r = tilekit(&[&base[..], &["--certify", "--plan", s(&padded)]].concat());
     assert_eq!(r.code, 1, "{}", r.stdout);
-    assert!(
-        r.stdout.contains(
-            "certificate FAILED: varisat found a plan of exactly 20 moves: the given plan of 22 is NOT optimal"
-        ),
-        "{}",
-        r.stdout
-    );
+    // The shorter plan is named, and it really is one (replayed here again).
+    let line = r.stdout.lines().nth(1).unwrap_or_default();
+    let shorter = line
+        .strip_prefix("certificate FAILED: varisat found a plan of exactly 20 moves (")
+        .and_then(|rest| {
+            rest.strip_suffix(", verified by replay): the given plan of 22 is NOT optimal")
+        })
+        .unwrap_or_else(|| panic!("{}", r.stdout));
+    assert_eq!(shorter.len(), 20);
+    let moves = tilekit::puzzle::sliding::parse_moves(shorter, "shorter").unwrap();
+    let p = load_sliding(&f20, Goal::BlankFirst).unwrap();
+    assert!(p.replay(&moves).unwrap().is_goal(Goal::BlankFirst));
     // A plan that does not replay is not certified at all.
     let bad = dir.path().join("bad.txt");
     std::fs::write(&bad, "UUUU\n").unwrap();
@@ -675,7 +680,7 @@ fn cli_engine_claiming_sat_below_the_bound_is_a_bug() {
     let liar = d.join("liar.sh");
     std::fs::write(
         &liar,
-        "#!/bin/sh\ncase \"$1\" in *_T9.cnf) echo 's SATISFIABLE'; echo 'v 0'; exit 10;; esac\n\
+        "#!/bin/sh\ncase \"$1\" in *_T9.cnf|*_T9_leaf0.cnf) echo 's SATISFIABLE'; echo 'v 0'; exit 10;; esac\n\
          exec cadical \"$@\"\n",
     )
     .unwrap();
@@ -694,17 +699,21 @@ fn cli_engine_claiming_sat_below_the_bound_is_a_bug() {
     let r = tilekit(&[&args[..], &["--solvers", s(&reg)]].concat());
     assert_eq!(r.code, 3, "{}{}", r.stdout, r.stderr);
     insta::assert_snapshot!("certify_engine_bug_message", r.stderr.trim());
-    // The same engine, given the plan: SAT at 9 is then news about the plan (exit code 1).
+    // The same engine, given the plan: a SAT answer at 9 would be news about the plan, but
+    // its model must be a plan of 9 moves that replays; this one is not (exit code 3), with
+    // one proof or split into leaves.
     let plan = d.join("plan.txt");
     std::fs::write(&plan, "LLUUURRRDDD\n").unwrap();
-    let r = tilekit(&[&args[..], &["--solvers", s(&reg), "--plan", s(&plan)]].concat());
-    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
-    assert!(
-        r.stdout
-            .contains("certificate FAILED: liar found a plan of exactly 9 moves: the given plan of 11 is NOT optimal"),
-        "{}",
-        r.stdout
-    );
+    let with_plan = [&args[..], &["--solvers", s(&reg), "--plan", s(&plan)]].concat();
+    for extra in [&[][..], &["--split", "1"][..]] {
+        let r = tilekit(&[&with_plan[..], extra].concat());
+        assert_eq!(r.code, 3, "{extra:?}: {}{}", r.stdout, r.stderr);
+        assert_eq!(
+            r.stderr.trim(),
+            "tilekit: the engine's model at horizon 9 is not a plan (step 0 has no true move literal): an encoding or engine bug",
+            "{extra:?}"
+        );
+    }
 }
 
 /// `--split`: the certificate of a 24-move plan is split over the blank's first and last
@@ -903,10 +912,27 @@ fn split_leaves_missing_or_altered_are_not_a_covering() {
     assert!(!c.certified);
     assert!(
         c.statement
-            .starts_with("varisat found a plan of exactly 20 moves (leaf \"move 1 = "),
+            .starts_with("varisat found a plan of exactly 20 moves ("),
         "{}",
         c.statement
     );
+    assert!(
+        c.statement
+            .contains(", verified by replay; leaf \"move 1 = "),
+        "{}",
+        c.statement
+    );
+    let leaf = c
+        .split
+        .unwrap()
+        .leaves
+        .into_iter()
+        .find(|l| l.plan.is_some())
+        .unwrap();
+    let moves =
+        tilekit::puzzle::sliding::parse_moves(leaf.plan.as_deref().unwrap(), "leaf").unwrap();
+    assert_eq!(moves.len(), 20);
+    assert!(p.replay(&moves).unwrap().is_goal(Goal::BlankFirst));
 }
 
 /// The split shares one deadline: with a producer that never answers and a 1 s limit, the

@@ -657,9 +657,10 @@ fn certify_length(
                         "the engine found horizon {t} satisfiable below the lower bound {len}: an encoding or engine bug"
                     )));
                 }
-                SatOutcome::Sat(_) => {
+                SatOutcome::Sat(model) => {
+                    let plan = replay_model(puzzle, goal, &enc, &model)?;
                     cert.statement = format!(
-                        "{} found a plan of exactly {t} moves: the given plan of {len} is NOT optimal",
+                        "{} found a plan of exactly {t} moves ({plan}, verified by replay): the given plan of {len} is NOT optimal",
                         producer.name()
                     );
                     return Ok(cert);
@@ -725,6 +726,39 @@ fn certify_length(
     Ok(cert)
 }
 
+/// A producer's model of the formula for horizon `t`, decoded and replayed by the independent
+/// verifier: the shorter plan it claims. A model that is not such a plan is an engine (or
+/// encoding) failure, not news about the given plan.
+pub fn replay_model(
+    puzzle: &SlidingPuzzle,
+    goal: Goal,
+    enc: &sliding_sat::SlidingSat,
+    model: &[bool],
+) -> Result<String, CertifyError> {
+    let t = enc.horizon();
+    let moves = enc.decode(model).map_err(|e| {
+        CertifyError::Plan(format!(
+            "the engine's model at horizon {t} is not a plan ({e}): an encoding or engine bug"
+        ))
+    })?;
+    let text = crate::puzzle::sliding::moves_to_string(&moves);
+    let v = crate::verify::sliding::check_moves(
+        puzzle.rows(),
+        puzzle.cols(),
+        puzzle.tiles(),
+        &goal.board(puzzle.cells()),
+        &text,
+        Some(t as f64),
+    );
+    if !v.valid {
+        return Err(CertifyError::Plan(format!(
+            "the engine's model at horizon {t} does not replay ({}): an encoding or engine bug",
+            v.errors.join("; ")
+        )));
+    }
+    Ok(text)
+}
+
 /// The split certificate of `cert.plan_length` ([`split`]): the leaves of `enc` (horizon
 /// L − 2) refuted and checked in parallel under one deadline (the checker's time limit,
 /// counted from here), then [`split::assess`] on the verified leaves.
@@ -748,12 +782,14 @@ fn certify_split(
         skip_unit_deletions: matches!(producer, Producer::Varisat),
         time_limit: opts.checker_time_limit,
     };
+    let replay = |model: &[bool]| replay_model(puzzle, goal, enc, model);
     let leaves = split::run_leaves(
         enc.cnf(),
         &base_path,
         &cubes,
         producer,
         &checker,
+        &replay,
         dir,
         t,
         opts.jobs,
@@ -794,8 +830,9 @@ fn certify_split(
             leaves.len()
         ),
         (Err(_), Some(l)) => format!(
-            "{} found a plan of exactly {t} moves (leaf \"{}\"): the given plan of {len} is NOT optimal",
+            "{} found a plan of exactly {t} moves ({}, verified by replay; leaf \"{}\"): the given plan of {len} is NOT optimal",
             producer.name(),
+            l.plan.as_deref().unwrap_or("?"),
             l.description
         ),
         (Err(why), None) => {

@@ -269,6 +269,9 @@ pub struct LeafReport {
     pub checker_seconds: f64,
     /// The checker's last output lines, or why the leaf file was refused.
     pub checker_output: String,
+    /// For a satisfiable leaf: the plan of exactly L − 2 moves its model encodes, replayed by
+    /// the independent verifier.
+    pub plan: Option<String>,
 }
 
 /// The split part of a certificate (`certificate.split` in JSON).
@@ -305,9 +308,13 @@ pub fn assess(leaves: &[LeafReport]) -> Result<(), String> {
     })
 }
 
+/// A satisfiable leaf's model, decoded and replayed: the plan, or why it is none.
+pub type Replay<'a> = dyn Fn(&[bool]) -> Result<String, CertifyError> + Sync + 'a;
+
 /// Run every leaf of `cubes` on `jobs` threads: write `base_path` + cube, refute it with
-/// `producer`, check the proof with `checker` (after [`check_leaf_file`]). Stops starting
-/// leaves at `deadline` or after a satisfiable leaf.
+/// `producer`, check the proof with `checker` (after [`check_leaf_file`]); a satisfiable
+/// leaf's model goes through `replay`. Stops starting leaves at `deadline` or after a
+/// satisfiable leaf.
 #[allow(clippy::too_many_arguments)]
 pub fn run_leaves(
     base_cnf: &Cnf,
@@ -315,6 +322,7 @@ pub fn run_leaves(
     cubes: &[Cube],
     producer: &Producer,
     checker: &CheckerSpec,
+    replay: &Replay<'_>,
     dir: &Path,
     t: usize,
     jobs: usize,
@@ -335,7 +343,8 @@ pub fn run_leaves(
                 Ok(not_run(&cubes[i]))
             } else {
                 run_leaf(
-                    base_cnf, &base, base_path, &cubes[i], i, producer, checker, dir, t, deadline,
+                    base_cnf, &base, base_path, &cubes[i], i, producer, checker, replay, dir, t,
+                    deadline,
                 )
             };
             if matches!(&r, Ok(l) if l.outcome == LeafOutcome::Sat) || r.is_err() {
@@ -367,6 +376,7 @@ fn not_run(cube: &Cube) -> LeafReport {
         checker_verdict: None,
         checker_seconds: 0.0,
         checker_output: String::new(),
+        plan: None,
     }
 }
 
@@ -387,6 +397,7 @@ fn run_leaf(
     i: usize,
     producer: &Producer,
     checker: &CheckerSpec,
+    replay: &Replay<'_>,
     dir: &Path,
     t: usize,
     deadline: Instant,
@@ -422,7 +433,10 @@ fn run_leaf(
     leaf.solve_seconds = started.elapsed().as_secs_f64();
     leaf.outcome = match outcome {
         SatOutcome::Unsat => LeafOutcome::Unsat,
-        SatOutcome::Sat(_) => LeafOutcome::Sat,
+        SatOutcome::Sat(model) => {
+            leaf.plan = Some(replay(&model)?);
+            LeafOutcome::Sat
+        }
         SatOutcome::Unknown => LeafOutcome::Unknown,
     };
     if leaf.outcome != LeafOutcome::Unsat {
