@@ -988,3 +988,25 @@ fn cli_split_respects_one_deadline() {
     assert_eq!(leaves[2]["outcome"], "not_run");
     assert_eq!(v["certificate"]["certified"], false);
 }
+
+/// The SAT search on the case study begins at its lower bound (11), so the certificate
+/// refutes 9 itself, and `--split` applies there too; every leaf proof is binary DRAT.
+#[test]
+fn cli_split_after_a_search_that_began_at_the_bound() {
+    if !require("rate") {
+        return;
+    }
+    let case = models().join("neos_case_study.txt");
+    let r = tilekit(&["solve", s(&case), "--certify", "--split", "2", "--json"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let c = &json(&r)["certificate"];
+    assert_eq!(c["certified"], true, "{c}");
+    assert_eq!(c["unsat_horizon"], 9);
+    assert_eq!(c["proof_format"], "binary_drat");
+    let leaves = c["split"]["leaves"].as_array().unwrap();
+    assert!(leaves.len() >= 4, "{}", leaves.len());
+    for leaf in leaves {
+        assert_eq!(leaf["checker_verdict"], "verified", "{leaf}");
+        assert_eq!(leaf["proof_format"], "binary_drat", "{leaf}");
+    }
+}

@@ -18,6 +18,10 @@
 //! is the whole certificate.
 //!
 //! A plan from elsewhere (`--plan`) is certified the same way by [`certify_plan`].
+//!
+//! With `--split DEPTH` ([`CertifyOptions::split`]) the refutation of L − 2 is done leaf by
+//! leaf, each leaf with its own checked proof, and the certificate holds only if the verified
+//! leaves' cubes cover every assignment ([`split`] argues and checks this).
 
 use crate::format::dimacs_cnf::write_cnf;
 use crate::formulate::sliding_sat::{self, Encoding, SatPlan, SatPlanError, SatStep, StepResult};
@@ -404,6 +408,16 @@ pub struct CertifyOptions {
     pub jobs: usize,
 }
 
+/// The encoding of the proof file at `path`, from its first 64 kB (proofs can be gigabytes).
+fn detect_file_format(path: &Path) -> Result<ProofFormat, CertifyError> {
+    use std::io::Read;
+    let mut head = Vec::with_capacity(1 << 16);
+    std::fs::File::open(path)
+        .and_then(|f| f.take(1 << 16).read_to_end(&mut head))
+        .map_err(io_err(path))?;
+    Ok(ProofFormat::detect(&head))
+}
+
 /// The files of horizon `t` in the working directory.
 fn files(dir: &Path, t: usize) -> (PathBuf, PathBuf) {
     (
@@ -681,19 +695,12 @@ fn certify_length(
     let size = std::fs::metadata(&proof_path)
         .map_err(io_err(&proof_path))?
         .len();
-    let mut head = Vec::with_capacity(1 << 16);
-    {
-        use std::io::Read;
-        std::fs::File::open(&proof_path)
-            .and_then(|f| f.take(1 << 16).read_to_end(&mut head))
-            .map_err(io_err(&proof_path))?;
-    }
     cert.unsat_horizon = Some(t);
     cert.cnf_vars = Some(vars);
     cert.cnf_clauses = Some(clauses);
     cert.producer = Some(producer.name().to_string());
     cert.solve_seconds = Some(solve_seconds);
-    cert.proof_format = Some(ProofFormat::detect(&head));
+    cert.proof_format = Some(detect_file_format(&proof_path)?);
     cert.proof_bytes = Some(size);
     let spec = CheckerSpec {
         program: opts.checker.clone(),
@@ -801,7 +808,7 @@ fn certify_split(
     cert.cnf_clauses = Some(enc.cnf().num_clauses());
     cert.producer = Some(producer.name().to_string());
     cert.solve_seconds = Some(leaves.iter().map(|l| l.solve_seconds).sum());
-    cert.proof_format = Some(ProofFormat::BinaryDrat);
+    cert.proof_format = leaves.iter().find_map(|l| l.proof_format);
     cert.proof_bytes = Some(leaves.iter().map(|l| l.proof_bytes).sum());
     cert.checker = Some(opts.checker.clone());
     cert.checker_flags = checker

@@ -22,7 +22,7 @@
 //! Leaves run on `jobs` worker threads (each runs the producer, then the checker, as
 //! external processes, or varisat in-thread); all share one wall-clock deadline.
 
-use super::{CertifyError, CheckVerdict, CheckerSpec, Producer, check_drat, io_err};
+use super::{CertifyError, CheckVerdict, CheckerSpec, Producer, ProofFormat, check_drat, io_err};
 use crate::formulate::sliding_sat::SlidingSat;
 use crate::model::cnf::{Cnf, Lit};
 use crate::puzzle::sliding::{Goal, Move, SlidingPuzzle};
@@ -263,6 +263,8 @@ pub struct LeafReport {
     pub solve_seconds: f64,
     /// The proof's size in bytes (0 when none).
     pub proof_bytes: u64,
+    /// The proof's encoding, detected from its first bytes (`None` when none).
+    pub proof_format: Option<ProofFormat>,
     /// The checker's verdict on this leaf (`None`: not checked).
     pub checker_verdict: Option<CheckVerdict>,
     /// Checker seconds.
@@ -373,6 +375,7 @@ fn not_run(cube: &Cube) -> LeafReport {
         outcome: LeafOutcome::NotRun,
         solve_seconds: 0.0,
         proof_bytes: 0,
+        proof_format: None,
         checker_verdict: None,
         checker_seconds: 0.0,
         checker_output: String::new(),
@@ -445,6 +448,7 @@ fn run_leaf(
     leaf.proof_bytes = std::fs::metadata(&proof_path)
         .map_err(io_err(&proof_path))?
         .len();
+    leaf.proof_format = Some(super::detect_file_format(&proof_path)?);
     if let Err(why) = check_leaf_file(base_path, &cnf_path, &cube.lits) {
         leaf.checker_verdict = Some(CheckVerdict::Rejected);
         leaf.checker_output = why;
