@@ -20,7 +20,9 @@
 //! F ∧ c and not some other formula.
 //!
 //! Leaves run on `jobs` worker threads (each runs the producer, then the checker, as
-//! external processes, or varisat in-thread); all share one wall-clock deadline.
+//! external processes, or varisat in-thread); all share one wall-clock deadline: processes
+//! get what is left of it, no leaf starts after it, but a varisat leaf that has started
+//! cannot be stopped and runs to its end.
 
 use super::{CertifyError, CheckVerdict, CheckerSpec, Producer, ProofFormat, check_drat, io_err};
 use crate::formulate::sliding_sat::SlidingSat;
