@@ -9,6 +9,12 @@
 //! `CERT_RUNS` (repetitions per cell, median reported; default 1). Prints a markdown table.
 //! The first instance of each length is used.
 //!
+//! `CERT_MODE=split` times cube-and-conquer certificates of the stated optimum L (the plan's
+//! length is taken from the file, as `--plan`/`--via native` would give it): for each depth in
+//! `CERT_SPLITS` (default 0,1,2,3; 0 = one proof) and `CERT_JOBS` workers (default 2), the
+//! whole `certify_plan` wall-clock, leaves, summed solver and checker seconds (medians of
+//! `CERT_RUNS`), total proof size, and how many runs certified.
+//!
 //! `CERT_MODE=search` instead times the whole horizon search with varisat (no proofs): rebuild
 //! a formula per horizon (pruned, strong) against one open formula solved incrementally with
 //! goal assumptions (`sliding_sat::build_open`, built to L + 2 steps).
@@ -168,7 +174,12 @@ fn main() {
         checker: "rate".into(),
         checker_time_limit: limit,
         proof_dir: None,
+        split: 0,
+        jobs: 1,
     };
+    if env("CERT_MODE", "certify") == "split" {
+        return split_mode(&producer, opts, limit);
+    }
     println!(
         "solver {solver}, limit {} s per run, median of {runs}",
         limit.as_secs()
@@ -219,6 +230,69 @@ fn main() {
                     format!("no: {}", c.statement)
                 }
             );
+        }
+    }
+}
+
+/// `CERT_MODE=split`: see the module docs.
+fn split_mode(producer: &Producer, base: CertifyOptions, limit: Duration) {
+    let jobs: usize = env("CERT_JOBS", "2").parse().unwrap();
+    let runs: usize = env("CERT_RUNS", "1").parse().unwrap();
+    println!(
+        "producer {}, limit {} s for the whole certificate, {jobs} jobs, median of {runs}",
+        producer.name(),
+        limit.as_secs()
+    );
+    println!(
+        "| L | encoding | split depth | leaves | refute, summed (s) | proofs | check, summed (s) | wall-clock (s) | certified |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|");
+    for l in env("CERT_LENGTHS", "40,42,44,46")
+        .split(',')
+        .map(|x| x.parse::<usize>().unwrap())
+    {
+        let Some(p) = instance(l) else { continue };
+        for e in env("CERT_ENCODINGS", "pruned")
+            .split(',')
+            .map(|x| Encoding::parse(x).unwrap())
+        {
+            for depth in env("CERT_SPLITS", "0,1,2,3")
+                .split(',')
+                .map(|x| x.parse::<usize>().unwrap())
+            {
+                let opts = CertifyOptions {
+                    split: depth,
+                    jobs,
+                    ..base.clone()
+                };
+                let (mut walls, mut solves, mut checks, mut ok) = (vec![], vec![], vec![], 0);
+                let mut last = None;
+                for _ in 0..runs {
+                    let t = Instant::now();
+                    let c =
+                        certify::certify_plan(&p, Goal::BlankFirst, l, e, producer, &opts).unwrap();
+                    walls.push(t.elapsed().as_secs_f64());
+                    solves.push(c.solve_seconds.unwrap_or(f64::NAN));
+                    checks.push(c.checker_seconds.unwrap_or(f64::NAN));
+                    ok += c.certified as usize;
+                    last = Some(c);
+                }
+                let c = last.expect("at least one run");
+                println!(
+                    "| {l} | {} | {depth} | {} | {:.1} | {} | {:.1} | {:.1} | {ok} of {runs}{} |",
+                    e.name(),
+                    c.split.as_ref().map_or(1, |s| s.leaves.len()),
+                    median(solves),
+                    c.proof_bytes.map_or("-".into(), certify::human_bytes),
+                    median(checks),
+                    median(walls),
+                    if c.certified {
+                        String::new()
+                    } else {
+                        format!(" (last: {})", c.statement)
+                    }
+                );
+            }
         }
     }
 }

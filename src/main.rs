@@ -242,6 +242,15 @@ struct CertifyArgs {
     /// it and refute its length minus 2.
     #[arg(long, requires = "certify")]
     plan: Option<PathBuf>,
+    /// Cube-and-conquer: split the refutation of L-2 on the blank's first and last DEPTH moves
+    /// (steps 1, L-2, 2, ...); each leaf gets its own proof and check. 0 = one proof. Used
+    /// where the certificate refutes L-2 itself (--plan, --via native); a SAT search that
+    /// already refuted L-2 keeps that proof.
+    #[arg(long, default_value_t = 0, value_name = "DEPTH", requires = "certify")]
+    split: usize,
+    /// With --split: leaves solved and checked at once.
+    #[arg(long, default_value_t = 2, requires = "certify")]
+    split_jobs: usize,
 }
 
 #[derive(Subcommand)]
@@ -732,6 +741,8 @@ fn run(cli: Cli) -> Result<ExitCode, PipelineError> {
                         checker: certify.checker.clone(),
                         checker_time_limit: Duration::from_secs_f64(time_limit),
                         proof_dir: certify.proof_dir.clone(),
+                        split: certify.split,
+                        jobs: certify.split_jobs,
                     }),
                     plan: match &certify.plan {
                         Some(path) => Some(tilekit::puzzle::sliding::parse_moves(

@@ -60,6 +60,8 @@ fn certify_opts(proof_dir: Option<PathBuf>) -> SatOptions {
             checker: "rate".into(),
             checker_time_limit: Duration::from_secs(60),
             proof_dir,
+            split: 0,
+            jobs: 1,
         }),
         plan: None,
     }
@@ -479,13 +481,18 @@ fn cli_certifies_a_given_plan() {
     std::fs::write(&padded, format!("{text}DU\n")).unwrap();
     let r = tilekit(&[&base[..], &["--certify", "--plan", s(&padded)]].concat());
     assert_eq!(r.code, 1, "{}", r.stdout);
-    assert!(
-        r.stdout.contains(
-            "certificate FAILED: varisat found a plan of exactly 20 moves: the given plan of 22 is NOT optimal"
-        ),
-        "{}",
-        r.stdout
-    );
+    // The shorter plan is named, and it really is one (replayed here again).
+    let line = r.stdout.lines().nth(1).unwrap_or_default();
+    let shorter = line
+        .strip_prefix("certificate FAILED: varisat found a plan of exactly 20 moves (")
+        .and_then(|rest| {
+            rest.strip_suffix(", verified by replay): the given plan of 22 is NOT optimal")
+        })
+        .unwrap_or_else(|| panic!("{}", r.stdout));
+    assert_eq!(shorter.len(), 20);
+    let moves = tilekit::puzzle::sliding::parse_moves(shorter, "shorter").unwrap();
+    let p = load_sliding(&f20, Goal::BlankFirst).unwrap();
+    assert!(p.replay(&moves).unwrap().is_goal(Goal::BlankFirst));
     // A plan that does not replay is not certified at all.
     let bad = dir.path().join("bad.txt");
     std::fs::write(&bad, "UUUU\n").unwrap();
@@ -596,4 +603,410 @@ fn cli_producer_without_an_answer_is_not_a_certificate() {
         "{}",
         r.stdout
     );
+}
+
+/// `stderr` with the temporary directory's path replaced, for snapshots.
+fn redact(text: &str, dir: &Path) -> String {
+    text.trim().replace(s(dir), "<tmp>")
+}
+
+/// A checker that exists but cannot be started, and file-system errors on `--proof-dir` and
+/// the proof file: each is a failure (exit code 3) with one clear sentence, not a verdict.
+#[test]
+fn cli_checker_and_file_system_failures() {
+    if !(require("rate") && require("cadical")) {
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let case = models().join("neos_case_study.txt");
+    let run = |extra: &[&str]| tilekit(&[&["solve", s(&case), "--certify"], extra].concat());
+    let mut messages = Vec::new();
+    // A regular file without the executable bits.
+    let noexec = d.join("noexec");
+    std::fs::write(&noexec, "#!/bin/sh\nexec rate \"$@\"\n").unwrap();
+    // Executable, but not a program the kernel can load.
+    let garbage = d.join("garbage");
+    std::fs::write(&garbage, b"\x7fELF\x01garbage").unwrap();
+    // Executable, but its interpreter does not exist.
+    let shebang = d.join("shebang");
+    std::fs::write(&shebang, "#!/nonexistent/interpreter\n").unwrap();
+    for f in [&garbage, &shebang] {
+        std::fs::set_permissions(f, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    for checker in [&noexec, &garbage, &shebang] {
+        let r = run(&["--checker", s(checker)]);
+        assert_eq!(r.code, 3, "{}{}", r.stdout, r.stderr);
+        assert!(r.stdout.is_empty(), "no answer is printed: {}", r.stdout);
+        messages.push(redact(&r.stderr, d));
+    }
+    // --proof-dir naming a regular file, or a path below one.
+    let file = d.join("a-file");
+    std::fs::write(&file, "").unwrap();
+    for pd in [file.clone(), file.join("sub")] {
+        let r = run(&["--proof-dir", s(&pd)]);
+        assert_eq!(r.code, 3, "{}{}", r.stdout, r.stderr);
+        messages.push(redact(&r.stderr, d));
+    }
+    // The proof file (varisat, CaDiCaL) or the CNF of horizon 9 cannot be written: a
+    // directory is in the way.
+    for (name, solver, blocked) in [
+        ("p1", "varisat", "sliding_T9.drat"),
+        ("p2", "cadical", "sliding_T9.drat"),
+        ("p3", "cadical", "sliding_T9.cnf"),
+    ] {
+        let pd = d.join(name);
+        std::fs::create_dir_all(pd.join(blocked)).unwrap();
+        let r = run(&["--proof-dir", s(&pd), "--solver", solver]);
+        assert_eq!(r.code, 3, "{name}: {}{}", r.stdout, r.stderr);
+        messages.push(redact(&r.stderr, d));
+    }
+    insta::assert_snapshot!("certify_system_failure_messages", messages.join("\n"));
+}
+
+/// The search starts at the lower bound (11 for the case study), so it never solves 9; the
+/// certificate then refutes 9 itself, and an engine claiming 9 satisfiable contradicts the
+/// bound: that is reported as an engine bug (exit code 3), not as a non-optimal plan. The
+/// engine here is CaDiCaL behind a wrapper that lies about the formula for 9 only.
+#[test]
+fn cli_engine_claiming_sat_below_the_bound_is_a_bug() {
+    if !(require("rate") && require("cadical")) {
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let liar = d.join("liar.sh");
+    std::fs::write(
+        &liar,
+        "#!/bin/sh\ncase \"$1\" in *_T9.cnf|*_T9_leaf0.cnf) echo 's SATISFIABLE'; echo 'v 0'; exit 10;; esac\n\
+         exec cadical \"$@\"\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&liar, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let reg = d.join("reg.toml");
+    std::fs::write(
+        &reg,
+        format!(
+            "[solver.liar]\nkind = \"sat\"\ncommand = \"{}\"\ninput = \"cnf\"\nargs = [\"{{model}}\"]\nsolution = \"sat\"\n",
+            s(&liar)
+        ),
+    )
+    .unwrap();
+    let case = models().join("neos_case_study.txt");
+    let args = ["solve", s(&case), "--certify", "--solver", "liar"];
+    let r = tilekit(&[&args[..], &["--solvers", s(&reg)]].concat());
+    assert_eq!(r.code, 3, "{}{}", r.stdout, r.stderr);
+    insta::assert_snapshot!("certify_engine_bug_message", r.stderr.trim());
+    // The same engine, given the plan: a SAT answer at 9 would be news about the plan, but
+    // its model must be a plan of 9 moves that replays; this one is not (exit code 3), with
+    // one proof or split into leaves.
+    let plan = d.join("plan.txt");
+    std::fs::write(&plan, "LLUUURRRDDD\n").unwrap();
+    let with_plan = [&args[..], &["--solvers", s(&reg), "--plan", s(&plan)]].concat();
+    for extra in [&[][..], &["--split", "1"][..]] {
+        let r = tilekit(&[&with_plan[..], extra].concat());
+        assert_eq!(r.code, 3, "{extra:?}: {}{}", r.stdout, r.stderr);
+        assert_eq!(
+            r.stderr.trim(),
+            "tilekit: the engine's model at horizon 9 is not a plan (step 0 has no true move literal): an encoding or engine bug",
+            "{extra:?}"
+        );
+    }
+}
+
+/// `--split`: the certificate of a 24-move plan is split over the blank's first and last
+/// moves; every leaf is refuted, checked, and listed, and the leaves' cubes cover the tree.
+#[test]
+fn cli_split_certificate_lists_every_checked_leaf() {
+    if !(require("rate") && require("cadical")) {
+        return;
+    }
+    let f24 = models().join("fifteen_len24.txt");
+    let p = load_sliding(&f24, Goal::BlankFirst).unwrap();
+    for (solver, depth) in [("varisat", 1), ("cadical", 2), ("cadical", 3)] {
+        let r = tilekit(&[
+            "solve",
+            s(&f24),
+            "--goal",
+            "blank-first",
+            "--via",
+            "native",
+            "--certify",
+            "--solver",
+            solver,
+            "--split",
+            &depth.to_string(),
+            "--json",
+        ]);
+        assert_eq!(r.code, 0, "{solver} {depth}: {}{}", r.stdout, r.stderr);
+        let v = json(&r);
+        let c = &v["certificate"];
+        assert_eq!(c["certified"], true, "{c}");
+        assert_eq!(c["unsat_horizon"], 22);
+        let split = &c["split"];
+        assert_eq!(split["depth"], depth);
+        assert_eq!(split["covered"], true);
+        let leaves = split["leaves"].as_array().unwrap();
+        // The cubes the encoder makes for this depth, one leaf each, in order.
+        let enc = sliding_sat::build_encoding(&p, Goal::BlankFirst, 22, Encoding::Pruned);
+        let cubes = certify::split::move_cubes(&enc, &p, Goal::BlankFirst, depth);
+        assert!(cubes.len() > 1, "{depth}");
+        assert_eq!(leaves.len(), cubes.len(), "{solver} {depth}");
+        for (leaf, cube) in leaves.iter().zip(&cubes) {
+            assert_eq!(leaf["outcome"], "unsat", "{leaf}");
+            assert_eq!(leaf["checker_verdict"], "verified", "{leaf}");
+            assert_eq!(leaf["description"], cube.description.as_str());
+            let lits: Vec<i64> = leaf["cube"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_i64().unwrap())
+                .collect();
+            assert_eq!(lits, cube.lits);
+        }
+        let sum: u64 = leaves
+            .iter()
+            .map(|l| l["proof_bytes"].as_u64().unwrap())
+            .sum();
+        assert_eq!(c["proof_bytes"].as_u64(), Some(sum));
+    }
+    let r = tilekit(&[
+        "solve",
+        s(&f24),
+        "--goal",
+        "blank-first",
+        "--via",
+        "native",
+        "--certify",
+        "--split",
+        "2",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let second = r.stdout.lines().nth(1).unwrap_or_default();
+    assert!(
+        second.starts_with("certified: UNSAT at 22 checked by rate (binary DRAT, ")
+            && second.ends_with(", 6 leaves)"),
+        "{}",
+        r.stdout
+    );
+}
+
+/// A checker wrapper that cuts one leaf's proof in half: that leaf is rejected, the verified
+/// leaves no longer cover the tree, and the certificate fails (exit code 1).
+#[test]
+fn cli_split_with_a_tampered_leaf_is_not_certified() {
+    if !(require("rate") && require("cadical")) {
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let wrapper = dir.path().join("tamper-leaf1.sh");
+    std::fs::write(
+        &wrapper,
+        "#!/bin/sh\nfor a; do proof=$a; done\ncase \"$proof\" in *_leaf1.drat)\n\
+         size=$(wc -c < \"$proof\"); truncate -s $((size / 2)) \"$proof\";; esac\nexec rate \"$@\"\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let f24 = models().join("fifteen_len24.txt");
+    let args = [
+        "solve",
+        s(&f24),
+        "--goal",
+        "blank-first",
+        "--via",
+        "native",
+        "--certify",
+        "--solver",
+        "cadical",
+        "--split",
+        "1",
+        "--checker",
+        s(&wrapper),
+    ];
+    let r = tilekit(&[&args[..], &["--json"]].concat());
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    let v = json(&r);
+    assert_eq!(v["verified"], true, "the plan itself still replays");
+    let c = &v["certificate"];
+    assert_eq!(c["certified"], false);
+    assert_eq!(c["checker_verdict"], "rejected");
+    let leaves = c["split"]["leaves"].as_array().unwrap();
+    assert_eq!(leaves.len(), 3);
+    for (i, leaf) in leaves.iter().enumerate() {
+        let want = if i == 1 { "rejected" } else { "verified" };
+        assert_eq!(leaf["checker_verdict"], want, "leaf {i}: {leaf}");
+    }
+    assert_eq!(c["split"]["covered"], false);
+    assert_eq!(
+        c["split"]["covering"],
+        "2 of 3 leaves verified; the cubes' weights 2^-|c| do not sum to 1: some assignments are covered by no leaf"
+    );
+    let r = tilekit(&args);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stdout.contains(
+            "certificate FAILED: the split refutation of horizon 22 is incomplete (2 of 3 leaves verified;"
+        ),
+        "{}",
+        r.stdout
+    );
+}
+
+/// Checker side: a split certificate with one leaf left out, or with a leaf's cube changed,
+/// does not cover the tree; a padded plan's split finds the shorter plan in some leaf.
+#[test]
+fn split_leaves_missing_or_altered_are_not_a_covering() {
+    if !require("rate") {
+        return;
+    }
+    let f20 = models().join("fifteen_len20.txt");
+    let p = load_sliding(&f20, Goal::BlankFirst).unwrap();
+    let opts = certify::CertifyOptions {
+        checker: "rate".into(),
+        checker_time_limit: Duration::from_secs(60),
+        proof_dir: None,
+        split: 2,
+        jobs: 2,
+    };
+    let c = certify::certify_plan(
+        &p,
+        Goal::BlankFirst,
+        20,
+        Encoding::Pruned,
+        &certify::Producer::Varisat,
+        &opts,
+    )
+    .unwrap();
+    assert!(c.certified, "{c:?}");
+    let split = c.split.expect("a split report");
+    assert!(split.leaves.len() >= 4);
+    assert_eq!(certify::split::assess(&split.leaves), Ok(()));
+    for i in 0..split.leaves.len() {
+        let mut missing = split.leaves.clone();
+        missing.remove(i);
+        let e = certify::split::assess(&missing).unwrap_err();
+        assert!(e.contains("do not sum to 1"), "{e}");
+        let mut unchecked = split.leaves.clone();
+        unchecked[i].checker_verdict = Some(CheckVerdict::TimeLimit);
+        assert!(certify::split::assess(&unchecked).is_err(), "leaf {i}");
+    }
+    // A leaf whose cube was widened (a literal dropped) overlaps its neighbours.
+    let mut altered = split.leaves.clone();
+    let last = altered.iter().rposition(|l| l.cube.len() > 1).unwrap();
+    altered[last].cube.pop();
+    assert!(certify::split::assess(&altered).is_err());
+
+    // A padded plan of 22 moves: some leaf of 20 is satisfiable, the others need not run.
+    let c = certify::certify_plan(
+        &p,
+        Goal::BlankFirst,
+        22,
+        Encoding::Pruned,
+        &certify::Producer::Varisat,
+        &opts,
+    )
+    .unwrap();
+    assert!(!c.certified);
+    assert!(
+        c.statement
+            .starts_with("varisat found a plan of exactly 20 moves ("),
+        "{}",
+        c.statement
+    );
+    assert!(
+        c.statement
+            .contains(", verified by replay; leaf \"move 1 = "),
+        "{}",
+        c.statement
+    );
+    let leaf = c
+        .split
+        .unwrap()
+        .leaves
+        .into_iter()
+        .find(|l| l.plan.is_some())
+        .unwrap();
+    let moves =
+        tilekit::puzzle::sliding::parse_moves(leaf.plan.as_deref().unwrap(), "leaf").unwrap();
+    assert_eq!(moves.len(), 20);
+    assert!(p.replay(&moves).unwrap().is_goal(Goal::BlankFirst));
+}
+
+/// The split shares one deadline: with a producer that never answers and a 1 s limit, the
+/// leaves that started give no answer, the rest never start, and nothing is certified.
+#[test]
+fn cli_split_respects_one_deadline() {
+    if !require("rate") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let slow = d.join("slow.sh");
+    std::fs::write(&slow, "#!/bin/sh\nsleep 30\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&slow, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let reg = d.join("reg.toml");
+    std::fs::write(
+        &reg,
+        format!(
+            "[solver.slow]\nkind = \"sat\"\ncommand = \"{}\"\ninput = \"cnf\"\nargs = [\"{{model}}\"]\nsolution = \"sat\"\n",
+            s(&slow)
+        ),
+    )
+    .unwrap();
+    let f24 = models().join("fifteen_len24.txt");
+    let started = std::time::Instant::now();
+    let r = tilekit(&[
+        "solve",
+        s(&f24),
+        "--goal",
+        "blank-first",
+        "--via",
+        "native",
+        "--certify",
+        "--split",
+        "1",
+        "--solver",
+        "slow",
+        "--solvers",
+        s(&reg),
+        "--time-limit",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    // Far below the 3 × 30 s the leaves would take if each had its own limit.
+    assert!(started.elapsed() < Duration::from_secs(20));
+    let v = json(&r);
+    let leaves = v["certificate"]["split"]["leaves"].as_array().unwrap();
+    assert_eq!(leaves.len(), 3);
+    assert!(leaves.iter().all(|l| l["checker_verdict"].is_null()));
+    assert_eq!(leaves[0]["outcome"], "unknown");
+    assert_eq!(leaves[2]["outcome"], "not_run");
+    assert_eq!(v["certificate"]["certified"], false);
+}
+
+/// The SAT search on the case study begins at its lower bound (11), so the certificate
+/// refutes 9 itself, and `--split` applies there too; every leaf proof is binary DRAT.
+#[test]
+fn cli_split_after_a_search_that_began_at_the_bound() {
+    if !require("rate") {
+        return;
+    }
+    let case = models().join("neos_case_study.txt");
+    let r = tilekit(&["solve", s(&case), "--certify", "--split", "2", "--json"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let c = &json(&r)["certificate"];
+    assert_eq!(c["certified"], true, "{c}");
+    assert_eq!(c["unsat_horizon"], 9);
+    assert_eq!(c["proof_format"], "binary_drat");
+    let leaves = c["split"]["leaves"].as_array().unwrap();
+    assert!(leaves.len() >= 4, "{}", leaves.len());
+    for leaf in leaves {
+        assert_eq!(leaf["checker_verdict"], "verified", "{leaf}");
+        assert_eq!(leaf["proof_format"], "binary_drat", "{leaf}");
+    }
 }

@@ -18,6 +18,10 @@
 //! is the whole certificate.
 //!
 //! A plan from elsewhere (`--plan`) is certified the same way by [`certify_plan`].
+//!
+//! With `--split DEPTH` ([`CertifyOptions::split`]) the refutation of L − 2 is done leaf by
+//! leaf, each leaf with its own checked proof, and the certificate holds only if the verified
+//! leaves' cubes cover every assignment ([`split`] argues and checks this).
 
 use crate::format::dimacs_cnf::write_cnf;
 use crate::formulate::sliding_sat::{self, Encoding, SatPlan, SatPlanError, SatStep, StepResult};
@@ -30,6 +34,8 @@ use crate::solve::sat_embedded::solve_varisat_with_proof;
 use crate::solve::sat_proof::solve_sat_file_with_proof;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+
+pub mod split;
 
 /// The checker `--certify` runs unless told otherwise.
 pub const DEFAULT_CHECKER: &str = "rate";
@@ -119,14 +125,20 @@ pub enum CertifyError {
         /// The program as given.
         program: String,
     },
-    /// The checker could not be run.
+    /// The checker was given as a path to a file that is not executable.
+    #[error("proof checker '{program}' is not an executable file")]
+    CheckerNotExecutable {
+        /// The path as given.
+        program: String,
+    },
+    /// The checker exists but could not be started (bad binary, missing interpreter).
     #[error("proof checker '{program}' could not be run: {error}")]
     CheckerRun {
         /// The program.
         program: String,
-        /// What went wrong.
+        /// The operating system's error.
         #[source]
-        error: RunError,
+        error: std::io::Error,
     },
     /// The checker ended without a verdict (a crash, an unknown exit code, no `s` line).
     #[error("proof checker '{program}' gave no verdict ({exit}): {tail}")]
@@ -137,6 +149,15 @@ pub enum CertifyError {
         exit: String,
         /// The end of its output.
         tail: String,
+    },
+    /// `--proof-dir` could not be created (e.g. it names a regular file).
+    #[error("--proof-dir {}: cannot create the directory: {source}", path.display())]
+    ProofDir {
+        /// The directory as given.
+        path: PathBuf,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
     },
     /// A working file could not be written or read.
     #[error("{}: {source}", path.display())]
@@ -175,12 +196,28 @@ pub fn check_drat(spec: &CheckerSpec, cnf: &Path, proof: &Path) -> Result<CheckR
         time_limit: spec.time_limit,
         cwd: None,
     })
-    .map_err(|error| match error {
-        RunError::NotFound { program } => CertifyError::CheckerNotFound { program },
-        error => CertifyError::CheckerRun {
-            program: spec.program.clone(),
-            error,
-        },
+    .map_err(|error| {
+        let program = spec.program.clone();
+        match error {
+            // The OS says "not found" both for a missing program and for an existing script
+            // whose interpreter is missing: only the first is a missing checker.
+            RunError::NotFound { .. } if find_command(&program).is_none() => {
+                CertifyError::CheckerNotFound { program }
+            }
+            RunError::NotFound { .. } => CertifyError::CheckerRun {
+                program,
+                error: std::io::Error::new(
+                    std::io::ErrorKind::NotFound,
+                    "the file exists, but its interpreter or a library it needs does not",
+                ),
+            },
+            RunError::Spawn { source, .. } | RunError::Wait { source, .. } => {
+                CertifyError::CheckerRun {
+                    program,
+                    error: source,
+                }
+            }
+        }
     })?;
     let s_line = run
         .stdout
@@ -276,6 +313,9 @@ pub struct Certificate {
     pub checker_seconds: Option<f64>,
     /// The checker's last output lines.
     pub checker_output: Option<String>,
+    /// With `--split`: every leaf, its proof and its check, and the covering verdict (the
+    /// fields above then sum the leaves: seconds and bytes are totals).
+    pub split: Option<split::SplitReport>,
 }
 
 impl Certificate {
@@ -291,6 +331,9 @@ impl Certificate {
             CertificateKind::Drat if self.checker_verdict.is_none() => {
                 format!("certificate FAILED: {}", self.statement)
             }
+            CertificateKind::Drat if self.split.is_some() && !self.certified => {
+                format!("certificate FAILED: {}", self.statement)
+            }
             CertificateKind::Drat => {
                 let what = match self.checker_verdict {
                     Some(CheckVerdict::Verified) => "checked by",
@@ -298,8 +341,12 @@ impl Certificate {
                     Some(CheckVerdict::TimeLimit) => "not checked in time by",
                     None => "not checked by",
                 };
+                let leaves = self
+                    .split
+                    .as_ref()
+                    .map_or(String::new(), |s| format!(", {} leaves", s.leaves.len()));
                 format!(
-                    "{}: UNSAT at {} {what} {} ({}, {})",
+                    "{}: UNSAT at {} {what} {} ({}, {}{leaves})",
                     if self.certified {
                         "certified"
                     } else {
@@ -353,6 +400,22 @@ pub struct CertifyOptions {
     /// Keep the refuted CNF and its proof here (created if needed); else a temporary
     /// directory, removed afterwards.
     pub proof_dir: Option<PathBuf>,
+    /// Cube-and-conquer (`--split DEPTH`): split L − 2 on the blank's first and last `DEPTH`
+    /// moves ([`split`]); 0 = one proof for the whole formula. Applies where the certificate
+    /// refutes L − 2 itself (`--plan`, `--via native`, a search that began at L).
+    pub split: usize,
+    /// Leaves run at once (`--split-jobs`).
+    pub jobs: usize,
+}
+
+/// The encoding of the proof file at `path`, from its first 64 kB (proofs can be gigabytes).
+fn detect_file_format(path: &Path) -> Result<ProofFormat, CertifyError> {
+    use std::io::Read;
+    let mut head = Vec::with_capacity(1 << 16);
+    std::fs::File::open(path)
+        .and_then(|f| f.take(1 << 16).read_to_end(&mut head))
+        .map_err(io_err(path))?;
+    Ok(ProofFormat::detect(&head))
 }
 
 /// The files of horizon `t` in the working directory.
@@ -382,13 +445,20 @@ pub fn write_cnf_file(cnf: &Cnf, path: &Path) -> Result<(), CertifyError> {
 /// directory: `--proof-dir`, or a temporary one removed when the returned guard drops.
 fn workdir(opts: &CertifyOptions) -> Result<(Option<tempfile::TempDir>, PathBuf), CertifyError> {
     if find_command(&opts.checker).is_none() {
-        return Err(CertifyError::CheckerNotFound {
-            program: opts.checker.clone(),
+        let program = opts.checker.clone();
+        // A path to an existing file that lacks the executable bits deserves its own words.
+        return Err(if program.contains('/') && Path::new(&program).is_file() {
+            CertifyError::CheckerNotExecutable { program }
+        } else {
+            CertifyError::CheckerNotFound { program }
         });
     }
     match &opts.proof_dir {
         Some(d) => {
-            std::fs::create_dir_all(d).map_err(io_err(d))?;
+            std::fs::create_dir_all(d).map_err(|source| CertifyError::ProofDir {
+                path: d.clone(),
+                source,
+            })?;
             Ok((None, d.clone()))
         }
         None => {
@@ -558,6 +628,7 @@ fn certify_length(
         checker_verdict: None,
         checker_seconds: None,
         checker_output: None,
+        split: None,
     };
     if len < 2 {
         // No horizon of the same parity below: parity and the bound are the whole argument.
@@ -578,6 +649,20 @@ fn certify_length(
             // bound) and never solved L − 2; the bound then already proves optimality, but
             // refute L − 2 anyway so that every certificate carries a checked proof.
             let enc = sliding_sat::build_encoding(puzzle, goal, t, encoding);
+            if opts.split > 0 {
+                let cert = certify_split(puzzle, goal, &enc, producer, opts, dir, cert)?;
+                let sat_leaf = cert.split.as_ref().is_some_and(|s| {
+                    s.leaves
+                        .iter()
+                        .any(|l| l.outcome == split::LeafOutcome::Sat)
+                });
+                if sat_leaf && from_search {
+                    return Err(CertifyError::Plan(format!(
+                        "the engine found horizon {t} satisfiable below the lower bound {len}: an encoding or engine bug"
+                    )));
+                }
+                return Ok(cert);
+            }
             let (outcome, seconds) = engine(enc.cnf(), t).map_err(CertifyError::Plan)?;
             match outcome {
                 SatOutcome::Unsat => {}
@@ -586,9 +671,10 @@ fn certify_length(
                         "the engine found horizon {t} satisfiable below the lower bound {len}: an encoding or engine bug"
                     )));
                 }
-                SatOutcome::Sat(_) => {
+                SatOutcome::Sat(model) => {
+                    let plan = replay_model(puzzle, goal, &enc, &model)?;
                     cert.statement = format!(
-                        "{} found a plan of exactly {t} moves: the given plan of {len} is NOT optimal",
+                        "{} found a plan of exactly {t} moves ({plan}, verified by replay): the given plan of {len} is NOT optimal",
                         producer.name()
                     );
                     return Ok(cert);
@@ -609,19 +695,12 @@ fn certify_length(
     let size = std::fs::metadata(&proof_path)
         .map_err(io_err(&proof_path))?
         .len();
-    let mut head = Vec::with_capacity(1 << 16);
-    {
-        use std::io::Read;
-        std::fs::File::open(&proof_path)
-            .and_then(|f| f.take(1 << 16).read_to_end(&mut head))
-            .map_err(io_err(&proof_path))?;
-    }
     cert.unsat_horizon = Some(t);
     cert.cnf_vars = Some(vars);
     cert.cnf_clauses = Some(clauses);
     cert.producer = Some(producer.name().to_string());
     cert.solve_seconds = Some(solve_seconds);
-    cert.proof_format = Some(ProofFormat::detect(&head));
+    cert.proof_format = Some(detect_file_format(&proof_path)?);
     cert.proof_bytes = Some(size);
     let spec = CheckerSpec {
         program: opts.checker.clone(),
@@ -651,6 +730,138 @@ fn certify_length(
     if opts.proof_dir.is_some() {
         cert.proof_path = Some(proof_path.display().to_string());
     }
+    Ok(cert)
+}
+
+/// A producer's model of the formula for horizon `t`, decoded and replayed by the independent
+/// verifier: the shorter plan it claims. A model that is not such a plan is an engine (or
+/// encoding) failure, not news about the given plan.
+pub fn replay_model(
+    puzzle: &SlidingPuzzle,
+    goal: Goal,
+    enc: &sliding_sat::SlidingSat,
+    model: &[bool],
+) -> Result<String, CertifyError> {
+    let t = enc.horizon();
+    let moves = enc.decode(model).map_err(|e| {
+        CertifyError::Plan(format!(
+            "the engine's model at horizon {t} is not a plan ({e}): an encoding or engine bug"
+        ))
+    })?;
+    let text = crate::puzzle::sliding::moves_to_string(&moves);
+    let v = crate::verify::sliding::check_moves(
+        puzzle.rows(),
+        puzzle.cols(),
+        puzzle.tiles(),
+        &goal.board(puzzle.cells()),
+        &text,
+        Some(t as f64),
+    );
+    if !v.valid {
+        return Err(CertifyError::Plan(format!(
+            "the engine's model at horizon {t} does not replay ({}): an encoding or engine bug",
+            v.errors.join("; ")
+        )));
+    }
+    Ok(text)
+}
+
+/// The split certificate of `cert.plan_length` ([`split`]): the leaves of `enc` (horizon
+/// L − 2) refuted and checked in parallel under one deadline (the checker's time limit,
+/// counted from here), then [`split::assess`] on the verified leaves.
+fn certify_split(
+    puzzle: &SlidingPuzzle,
+    goal: Goal,
+    enc: &sliding_sat::SlidingSat,
+    producer: &Producer,
+    opts: &CertifyOptions,
+    dir: &Path,
+    mut cert: Certificate,
+) -> Result<Certificate, CertifyError> {
+    let started = std::time::Instant::now();
+    let deadline = started + opts.checker_time_limit;
+    let (t, len) = (enc.horizon(), cert.plan_length);
+    let (base_path, _) = files(dir, t);
+    write_cnf_file(enc.cnf(), &base_path)?;
+    let cubes = split::move_cubes(enc, puzzle, goal, opts.split);
+    let checker = CheckerSpec {
+        program: opts.checker.clone(),
+        skip_unit_deletions: matches!(producer, Producer::Varisat),
+        time_limit: opts.checker_time_limit,
+    };
+    let replay = |model: &[bool]| replay_model(puzzle, goal, enc, model);
+    let leaves = split::run_leaves(
+        enc.cnf(),
+        &base_path,
+        &cubes,
+        producer,
+        &checker,
+        &replay,
+        dir,
+        t,
+        opts.jobs,
+        deadline,
+    )?;
+    let verdict = split::assess(&leaves);
+    cert.unsat_horizon = Some(t);
+    cert.cnf_vars = Some(enc.cnf().num_vars());
+    cert.cnf_clauses = Some(enc.cnf().num_clauses());
+    cert.producer = Some(producer.name().to_string());
+    cert.solve_seconds = Some(leaves.iter().map(|l| l.solve_seconds).sum());
+    cert.proof_format = leaves.iter().find_map(|l| l.proof_format);
+    cert.proof_bytes = Some(leaves.iter().map(|l| l.proof_bytes).sum());
+    cert.checker = Some(opts.checker.clone());
+    cert.checker_flags = checker
+        .skip_unit_deletions
+        .then(|| "--skip-unit-deletions".to_string())
+        .into_iter()
+        .collect();
+    cert.checker_seconds = Some(leaves.iter().map(|l| l.checker_seconds).sum());
+    let worst = |v: CheckVerdict| {
+        leaves
+            .iter()
+            .any(|l| l.checker_verdict == Some(v))
+            .then_some(v)
+    };
+    cert.checker_verdict = if verdict.is_ok() {
+        Some(CheckVerdict::Verified)
+    } else {
+        worst(CheckVerdict::Rejected).or(worst(CheckVerdict::TimeLimit))
+    };
+    cert.certified = verdict.is_ok();
+    let sat_leaf = leaves.iter().find(|l| l.outcome == split::LeafOutcome::Sat);
+    cert.statement = match (&verdict, sat_leaf) {
+        (Ok(()), _) => format!(
+            "the {} formula for exactly {t} moves is unsatisfiable: each of its {} leaves (the formula plus one cube over the blank's first and last moves) has a checked proof, and the cubes cover every assignment (pairwise clashing, weights 2^-|c| summing to 1); so no plan of {t} moves exists, none shorter of the same parity, none of the other parity: the replayed plan of {len} is optimal",
+            cert.encoding.name(),
+            leaves.len()
+        ),
+        (Err(_), Some(l)) => format!(
+            "{} found a plan of exactly {t} moves ({}, verified by replay; leaf \"{}\"): the given plan of {len} is NOT optimal",
+            producer.name(),
+            l.plan.as_deref().unwrap_or("?"),
+            l.description
+        ),
+        (Err(why), None) => {
+            format!(
+                "the split refutation of horizon {t} is incomplete ({why}): optimality NOT certified"
+            )
+        }
+    };
+    if let Some(keep) = &opts.proof_dir {
+        cert.proof_path = Some(keep.display().to_string());
+    }
+    cert.split = Some(split::SplitReport {
+        depth: opts.split,
+        jobs: opts.jobs,
+        covering: match &verdict {
+            Ok(()) => "ok".into(),
+            Err(e) => e.clone(),
+        },
+        covered: verdict.is_ok(),
+        leaves,
+        wall_seconds: started.elapsed().as_secs_f64(),
+    });
     Ok(cert)
 }
 
