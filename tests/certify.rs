@@ -27,6 +27,15 @@ fn s(p: &Path) -> &str {
 }
 
 /// True when `cmd` is on PATH; panics when it is not, unless skipping was asked for.
+/// An executable shell script `name` in `dir` with `body`.
+fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(name);
+    std::fs::write(&path, body).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
 fn require(cmd: &str) -> bool {
     let found = std::env::var_os("PATH")
         .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(cmd).is_file()));
@@ -397,15 +406,12 @@ fn cli_reports_a_rejected_certificate_with_exit_1() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
-    let wrapper = dir.path().join("tamper-then-rate.sh");
-    std::fs::write(
-        &wrapper,
+    let wrapper = script(
+        dir.path(),
+        "tamper-then-rate.sh",
         "#!/bin/sh\n# the last argument is the proof\nfor a; do proof=$a; done\n\
          size=$(wc -c < \"$proof\")\ntruncate -s $((size / 2)) \"$proof\"\nexec rate \"$@\"\n",
-    )
-    .unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    );
     let f20 = models().join("fifteen_len20.txt");
     let args = [
         "solve",
@@ -674,17 +680,14 @@ fn cli_engine_claiming_sat_below_the_bound_is_a_bug() {
     if !(require("rate") && require("cadical")) {
         return;
     }
-    use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let liar = d.join("liar.sh");
-    std::fs::write(
-        &liar,
+    let liar = script(
+        d,
+        "liar.sh",
         "#!/bin/sh\ncase \"$1\" in *_T9.cnf|*_T9_leaf0.cnf) echo 's SATISFIABLE'; echo 'v 0'; exit 10;; esac\n\
          exec cadical \"$@\"\n",
-    )
-    .unwrap();
-    std::fs::set_permissions(&liar, std::fs::Permissions::from_mode(0o755)).unwrap();
+    );
     let reg = d.join("reg.toml");
     std::fs::write(
         &reg,
@@ -800,16 +803,13 @@ fn cli_split_with_a_tampered_leaf_is_not_certified() {
     if !(require("rate") && require("cadical")) {
         return;
     }
-    use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();
-    let wrapper = dir.path().join("tamper-leaf1.sh");
-    std::fs::write(
-        &wrapper,
+    let wrapper = script(
+        dir.path(),
+        "tamper-leaf1.sh",
         "#!/bin/sh\nfor a; do proof=$a; done\ncase \"$proof\" in *_leaf1.drat)\n\
          size=$(wc -c < \"$proof\"); truncate -s $((size / 2)) \"$proof\";; esac\nexec rate \"$@\"\n",
-    )
-    .unwrap();
-    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    );
     let f24 = models().join("fifteen_len24.txt");
     let args = [
         "solve",
@@ -944,10 +944,7 @@ fn cli_split_respects_one_deadline() {
     }
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let slow = d.join("slow.sh");
-    std::fs::write(&slow, "#!/bin/sh\nsleep 30\n").unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&slow, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let slow = script(d, "slow.sh", "#!/bin/sh\nsleep 30\n");
     let reg = d.join("reg.toml");
     std::fs::write(
         &reg,
