@@ -118,17 +118,13 @@ impl Partition {
     /// `6-6-6-6` (5×5).
     pub fn named(rows: usize, cols: usize, name: &str) -> Result<Self, PdbError> {
         let p = match name {
-            "7-8" => Self::fifteen_78(),
-            "7-7-1" => Self::fifteen_771(),
-            "6-6-3" => Self::fifteen_663(),
-            "6-6-6-6" => Self::twentyfour_6666(),
-            _ => Self {
-                rows: 0,
-                cols: 0,
-                groups: Vec::new(),
-            },
+            "7-8" => Some(Self::fifteen_78()),
+            "7-7-1" => Some(Self::fifteen_771()),
+            "6-6-3" => Some(Self::fifteen_663()),
+            "6-6-6-6" => Some(Self::twentyfour_6666()),
+            _ => None,
         };
-        if (p.rows, p.cols) == (rows, cols) {
+        if let Some(p) = p.filter(|p| (p.rows, p.cols) == (rows, cols)) {
             return Ok(p);
         }
         let names = Self::names_for(rows, cols);
@@ -144,9 +140,8 @@ impl Partition {
 
     /// The default partition of a `rows × cols` board. `$TILEKIT_PDB` names one (it applies
     /// to the board it is made for); otherwise the strongest whose file is already in
-    /// `cache_dir` is used, else
-    /// 6-6-3 on the 15-puzzle (seconds to build) and none (Manhattan + linear conflict)
-    /// elsewhere: the 7-7-1 build takes about a minute, the 7-8 and 6-6-6-6 ones several,
+    /// `cache_dir` is used, else 6-6-3 on the 15-puzzle (seconds to build) and none
+    /// (Manhattan + linear conflict) elsewhere: the 7-7-1 build takes about a minute, the 7-8 and 6-6-6-6 ones several,
     /// and gigabytes of memory.
     pub fn default_for(
         rows: usize,
@@ -277,15 +272,7 @@ fn table_len(n: usize, bits: u32, k: usize) -> u64 {
 #[inline(always)]
 pub fn rank_packed(packed: u32, bits: u32, k: usize, n: usize) -> u32 {
     let mask = (1u32 << bits) - 1;
-    let mut used = 0u32;
-    let mut r = 0u32;
-    for i in 0..k {
-        let p = (packed >> (bits * i as u32)) & mask;
-        let d = p - (used & ((1u32 << p) - 1)).count_ones();
-        r = r * (n - i) as u32 + d;
-        used |= 1 << p;
-    }
-    r
+    region::rank((0..k).map(|i| (packed >> (bits * i as u32)) & mask), n)
 }
 
 /// Build one group's table: `table[index(cells of the tiles)]` = fewest moves of pattern

@@ -61,14 +61,21 @@ pub fn build_bytes(n: usize, k: usize) -> u64 {
 }
 
 /// Lexicographic rank of the placement `cells` (cell of each tile) among the n!/(n−k)!
-/// placements of `cells.len()` tiles: digit i is the cell's position among the cells still
-/// free. The same order as [`super::pdb::rank_packed`].
+/// placements of `cells.len()` tiles (see [`rank`]).
 #[inline(always)]
 pub fn rank_cells(cells: &[u8], n: usize) -> u32 {
+    rank(cells.iter().map(|&c| c as u32), n)
+}
+
+/// Lexicographic rank of a placement given as the cells of its tiles in order: digit i is
+/// the i-th cell's position among the cells still free. The one ranking used by builders
+/// and lookups ([`super::pdb::rank_packed`] feeds it packed cells).
+#[inline(always)]
+pub fn rank(cells: impl Iterator<Item = u32>, n: usize) -> u32 {
     let mut used = 0u32;
     let mut r = 0u32;
-    for (i, &p) in cells.iter().enumerate() {
-        let d = p as u32 - (used & ((1u32 << p) - 1)).count_ones();
+    for (i, p) in cells.enumerate() {
+        let d = p - (used & ((1u32 << p) - 1)).count_ones();
         r = r * (n - i) as u32 + d;
         used |= 1 << p;
     }
