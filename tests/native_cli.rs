@@ -192,10 +192,21 @@ fn bench_checks_lengths_and_replays() {
     let rows = summary["rows"].as_array().unwrap();
     let found: Vec<u64> = rows.iter().map(|r| r["found"].as_u64().unwrap()).collect();
     assert_eq!(found, [57, 55, 59]);
-    // The 24-puzzle with a tiny limit: stopped, not a mismatch, exit 1 (nothing found).
+    // The 24-puzzle with a tiny limit: stopped, not a mismatch, exit 1 (nothing found). An
+    // empty cache, so that no 6-6-6-6 file left by an opt-in test is the default.
+    let empty = TempDir::new().unwrap();
     let r = tilekit(
         dir.path(),
-        &["bench", "korf50-24", "--limit", "1", "--time-limit", "0.2"],
+        &[
+            "bench",
+            "korf50-24",
+            "--limit",
+            "1",
+            "--time-limit",
+            "0.2",
+            "--cache-dir",
+            s(empty.path()),
+        ],
     );
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
     assert!(

@@ -51,40 +51,34 @@ impl BenchSet {
                 include_str!("../../models/sliding/korf100_15puzzle.txt"),
                 4,
                 3,
+                None,
                 Goal::BlankFirst,
             ),
             BenchSet::Korf50x24 => parse_set(
                 include_str!("../../models/sliding/korf50_24puzzle.txt"),
                 5,
                 2,
+                None,
                 Goal::BlankFirst,
             ),
             BenchSet::Hardest80 => parse_set(
                 include_str!("../../models/sliding/hardest80_15puzzle.txt"),
                 4,
                 2,
+                None,
                 Goal::BlankLast,
             ),
             BenchSet::DeepCubeA24 => {
-                let text = include_str!("../../models/sliding/deepcubea_test_24puzzle.txt");
-                // Field 2 is the published solver's node count: easiest first.
-                let nodes = parse_fields(text);
-                let mut cases: Vec<(u64, BenchCase)> = parse_set(text, 5, 4, Goal::BlankLast)
-                    .into_iter()
-                    .zip(&nodes)
-                    .map(|(c, f)| {
-                        let published_nodes = Some(f[2]);
-                        (
-                            f[2],
-                            BenchCase {
-                                published_nodes,
-                                ..c
-                            },
-                        )
-                    })
-                    .collect();
-                cases.sort_by_key(|(n, c)| (*n, c.id));
-                cases.into_iter().map(|(_, c)| c).collect()
+                let mut cases = parse_set(
+                    include_str!("../../models/sliding/deepcubea_test_24puzzle.txt"),
+                    5,
+                    4,
+                    Some(2),
+                    Goal::BlankLast,
+                );
+                // Easiest first, by the published solver's node count.
+                cases.sort_by_key(|c| (c.published_nodes, c.id));
+                cases
             }
         }
     }
@@ -118,8 +112,15 @@ fn parse_fields(text: &str) -> Vec<Vec<u64>> {
         .collect()
 }
 
-/// Lines `id optimal [skip…] t0 … t(n−1)`; `tiles_from` is the field where tiles start.
-fn parse_set(text: &str, side: usize, tiles_from: usize, goal: Goal) -> Vec<BenchCase> {
+/// Lines `id optimal [skip…] t0 … t(n−1)`; `tiles_from` is the field where tiles start,
+/// `nodes_field` the one holding the published solver's node count, if any.
+fn parse_set(
+    text: &str,
+    side: usize,
+    tiles_from: usize,
+    nodes_field: Option<usize>,
+    goal: Goal,
+) -> Vec<BenchCase> {
     parse_fields(text)
         .into_iter()
         .map(|f| {
@@ -129,7 +130,7 @@ fn parse_set(text: &str, side: usize, tiles_from: usize, goal: Goal) -> Vec<Benc
                 optimal: f[1] as u32,
                 puzzle: SlidingPuzzle::new(side, side, tiles).expect("benchmark boards are valid"),
                 goal,
-                published_nodes: None,
+                published_nodes: nodes_field.map(|i| f[i]),
             }
         })
         .collect()
