@@ -22,8 +22,8 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 use tilekit::certify::{self, CertifyOptions, Producer};
-use tilekit::format::dimacs_cnf::write_cnf;
 use tilekit::formulate::sliding_sat::{self, Encoding};
+use tilekit::solve::Limits;
 use tilekit::solve::registry::Registry;
 use tilekit::{Goal, SatOutcome, SlidingPuzzle};
 
@@ -54,28 +54,21 @@ fn plan_at(
     p: &SlidingPuzzle,
     l: usize,
     e: Encoding,
-    producer: &Producer,
+    producer: &Producer<'_>,
     limit: Duration,
 ) -> Option<(f64, usize)> {
     let enc = sliding_sat::build_encoding(p, Goal::BlankFirst, l, e);
     let t = Instant::now();
-    let outcome = match producer {
-        Producer::Varisat => tilekit::solve::sat_embedded::solve_varisat(enc.cnf()),
-        Producer::External(entry, _) => {
-            let dir = tempfile::tempdir().unwrap();
-            let path = dir.path().join("plan.cnf");
-            write_cnf(enc.cnf(), std::fs::File::create(&path).unwrap()).unwrap();
-            tilekit::solve::milp_external::solve_sat_file(
-                entry,
-                &path,
-                dir.path(),
-                limit,
-                enc.cnf().num_vars(),
-            )
-            .unwrap()
-            .0
-        }
-    };
+    let outcome = producer
+        .solver
+        .solve(
+            enc.cnf(),
+            &Limits {
+                time: limit,
+                ..producer.limits
+            },
+        )
+        .unwrap();
     let secs = t.elapsed().as_secs_f64();
     match outcome {
         SatOutcome::Sat(model) => {
@@ -127,7 +120,7 @@ fn search_mode() {
         let mut cells = Vec::new();
         for e in [Encoding::Pruned, Encoding::Strong] {
             let t = Instant::now();
-            let plan = sliding_sat::solve_optimal_with(
+            let plan = tilekit::search::sat_horizon::solve_optimal_with(
                 &p,
                 Goal::BlankFirst,
                 l + 2,
@@ -164,11 +157,11 @@ fn main() {
     let solver = env("CERT_SOLVER", "cadical");
     let limit = Duration::from_secs(env("CERT_LIMIT", "120").parse().unwrap());
     let runs: usize = env("CERT_RUNS", "1").parse().unwrap();
-    let producer = if solver == "varisat" {
-        Producer::Varisat
-    } else {
-        let reg = Registry::load(None).unwrap();
-        Producer::External(reg.get(&solver).expect("a registry solver").clone(), limit)
+    let reg = Registry::load(None).unwrap();
+    let engine = reg.sat(&solver).expect("a SAT solver");
+    let producer = Producer {
+        solver: engine.proofs().expect("a solver that writes proofs"),
+        limits: Limits::new(limit, 1),
     };
     let opts = CertifyOptions {
         checker: "rate".into(),
@@ -235,7 +228,7 @@ fn main() {
 }
 
 /// `CERT_MODE=split`: see the module docs.
-fn split_mode(producer: &Producer, base: CertifyOptions, limit: Duration) {
+fn split_mode(producer: &Producer<'_>, base: CertifyOptions, limit: Duration) {
     let jobs: usize = env("CERT_JOBS", "2").parse().unwrap();
     let runs: usize = env("CERT_RUNS", "1").parse().unwrap();
     println!(

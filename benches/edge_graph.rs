@@ -28,12 +28,13 @@ use tilekit::SatOutcome;
 use tilekit::format::dimacs_cnf::write_cnf;
 use tilekit::formulate::edge_clique::{self, CliqueOptions};
 use tilekit::formulate::edge_sat::{self, SatOptions};
-use tilekit::puzzle::edge::{EdgePuzzle, verify_board};
+use tilekit::puzzle::edge::EdgePuzzle;
 use tilekit::solve::clique_external::{CliqueOutcome, solve_clique_file};
 use tilekit::solve::external::{self, RunSpec};
 use tilekit::solve::milp_external::solve_sat_file;
 use tilekit::solve::registry::Registry;
 use tilekit::solve::sat_embedded::solve_varisat_checked;
+use tilekit::verify::edge::BoardChecker;
 
 mod common;
 use common::{machine, median, peak_rss_mib, reset_peak_rss};
@@ -64,7 +65,7 @@ fn varisat_child(n: usize) {
     match solve_varisat_checked(enc.cnf()).expect("varisat") {
         SatOutcome::Sat(model) => {
             let board = enc.decode(&model).expect("decode");
-            let v = verify_board(&p, &board, Some(0.0));
+            let v = BoardChecker.verdict(&p, &board, Some(0.0));
             println!("RESULT {}", if v.valid { "perfect" } else { "bad board" });
         }
         SatOutcome::Unsat => println!("RESULT unsat"),
@@ -110,7 +111,7 @@ fn reach(sizes: &str) {
                     let g = edge_clique::build(&p, &CliqueOptions::default());
                     let path = dir.path().join("g.dimacs");
                     let f = BufWriter::with_capacity(1 << 20, File::create(&path).expect("create"));
-                    g.write_dimacs(false, f).expect("write");
+                    tilekit::format::dimacs_graph::write_graph(&g, false, true, f).expect("write");
                     let write_s = t.elapsed().as_secs_f64();
                     let mb = std::fs::metadata(&path).map_or(0, |m| m.len()) as f64 / 1e6;
                     let entry = registry.get("cliquer").expect("entry");
@@ -121,7 +122,7 @@ fn reach(sizes: &str) {
                     let result = match o {
                         CliqueOutcome::Found(c) => {
                             let board = g.decode(&c).expect("decode");
-                            let v = verify_board(&p, &board, Some(0.0));
+                            let v = BoardChecker.verdict(&p, &board, Some(0.0));
                             if v.valid {
                                 "perfect".to_string()
                             } else {
@@ -166,7 +167,7 @@ fn reach(sizes: &str) {
                     let result = match o {
                         SatOutcome::Sat(model) => {
                             let board = enc.decode(&model).expect("decode");
-                            if verify_board(&p, &board, Some(0.0)).valid {
+                            if BoardChecker.verdict(&p, &board, Some(0.0)).valid {
                                 "perfect".to_string()
                             } else {
                                 "bad board".to_string()
@@ -246,7 +247,8 @@ fn main() {
             let f = File::create(&target).expect("create output");
             let t = Instant::now();
             let mut w = Counting(BufWriter::with_capacity(1 << 20, f), 0);
-            let written = g.write_dimacs(complement, &mut w).expect("write");
+            let written = tilekit::format::dimacs_graph::write_graph(&g, complement, true, &mut w)
+                .expect("write");
             bytes = w.1;
             drop(w);
             times.push(t.elapsed().as_secs_f64());

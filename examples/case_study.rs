@@ -5,7 +5,7 @@
 //! Run: `cargo run --release --example case_study`
 
 use tilekit::format::lp::write_lp;
-use tilekit::formulate::{sliding_neos, sliding_sat};
+use tilekit::formulate::sliding_neos;
 use tilekit::solve::sat_embedded::solve_varisat_checked;
 use tilekit::{Goal, SlidingPuzzle, verify};
 
@@ -20,7 +20,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("{}; LP file: {bytes} bytes", neos.model);
 
     // Planning as SAT: horizons L, L+2, … until satisfiable; every UNSAT below proves optimality.
-    let plan = sliding_sat::solve_optimal(
+    let plan = tilekit::search::sat_horizon::solve_optimal(
         &puzzle,
         Goal::BlankLast,
         80,

@@ -1,9 +1,10 @@
 //! tilekit: tile puzzles as optimisation models, solved by real solvers, answers verified.
 //!
 //! The pipeline is instance → [`puzzle`] → [`formulate`] → [`model`] → [`format`] (files) →
-//! [`solve`] (solver processes or embedded engines) → [`format::solution`] (parsers) →
-//! decode → [`verify`] (independent checks) → [`certify`] (checked optimality proofs, SAT
-//! route). Every stage is a plain function.
+//! [`solve`] (solver objects: processes, embedded engines, NEOS) → [`format::solution`]
+//! (parsers) → decode → [`verify`] (independent checks) → [`certify`] (checked optimality
+//! proofs, SAT route). [`route`] chains the stages once for every family; every stage is also
+//! a plain library call. `ARCHITECTURE.md` draws the house.
 
 pub mod certify;
 pub mod error;
@@ -11,9 +12,9 @@ pub mod format;
 pub mod formulate;
 pub mod model;
 pub mod neos;
-pub mod pipeline;
 pub mod puzzle;
 pub mod render;
+pub mod route;
 pub mod search;
 pub mod solve;
 pub mod verify;
@@ -22,4 +23,5 @@ pub use error::InputError;
 pub use model::cnf::{BoolVar, Cnf, Lit};
 pub use model::milp::{Model, ObjSense, RowId, Sense, Var, VarKind};
 pub use puzzle::sliding::{Goal, Move, SlidingPuzzle};
+pub use route::Error;
 pub use solve::{ColumnValues, MilpSolution, Outcome, SatOutcome};

@@ -13,7 +13,9 @@ use std::time::Duration;
 use tilekit::certify::{self, CheckVerdict, CheckerSpec, ProofFormat};
 use tilekit::format::dimacs_cnf::write_cnf;
 use tilekit::formulate::sliding_sat::{self, Encoding};
-use tilekit::pipeline::{SatOptions, SlidingModel, SolveOptions, load_sliding, solve_sliding_sat};
+use tilekit::route::sliding::{self, SolveRequest, load as load_sliding};
+use tilekit::route::{Report, Route, quiet};
+use tilekit::solve::Limits;
 use tilekit::{Goal, SlidingPuzzle};
 
 const BIN: &str = env!("CARGO_BIN_EXE_tilekit");
@@ -49,22 +51,11 @@ fn require(cmd: &str) -> bool {
     panic!("{cmd} not found: run scripts/install-solvers.sh");
 }
 
-fn opts(solver: &str) -> SolveOptions {
-    SolveOptions {
-        via: "sat".into(),
-        model: SlidingModel::Sat,
+/// A certified SAT solve with `solver` (pruned encoding, one proof, checked by rate).
+fn certified(solver: &str, proof_dir: Option<PathBuf>) -> SolveRequest {
+    SolveRequest {
         solver: Some(solver.into()),
-        horizon: None,
-        time_limit: Duration::from_secs(60),
-        threads: 1,
-        solvers_file: None,
-        progress: None,
-    }
-}
-
-fn certify_opts(proof_dir: Option<PathBuf>) -> SatOptions {
-    SatOptions {
-        encoding: Encoding::Pruned,
+        encoding: Some(Encoding::Pruned),
         certify: Some(certify::CertifyOptions {
             checker: "rate".into(),
             checker_time_limit: Duration::from_secs(60),
@@ -72,21 +63,29 @@ fn certify_opts(proof_dir: Option<PathBuf>) -> SatOptions {
             split: 0,
             jobs: 1,
         }),
-        plan: None,
+        ..SolveRequest::new(Route::Sat, Limits::new(Duration::from_secs(60), 1))
     }
+}
+
+/// The embedded proof producer, with room enough for any formula of these tests.
+fn varisat_producer() -> certify::Producer<'static> {
+    certify::Producer {
+        solver: &tilekit::solve::sat_embedded::Varisat,
+        limits: Limits::new(Duration::from_secs(600), 1),
+    }
+}
+
+fn solve_sliding_sat(p: &SlidingPuzzle, goal: Goal, req: SolveRequest) -> Report {
+    sliding::solve(p, goal, &req.plan().unwrap(), &quiet).unwrap()
 }
 
 /// Solve `file` certified with `solver` and check everything the certificate claims.
 fn assert_certified(file: &str, goal: Goal, solver: &str, optimum: usize) {
     let p = load_sliding(&models().join(file), goal).unwrap();
-    let rep = solve_sliding_sat(&p, goal, &opts(solver), &certify_opts(None)).unwrap();
-    assert!(rep.success(true), "{file} {solver}: {}", rep.render(false));
-    assert_eq!(
-        rep.report.objective,
-        Some(optimum as f64),
-        "{file} {solver}"
-    );
-    assert!(rep.report.optimal && rep.report.verified);
+    let rep = solve_sliding_sat(&p, goal, certified(solver, None));
+    assert!(rep.success(), "{file} {solver}: {}", rep.render(false));
+    assert_eq!(rep.objective, Some(optimum as f64), "{file} {solver}");
+    assert!(rep.optimal && rep.verified);
     let c = rep.certificate.expect("a certificate");
     assert!(c.certified, "{c:?}");
     assert_eq!(c.plan_length, optimum);
@@ -167,7 +166,7 @@ fn every_encoding_finds_the_stated_optima() {
     assert!(batch.len() >= 20, "{}", batch.len());
     for (p, optimum) in batch {
         for e in [Encoding::Plain, Encoding::Pruned, Encoding::Strong] {
-            let plan = sliding_sat::solve_optimal_with(
+            let plan = tilekit::search::sat_horizon::solve_optimal_with(
                 &p,
                 Goal::BlankFirst,
                 40,
@@ -876,7 +875,7 @@ fn split_leaves_missing_or_altered_are_not_a_covering() {
         Goal::BlankFirst,
         20,
         Encoding::Pruned,
-        &certify::Producer::Varisat,
+        &varisat_producer(),
         &opts,
     )
     .unwrap();
@@ -905,7 +904,7 @@ fn split_leaves_missing_or_altered_are_not_a_covering() {
         Goal::BlankFirst,
         22,
         Encoding::Pruned,
-        &certify::Producer::Varisat,
+        &varisat_producer(),
         &opts,
     )
     .unwrap();

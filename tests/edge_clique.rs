@@ -10,9 +10,10 @@ use std::time::Duration;
 use tilekit::format::solution::clique;
 use tilekit::formulate::edge_clique::{self, CliqueOptions, EdgeClique, missing_cells};
 use tilekit::model::graph;
-use tilekit::puzzle::edge::{EdgePuzzle, generate, verify_board};
+use tilekit::puzzle::edge::{EdgePuzzle, generate};
 use tilekit::solve::clique_external::{CliqueOutcome, solve_clique_file};
 use tilekit::solve::registry::{Registry, SolverEntry, find_command};
+use tilekit::verify::edge::BoardChecker;
 
 fn meta(n: usize) -> EdgePuzzle {
     let rel = format!("models/edge-matching/meta2010/pieces_{n:02}x{n:02}.txt");
@@ -38,7 +39,7 @@ fn cliquer() -> Option<SolverEntry> {
 fn write_graph(g: &EdgeClique, dir: &Path, name: &str) -> PathBuf {
     let path = dir.join(name);
     let f = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
-    g.write_dimacs(false, f).unwrap();
+    tilekit::format::dimacs_graph::write_graph(g, false, true, f).unwrap();
     path
 }
 
@@ -155,7 +156,7 @@ fn tiny_graph_snapshots() {
     let g = edge_clique::build(&p, &CliqueOptions::default());
     for complement in [false, true] {
         let mut out = Vec::new();
-        let m = g.write_dimacs(complement, &mut out).unwrap();
+        let m = tilekit::format::dimacs_graph::write_graph(&g, complement, true, &mut out).unwrap();
         assert_eq!(m, g.count_edges(complement));
         let name = if complement {
             "tiny_2x3_complement"
@@ -189,7 +190,7 @@ fn cliquer_solves_meta_3x3_to_5x5() {
         assert_eq!(graph::first_non_adjacent(&g, &c), None);
         let board = g.decode(&c).unwrap();
         assert!(missing_cells(&board).is_empty());
-        let v = verify_board(&p, &board, Some(0.0));
+        let v = BoardChecker.verdict(&p, &board, Some(0.0));
         assert!(v.valid && v.matched == v.max, "{n}x{n}: {v:?}");
     }
 }
@@ -221,7 +222,7 @@ fn generated_puzzles_round_trip_through_cliquer() {
                 panic!("{rows}x{cols} seed {seed}: {outcome:?}")
             };
             let board = g.decode(&c).unwrap();
-            let v = verify_board(&p, &board, Some(0.0));
+            let v = BoardChecker.verdict(&p, &board, Some(0.0));
             assert!(v.valid, "{rows}x{cols} seed {seed} fix {fix}: {v:?}");
         }
     }

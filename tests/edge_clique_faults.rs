@@ -8,9 +8,9 @@
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+use tilekit::solve::SolveError;
 use tilekit::solve::clique_external::{CliqueOutcome, solve_clique_file};
 use tilekit::solve::external::RunError;
-use tilekit::solve::milp_external::SolveError;
 use tilekit::solve::registry::{Registry, SolverEntry, find_command};
 
 fn cliquer() -> Option<SolverEntry> {

@@ -13,8 +13,11 @@ use tilekit::format::gams::{GamsOptions, SOLUTION_FILE, parse_gams_solution, wri
 use tilekit::format::lp::write_lp;
 use tilekit::format::mps::write_mps;
 use tilekit::formulate::edge_milp::{self, EdgeMilpOptions, faithful_size};
-use tilekit::pipeline::edge::{EdgeModel, EdgeSolveOptions, solve_edge};
-use tilekit::puzzle::edge::{EdgePuzzle, generate, verify_board};
+use tilekit::puzzle::edge::{EdgePuzzle, generate};
+use tilekit::route::edge::SolveRequest;
+use tilekit::route::{Report, Route, quiet};
+use tilekit::solve::Limits;
+use tilekit::verify::edge::BoardChecker;
 use tilekit::verify::milp::check_point;
 
 fn skip() -> bool {
@@ -84,20 +87,16 @@ fn sizes_match_the_closed_forms_and_the_clique_node_counts() {
     }
 }
 
-fn solve(
-    p: &EdgePuzzle,
-    milp: EdgeMilpOptions,
-    solver: &str,
-) -> tilekit::pipeline::edge::EdgeSolveReport {
-    let opts = EdgeSolveOptions {
-        milp,
+fn solve(p: &EdgePuzzle, milp: EdgeMilpOptions, solver: &str) -> Report {
+    let req = SolveRequest {
+        via: Some(Route::Milp),
+        model: None,
         solver: Some(solver.into()),
-        time_limit: Duration::from_secs(120),
-        threads: 1,
+        limits: Limits::new(Duration::from_secs(120), 1),
         solvers_file: None,
-        progress: None,
+        options: milp,
     };
-    solve_edge(p, "milp", EdgeModel::Milp, &opts).unwrap()
+    tilekit::route::edge::solve(p, &req, &quiet).unwrap()
 }
 
 /// Solve, then check the report and re-verify the board here, independently of the pipeline.
@@ -110,10 +109,13 @@ fn assert_perfect(p: &EdgePuzzle, milp: EdgeMilpOptions, solver: &str) {
     );
     assert_eq!(rep.status, "solved");
     assert_eq!(rep.objective, Some(0.0), "{solver}");
-    assert_eq!(rep.matched, Some(p.max_score()));
+    assert_eq!(rep.matched(), Some(p.max_score()));
     assert!(rep.optimal);
-    let board = rep.board.expect("a verified report carries its board");
-    let v = verify_board(p, &board, Some(0.0));
+    let board = rep
+        .board()
+        .cloned()
+        .expect("a verified report carries its board");
+    let v = BoardChecker.verdict(p, &board, Some(0.0));
     assert!(v.valid, "{:?}", v.errors);
     assert_eq!(v.matched, p.max_score());
 }
@@ -163,12 +165,15 @@ fn generated_puzzles_round_trip_through_highs() {
     }
     for seed in 1..=5 {
         let (p, planted) = generate(3, 3, 2, 3, seed).unwrap();
-        assert!(verify_board(&p, &planted, Some(0.0)).valid);
+        assert!(BoardChecker.verdict(&p, &planted, Some(0.0)).valid);
         let rep = solve(&p, FAITHFUL, "highs");
         assert!(rep.verified, "seed {seed}: {:?}", rep.errors);
         assert_eq!(rep.objective, Some(0.0), "seed {seed}");
-        let board = rep.board.unwrap();
-        assert!(verify_board(&p, &board, Some(0.0)).valid, "seed {seed}");
+        let board = rep.board().cloned().unwrap();
+        assert!(
+            BoardChecker.verdict(&p, &board, Some(0.0)).valid,
+            "seed {seed}"
+        );
     }
     // A rectangular one through the filter (no fix: the board is not square).
     let (p, _) = generate(3, 4, 2, 3, 7).unwrap();
@@ -321,6 +326,6 @@ fn gams_solves_meta_3x3_with_the_same_size_and_a_verified_board() {
         let x = sol.resolve(&e.model).unwrap();
         assert!(check_point(&e.model, &x, sol.objective).valid);
         let board = e.decode(&x).unwrap();
-        assert!(verify_board(&p, &board, Some(0.0)).valid);
+        assert!(BoardChecker.verdict(&p, &board, Some(0.0)).valid);
     }
 }

@@ -9,26 +9,29 @@
 use proptest::prelude::*;
 use std::time::Duration;
 use tilekit::formulate::edge_milp::EdgeMilpOptions;
-use tilekit::pipeline::edge::{EdgeModel, EdgeSolveOptions, solve_edge};
-use tilekit::puzzle::edge::{generate, verify_board};
+use tilekit::puzzle::edge::generate;
+use tilekit::route::edge::SolveRequest;
+use tilekit::route::{ModelName, Route, quiet};
+use tilekit::solve::Limits;
+use tilekit::verify::edge::BoardChecker;
 
 fn skip_external() -> bool {
     std::env::var("TILEKIT_SKIP_SOLVERS").is_ok_and(|v| v == "1")
 }
 
-fn options(solver: &str) -> EdgeSolveOptions {
-    EdgeSolveOptions {
+fn options(via: Route, model: ModelName, solver: &str) -> SolveRequest {
+    SolveRequest {
+        via: Some(via),
+        model: Some(model),
         // The filter keeps the MILP small (a variable only where grey faces out); the planted
         // board stays feasible, so the optimum is still 0.
-        milp: EdgeMilpOptions {
+        options: EdgeMilpOptions {
             filter_feasible: true,
             fix_first_corner: false,
         },
         solver: Some(solver.into()),
-        time_limit: Duration::from_secs(60),
-        threads: 1,
+        limits: Limits::new(Duration::from_secs(60), 1),
         solvers_file: None,
-        progress: None,
     }
 }
 
@@ -41,22 +44,22 @@ proptest! {
         seed in any::<u64>()
     ) {
         let (p, planted) = generate(rows, cols, frame, inner, seed).unwrap();
-        prop_assert!(verify_board(&p, &planted, Some(0.0)).valid);
-        let mut routes = vec![("sat", EdgeModel::Sat, "varisat")];
+        prop_assert!(BoardChecker.verdict(&p, &planted, Some(0.0)).valid);
+        let mut routes = vec![(Route::Sat, ModelName::Sat, "varisat")];
         if !skip_external() {
-            routes.push(("milp", EdgeModel::Milp, "highs"));
-            routes.push(("clique", EdgeModel::Clique, "cliquer"));
+            routes.push((Route::Milp, ModelName::Milp, "highs"));
+            routes.push((Route::Clique, ModelName::Clique, "cliquer"));
         }
         for (via, model, solver) in routes {
-            let rep = solve_edge(&p, via, model, &options(solver)).unwrap();
+            let rep = tilekit::route::edge::solve(&p, &options(via, model, solver), &quiet).unwrap();
             prop_assert!(
                 rep.verified && rep.objective == Some(0.0),
-                "{rows}x{cols} f{frame} i{inner} seed {seed} via {via}/{solver}: {:?}",
+                "{rows}x{cols} f{frame} i{inner} seed {seed} via {via:?}/{solver}: {:?}",
                 rep
             );
             // The board the route returns is checked again here, by the verifier alone.
-            let board = rep.board.as_ref().expect("a verified report carries its board");
-            let v = verify_board(&p, board, Some(0.0));
+            let board = rep.board().expect("a verified report carries its board");
+            let v = BoardChecker.verdict(&p, board, Some(0.0));
             prop_assert!(v.valid, "{:?}", v.errors);
             prop_assert_eq!(v.matched, p.max_score());
         }

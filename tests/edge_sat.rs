@@ -11,10 +11,11 @@ use std::time::Duration;
 use tilekit::SatOutcome;
 use tilekit::format::dimacs_cnf::write_cnf;
 use tilekit::formulate::edge_sat::{self, DecodeError, EdgeSat, SatOptions};
-use tilekit::puzzle::edge::{EdgePuzzle, generate, verify_board};
+use tilekit::puzzle::edge::{EdgePuzzle, generate};
 use tilekit::solve::milp_external::solve_sat_file;
 use tilekit::solve::registry::{Registry, SolverEntry, find_command};
 use tilekit::solve::sat_embedded::solve_varisat_checked;
+use tilekit::verify::edge::BoardChecker;
 
 fn meta(n: usize) -> EdgePuzzle {
     let rel = format!("models/edge-matching/meta2010/pieces_{n:02}x{n:02}.txt");
@@ -51,7 +52,7 @@ fn check_perfect(p: &EdgePuzzle, enc: &EdgeSat, outcome: SatOutcome, what: &str)
     };
     assert_eq!(enc.cnf().first_violated(&model), None, "{what}");
     let board = enc.decode(&model).unwrap();
-    let v = verify_board(p, &board, Some(0.0));
+    let v = BoardChecker.verdict(p, &board, Some(0.0));
     assert!(v.valid && v.matched == v.max, "{what}: {v:?}");
 }
 

@@ -3,45 +3,53 @@
 
 use std::time::Duration;
 use tilekit::Goal;
-use tilekit::pipeline::{SlidingModel, SolveOptions, load_sliding, solve_sliding};
+use tilekit::route::sliding::{self, Horizon, SlidingModel, SolvePlan, SolveRequest, load};
+use tilekit::route::{ModelName, Route, quiet};
+use tilekit::solve::Limits;
 
-fn opts(via: &str, model: SlidingModel, solver: &str, horizon: Option<usize>) -> SolveOptions {
-    SolveOptions {
-        via: via.into(),
-        model,
+fn opts(via: Route, model: ModelName, solver: &str, horizon: Option<usize>) -> SolvePlan {
+    SolveRequest {
+        model: Some(model),
         solver: Some(solver.into()),
-        horizon,
-        time_limit: Duration::from_secs(120),
-        threads: 1,
-        solvers_file: None,
-        progress: None,
+        horizon: horizon.map(Horizon::Steps),
+        ..SolveRequest::new(via, Limits::new(Duration::from_secs(120), 1))
     }
+    .plan()
+    .unwrap()
+}
+
+fn solve_sliding(
+    p: &tilekit::SlidingPuzzle,
+    goal: Goal,
+    plan: &SolvePlan,
+) -> Result<tilekit::route::Report, tilekit::Error> {
+    sliding::solve(p, goal, plan, &quiet)
 }
 
 #[test]
 fn case_study_through_the_embedded_engines() {
-    let p = load_sliding(
+    let p = load(
         "models/sliding/neos_case_study.txt".as_ref(),
         Goal::BlankLast,
     )
     .unwrap();
     for o in [
-        opts("milp", SlidingModel::Flow, "microlp", Some(11)),
-        opts("milp", SlidingModel::Flow, "microlp", Some(12)),
-        opts("sat", SlidingModel::Sat, "varisat", None),
+        opts(Route::Milp, ModelName::Flow, "microlp", Some(11)),
+        opts(Route::Milp, ModelName::Flow, "microlp", Some(12)),
+        opts(Route::Sat, ModelName::Sat, "varisat", None),
     ] {
         let r = solve_sliding(&p, Goal::BlankLast, &o).unwrap();
         assert_eq!(r.status, "solved", "{o:?}: {r:?}");
         assert!(r.verified && r.optimal, "{o:?}: {r:?}");
         assert_eq!(r.objective, Some(11.0));
-        assert_eq!(r.moves.as_deref().map(str::len), Some(11));
+        assert_eq!(r.moves().map(str::len), Some(11));
     }
 }
 
 #[test]
 fn embedded_milp_reports_an_infeasible_horizon_as_an_answer() {
     // 9 steps cannot solve an 11-move board: an outcome (exit 1), not an error.
-    let p = load_sliding(
+    let p = load(
         "models/sliding/neos_case_study.txt".as_ref(),
         Goal::BlankLast,
     )
@@ -49,30 +57,29 @@ fn embedded_milp_reports_an_infeasible_horizon_as_an_answer() {
     let r = solve_sliding(
         &p,
         Goal::BlankLast,
-        &opts("milp", SlidingModel::Flow, "microlp", Some(9)),
+        &opts(Route::Milp, ModelName::Flow, "microlp", Some(9)),
     )
     .unwrap();
     assert_eq!(r.status, "infeasible");
-    assert!(!r.verified && r.moves.is_none());
+    assert!(!r.verified && r.moves().is_none());
 }
 
 #[test]
 fn flow_model_exports_and_its_raw_solution_verifies() {
-    use tilekit::pipeline::{Format, export_sliding, verify_sliding};
-    let p = load_sliding(
+    use tilekit::format::Format;
+    let p = load(
         "models/sliding/neos_case_study.txt".as_ref(),
         Goal::BlankLast,
     )
     .unwrap();
     for fmt in [Format::Lp, Format::Mps] {
         let mut out = Vec::new();
-        export_sliding(&p, Goal::BlankLast, SlidingModel::Flow, fmt, 11, &mut out).unwrap();
+        sliding::export(&p, Goal::BlankLast, SlidingModel::Flow, fmt, 11, &mut out).unwrap();
         assert!(String::from_utf8(out).unwrap().contains("m_c14_d13_t1"));
     }
     // A GLPK-style raw answer for the flow model, built from the embedded engine's values,
     // goes through `verify` like any solver output.
-    let built =
-        tilekit::pipeline::SlidingMilp::build(&p, Goal::BlankLast, SlidingModel::Flow, 11).unwrap();
+    let built = sliding::build_milp(&p, Goal::BlankLast, SlidingModel::Flow, 11).unwrap();
     let sol = tilekit::solve::milp_embedded::solve_microlp(built.model(), Duration::from_secs(60))
         .unwrap();
     let x = sol.resolve(built.model()).unwrap();
@@ -81,7 +88,7 @@ fn flow_model_exports_and_its_raw_solution_verifies() {
         raw.push_str(&format!("j {} {}\n", j + 1, v));
     }
     raw.push_str("e o f\n");
-    let v = verify_sliding(
+    let v = sliding::verify(
         &p,
         Goal::BlankLast,
         &raw,

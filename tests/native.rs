@@ -11,10 +11,12 @@ use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
 use std::sync::OnceLock;
 use std::time::Duration;
-use tilekit::pipeline::{self, SlidingModel, SolveOptions};
 use tilekit::puzzle::sliding::moves_to_string;
+use tilekit::route::Route;
+use tilekit::route::sliding::{self, Horizon, SolveRequest};
 use tilekit::search::pdb::{AdditivePdb, DbSource, Partition};
 use tilekit::search::{NativeOptions, NativeSolver, NativeStatus, to_blank_first};
+use tilekit::solve::Limits;
 use tilekit::{Goal, SlidingPuzzle};
 
 fn quiet(_: &str) {}
@@ -194,17 +196,13 @@ fn larger_rectangles_agree_with_the_sat_route() {
             .unwrap()
             .solve(&p, Goal::BlankLast, None)
             .unwrap();
-        let opts = SolveOptions {
-            via: "sat".into(),
-            model: SlidingModel::Sat,
-            solver: None,
-            horizon: Some(len),
-            time_limit: Duration::from_secs(60),
-            threads: 1,
-            solvers_file: None,
-            progress: None,
-        };
-        let sat = pipeline::solve_sliding(&p, Goal::BlankLast, &opts).unwrap();
+        let plan = SolveRequest {
+            horizon: Some(Horizon::Steps(len)),
+            ..SolveRequest::new(Route::Sat, Limits::new(Duration::from_secs(60), 1))
+        }
+        .plan()
+        .unwrap();
+        let sat = sliding::solve(&p, Goal::BlankLast, &plan, &quiet).unwrap();
         assert!(sat.optimal && sat.verified, "{rows}×{cols}: {sat:?}");
         let n = native.moves.unwrap().len();
         assert_eq!(Some(n as f64), sat.objective, "{rows}×{cols} seed {seed}");

@@ -8,8 +8,9 @@
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
+use tilekit::solve::SolveError;
 use tilekit::solve::external::{self, RunError, RunSpec};
-use tilekit::solve::milp_external::{SolveError, exit_warning, solve_milp_file, solve_sat_file};
+use tilekit::solve::milp_external::{exit_warning, solve_milp_file, solve_sat_file};
 use tilekit::solve::registry::{Registry, SolverEntry, find_command};
 use tilekit::{ColumnValues, Outcome, SatOutcome};
 

@@ -12,7 +12,9 @@
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-use tilekit::pipeline::{SlidingModel, SolveOptions, load_sliding, solve_sliding};
+use tilekit::route::sliding::{self, Horizon, SolveRequest, load};
+use tilekit::route::{ModelName, Route, quiet};
+use tilekit::solve::Limits;
 use tilekit::solve::registry::Registry;
 use tilekit::{Goal, SlidingPuzzle};
 
@@ -111,29 +113,32 @@ fn solves(name: &str, via: &str, solver: &str, slack: usize) {
         return;
     }
     let (optimal, goal) = published(name);
-    let p = load_sliding(&models().join(name), goal).expect("the instance loads");
-    let opts = SolveOptions {
-        via: via.into(),
+    let p = load(&models().join(name), goal).expect("the instance loads");
+    let route = if via == "milp" {
+        Route::Milp
+    } else {
+        Route::Sat
+    };
+    let opts = SolveRequest {
         // The NEOS case study's model for MILP (the one REACH.md measured); the CNF for SAT.
-        model: if via == "milp" {
-            SlidingModel::Neos
+        model: Some(if via == "milp" {
+            ModelName::Neos
         } else {
-            SlidingModel::Sat
-        },
+            ModelName::Sat
+        }),
         solver: Some(solver.into()),
         // SAT: the largest horizon tried; MILP: the horizon.
-        horizon: Some(if via == "milp" {
+        horizon: Some(Horizon::Steps(if via == "milp" {
             optimal + slack
         } else {
             optimal + 4
-        }),
+        })),
         // Generous per call: the instances take a few seconds; a slow machine must not fail.
-        time_limit: Duration::from_secs(120),
-        threads: 1,
-        solvers_file: None,
-        progress: None,
-    };
-    let rep = match solve_sliding(&p, goal, &opts) {
+        ..SolveRequest::new(route, Limits::new(Duration::from_secs(120), 1))
+    }
+    .plan()
+    .expect("a valid request");
+    let rep = match sliding::solve(&p, goal, &opts, &quiet) {
         Ok(rep) => rep,
         Err(e) if e.to_string().contains("not found") && !skip_solvers() => {
             panic!("solver {solver} not found: run scripts/install-solvers.sh ({e})")
@@ -159,7 +164,7 @@ fn solves(name: &str, via: &str, solver: &str, slack: usize) {
         "{name} by {via}/{solver}: wrong length: {rep:?}"
     );
     assert_eq!(
-        rep.moves.as_deref().map(str::len),
+        rep.moves().map(str::len),
         Some(optimal),
         "{name} by {via}/{solver}: {rep:?}"
     );

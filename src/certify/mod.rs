@@ -24,14 +24,14 @@
 //! leaves' cubes cover every assignment ([`split`] argues and checks this).
 
 use crate::format::dimacs_cnf::write_cnf;
-use crate::formulate::sliding_sat::{self, Encoding, SatPlan, SatPlanError, SatStep, StepResult};
+use crate::formulate::sliding_sat::{self, Encoding};
+use crate::model::answer::SatOutcome;
 use crate::model::cnf::Cnf;
 use crate::puzzle::sliding::{Goal, SlidingPuzzle};
-use crate::solve::SatOutcome;
+use crate::search::sat_horizon::{self, SatPlan, SatPlanError, SatStep, StepResult};
 use crate::solve::external::{self, RunError, RunSpec};
-use crate::solve::registry::{SolverEntry, find_command};
-use crate::solve::sat_embedded::solve_varisat_with_proof;
-use crate::solve::sat_proof::solve_sat_file_with_proof;
+use crate::solve::registry::find_command;
+use crate::solve::{Limits, ProofSatSolver};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -371,22 +371,29 @@ pub fn human_bytes(b: u64) -> String {
     }
 }
 
-/// The proof-producing engine.
-#[derive(Debug, Clone)]
-pub enum Producer {
-    /// The embedded varisat, writing binary DRAT.
-    Varisat,
-    /// A registry SAT solver given a proof file (CaDiCaL, Kissat), with its time limit.
-    External(SolverEntry, Duration),
+/// The proof-producing engine: any solver with the proof capability, and the limits of each
+/// of its runs.
+#[derive(Clone, Copy)]
+pub struct Producer<'a> {
+    /// The solver (varisat, CaDiCaL, Kissat, ...).
+    pub solver: &'a dyn ProofSatSolver,
+    /// The limits of each run.
+    pub limits: Limits,
 }
 
-impl Producer {
+impl std::fmt::Debug for Producer<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Producer")
+            .field("solver", &self.solver.name())
+            .field("limits", &self.limits)
+            .finish()
+    }
+}
+
+impl Producer<'_> {
     /// The name for reports.
     pub fn name(&self) -> &str {
-        match self {
-            Producer::Varisat => "varisat",
-            Producer::External(e, _) => &e.name,
-        }
+        self.solver.name()
     }
 }
 
@@ -472,7 +479,7 @@ fn workdir(opts: &CertifyOptions) -> Result<(Option<tempfile::TempDir>, PathBuf)
 /// An engine that writes the formula for horizon `t` and solves it with a proof, keeping the
 /// files of the latest UNSAT horizon only (it alone can be the certificate).
 fn proof_engine<'a>(
-    producer: &'a Producer,
+    producer: &'a Producer<'a>,
     dir: &'a Path,
 ) -> impl FnMut(&Cnf, usize) -> Result<(SatOutcome, f64), String> + 'a {
     let mut last_unsat: Option<usize> = None;
@@ -480,23 +487,10 @@ fn proof_engine<'a>(
         let (cnf_path, proof_path) = files(dir, t);
         write_cnf_file(cnf, &cnf_path).map_err(|e| e.to_string())?;
         let started = std::time::Instant::now();
-        let outcome = match producer {
-            Producer::Varisat => {
-                solve_varisat_with_proof(cnf, &proof_path).map_err(|e| e.to_string())?
-            }
-            Producer::External(entry, limit) => {
-                solve_sat_file_with_proof(
-                    entry,
-                    &cnf_path,
-                    dir,
-                    *limit,
-                    cnf.num_vars(),
-                    &proof_path,
-                )
-                .map_err(|e| e.to_string())?
-                .0
-            }
-        };
+        let outcome = producer
+            .solver
+            .solve_with_proof(cnf, &cnf_path, &proof_path, &producer.limits)
+            .map_err(|e| e.to_string())?;
         let seconds = started.elapsed().as_secs_f64();
         if outcome == SatOutcome::Unsat {
             if let Some(prev) = last_unsat.replace(t)
@@ -520,7 +514,7 @@ pub fn certify_plan(
     goal: Goal,
     plan_len: usize,
     encoding: Encoding,
-    producer: &Producer,
+    producer: &Producer<'_>,
     opts: &CertifyOptions,
 ) -> Result<Certificate, CertifyError> {
     let (_temp, dir) = workdir(opts)?;
@@ -539,7 +533,7 @@ pub fn certify_plan(
     )
 }
 
-/// Find a shortest plan like [`sliding_sat::solve_optimal_with`], with every horizon solved
+/// Find a shortest plan like [`sat_horizon::solve_optimal_with`], with every horizon solved
 /// by a proof-producing engine, then certify the plan's optimality: check the proof of the
 /// last UNSAT horizon (L − 2) with the checker, or note that L is the lower bound.
 ///
@@ -550,14 +544,14 @@ pub fn solve_certified(
     goal: Goal,
     max_horizon: usize,
     encoding: Encoding,
-    producer: &Producer,
+    producer: &Producer<'_>,
     opts: &CertifyOptions,
     progress: impl FnMut(usize, &SatStep),
 ) -> Result<(SatPlan, Option<Certificate>), CertifyError> {
     let (_temp, dir) = workdir(opts)?;
     let dir: &Path = &dir;
     let mut engine = proof_engine(producer, dir);
-    let plan = sliding_sat::solve_optimal_with(
+    let plan = sat_horizon::solve_optimal_with(
         puzzle,
         goal,
         max_horizon,
@@ -599,7 +593,7 @@ fn certify_length(
     goal: Goal,
     len: usize,
     encoding: Encoding,
-    producer: &Producer,
+    producer: &Producer<'_>,
     opts: &CertifyOptions,
     dir: &Path,
     prior: Option<(usize, usize, f64)>,
@@ -704,7 +698,7 @@ fn certify_length(
     cert.proof_bytes = Some(size);
     let spec = CheckerSpec {
         program: opts.checker.clone(),
-        skip_unit_deletions: matches!(producer, Producer::Varisat),
+        skip_unit_deletions: producer.solver.deletes_units(),
         time_limit: opts.checker_time_limit,
     };
     let run = check_drat(&spec, &cnf_path, &proof_path)?;
@@ -773,7 +767,7 @@ fn certify_split(
     puzzle: &SlidingPuzzle,
     goal: Goal,
     enc: &sliding_sat::SlidingSat,
-    producer: &Producer,
+    producer: &Producer<'_>,
     opts: &CertifyOptions,
     dir: &Path,
     mut cert: Certificate,
@@ -786,7 +780,7 @@ fn certify_split(
     let cubes = split::move_cubes(enc, puzzle, goal, opts.split);
     let checker = CheckerSpec {
         program: opts.checker.clone(),
-        skip_unit_deletions: matches!(producer, Producer::Varisat),
+        skip_unit_deletions: producer.solver.deletes_units(),
         time_limit: opts.checker_time_limit,
     };
     let replay = |model: &[bool]| replay_model(puzzle, goal, enc, model);

@@ -26,11 +26,10 @@
 
 use super::{CertifyError, CheckVerdict, CheckerSpec, Producer, ProofFormat, check_drat, io_err};
 use crate::formulate::sliding_sat::SlidingSat;
+use crate::model::answer::SatOutcome;
 use crate::model::cnf::{Cnf, Lit};
 use crate::puzzle::sliding::{Goal, Move, SlidingPuzzle};
-use crate::solve::SatOutcome;
-use crate::solve::sat_embedded::solve_varisat_with_proof;
-use crate::solve::sat_proof::solve_sat_file_with_proof;
+use crate::solve::Limits;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -324,7 +323,7 @@ pub fn run_leaves(
     base_cnf: &Cnf,
     base_path: &Path,
     cubes: &[Cube],
-    producer: &Producer,
+    producer: &Producer<'_>,
     checker: &CheckerSpec,
     replay: &Replay<'_>,
     dir: &Path,
@@ -400,7 +399,7 @@ fn run_leaf(
     base_path: &Path,
     cube: &Cube,
     i: usize,
-    producer: &Producer,
+    producer: &Producer<'_>,
     checker: &CheckerSpec,
     replay: &Replay<'_>,
     dir: &Path,
@@ -412,28 +411,19 @@ fn run_leaf(
     std::fs::write(&cnf_path, bytes).map_err(io_err(&cnf_path))?;
     let left = || deadline.saturating_duration_since(Instant::now());
     let started = Instant::now();
-    let outcome = match producer {
-        Producer::Varisat => {
-            let mut cnf = base_cnf.clone();
-            for &l in &cube.lits {
-                cnf.add_clause(&[Lit::from_dimacs(l).expect("cube literals are nonzero")]);
-            }
-            solve_varisat_with_proof(&cnf, &proof_path)
-                .map_err(|e| CertifyError::Plan(e.to_string()))?
-        }
-        Producer::External(entry, limit) => {
-            solve_sat_file_with_proof(
-                entry,
-                &cnf_path,
-                dir,
-                (*limit).min(left()),
-                base_cnf.num_vars(),
-                &proof_path,
-            )
-            .map_err(|e| CertifyError::Plan(e.to_string()))?
-            .0
-        }
+    // The leaf formula in memory for an embedded producer; external ones read the file.
+    let mut cnf = base_cnf.clone();
+    for &l in &cube.lits {
+        cnf.add_clause(&[Lit::from_dimacs(l).expect("cube literals are nonzero")]);
+    }
+    let limits = Limits {
+        time: producer.limits.time.min(left()),
+        ..producer.limits
     };
+    let outcome = producer
+        .solver
+        .solve_with_proof(&cnf, &cnf_path, &proof_path, &limits)
+        .map_err(|e| CertifyError::Plan(e.to_string()))?;
     let mut leaf = not_run(cube);
     leaf.solve_seconds = started.elapsed().as_secs_f64();
     leaf.outcome = match outcome {

@@ -8,8 +8,8 @@
 //! [`MilpSolution::resolve`] maps it onto that model by name.
 
 use crate::error::InputError;
+use crate::model::answer::{ColumnValues, MilpSolution, Outcome};
 use crate::puzzle::sliding::{Goal, SlidingPuzzle};
-use crate::solve::{ColumnValues, MilpSolution, Outcome};
 use std::collections::HashSet;
 use std::io::Write;
 use std::time::Duration;

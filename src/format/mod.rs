@@ -7,3 +7,57 @@ pub mod lp;
 pub mod mps;
 pub mod neos_job;
 pub mod solution;
+
+/// The model file formats tilekit writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Format {
+    /// CPLEX LP ([`lp`]).
+    Lp,
+    /// Free MPS ([`mps`]).
+    Mps,
+    /// GAMS, algebraic, from a template ([`gams`]).
+    Gms,
+    /// DIMACS CNF ([`dimacs_cnf`]).
+    Cnf,
+    /// DIMACS graph ([`dimacs_graph`]).
+    Dimacs,
+    /// A NEOS job document wrapping one of the others ([`neos_job`]).
+    Neos,
+}
+
+impl Format {
+    /// Every format, in the order help texts list them.
+    pub const ALL: [Format; 6] = [
+        Format::Lp,
+        Format::Mps,
+        Format::Gms,
+        Format::Cnf,
+        Format::Dimacs,
+        Format::Neos,
+    ];
+    /// The name `--format` takes, which is also the usual file extension.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Lp => "lp",
+            Format::Mps => "mps",
+            Format::Gms => "gms",
+            Format::Cnf => "cnf",
+            Format::Dimacs => "dimacs",
+            Format::Neos => "neos",
+        }
+    }
+    /// A `--format` value or a file extension (`clq` and `col` are DIMACS graphs, `xml` a
+    /// NEOS job).
+    pub fn from_name(s: &str) -> Option<Format> {
+        match s {
+            "lp" => Some(Format::Lp),
+            "mps" => Some(Format::Mps),
+            "gms" => Some(Format::Gms),
+            "cnf" => Some(Format::Cnf),
+            "dimacs" | "clq" | "col" => Some(Format::Dimacs),
+            "neos" | "xml" => Some(Format::Neos),
+            _ => None,
+        }
+    }
+}

@@ -29,9 +29,9 @@
 //! buckets, and counts edges by combinatorics over cell pairs, so memory stays proportional to
 //! the nodes.
 
+pub use crate::formulate::edge_placements::{Placement, Placements};
 use crate::model::graph::{self, StreamedGraph};
-use crate::puzzle::edge::{Board, EdgePuzzle, PieceKind, Rotation};
-use std::io::{self, Write};
+use crate::puzzle::edge::{Board, EdgePuzzle};
 
 /// Options of the clique (and SAT) formulations.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,138 +47,6 @@ impl Default for CliqueOptions {
         CliqueOptions {
             fix_first_corner: true,
         }
-    }
-}
-
-/// One feasible placement: a node of the clique graph, a placement variable of the CNF.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Placement {
-    /// 1-based piece id.
-    pub piece: u16,
-    /// Row-major cell index, `row * cols + col`.
-    pub cell: u32,
-    /// Clockwise quarter turns.
-    pub rot: Rotation,
-    /// Colours shown up, right, down, left.
-    pub colours: [u16; 4],
-}
-
-/// The feasible placements of a puzzle under R1 (and R2), in node order, with indexes.
-#[derive(Debug, Clone)]
-pub struct Placements {
-    rows: usize,
-    cols: usize,
-    nodes: Vec<Placement>,
-    /// Nodes of cell `c` are `cell_start[c]..cell_start[c + 1]`.
-    cell_start: Vec<u32>,
-    /// The piece fixed by R2, if any.
-    fixed: Option<u16>,
-}
-
-impl Placements {
-    /// The placements of `puzzle`; with `fix_first_corner`, R2 applies.
-    pub fn new(puzzle: &EdgePuzzle, fix_first_corner: bool) -> Placements {
-        let (rows, cols) = (puzzle.rows(), puzzle.cols());
-        let cells = rows * cols;
-        let fixed = fix_first_corner
-            .then(|| {
-                puzzle
-                    .pieces()
-                    .iter()
-                    .find(|p| p.kind() == Some(PieceKind::Corner))
-                    .map(|p| p.id)
-            })
-            .flatten();
-        let square = rows == cols;
-        let mut nodes = Vec::new();
-        let mut cell_start = Vec::with_capacity(cells + 1);
-        for cell in 0..cells {
-            cell_start.push(nodes.len() as u32);
-            let (row, col) = (cell / cols, cell % cols);
-            for p in puzzle.pieces() {
-                if let Some(f) = fixed {
-                    let allowed = if square {
-                        // The fixed piece only in cell 0, and only it there.
-                        (p.id == f) == (cell == 0)
-                    } else {
-                        p.id != f || (row == 0 && (col == 0 || col + 1 == cols))
-                    };
-                    if !allowed {
-                        continue;
-                    }
-                }
-                let mut seen: [Option<[u16; 4]>; 4] = [None; 4];
-                for (k, rot) in puzzle
-                    .fitting_rotations(p.id, row, col)
-                    .into_iter()
-                    .enumerate()
-                {
-                    let colours = p.placed(rot);
-                    if seen.contains(&Some(colours)) {
-                        continue; // a symmetric piece: same placement as a smaller rotation
-                    }
-                    seen[k] = Some(colours);
-                    nodes.push(Placement {
-                        piece: p.id,
-                        cell: cell as u32,
-                        rot,
-                        colours,
-                    });
-                }
-            }
-        }
-        cell_start.push(nodes.len() as u32);
-        Placements {
-            rows,
-            cols,
-            nodes,
-            cell_start,
-            fixed,
-        }
-    }
-
-    /// Board rows.
-    pub fn rows(&self) -> usize {
-        self.rows
-    }
-    /// Board columns.
-    pub fn cols(&self) -> usize {
-        self.cols
-    }
-    /// Every placement, in node order.
-    pub fn nodes(&self) -> &[Placement] {
-        &self.nodes
-    }
-    /// The node range of cell `cell` (row-major).
-    pub fn cell_range(&self, cell: usize) -> std::ops::Range<usize> {
-        self.cell_start[cell] as usize..self.cell_start[cell + 1] as usize
-    }
-    /// The piece fixed by R2, if any.
-    pub fn fixed_piece(&self) -> Option<u16> {
-        self.fixed
-    }
-    /// The node placing `piece` in (`row`, `col`) so that it shows the colours it shows at
-    /// rotation `rot`, if that placement is feasible.
-    pub fn find(&self, piece: u16, row: usize, col: usize, rot: Rotation) -> Option<usize> {
-        if row >= self.rows || col >= self.cols {
-            return None;
-        }
-        let range = self.cell_range(row * self.cols + col);
-        let in_cell = &self.nodes[range.clone()];
-        let lo = in_cell.partition_point(|n| n.piece < piece);
-        let hi = in_cell.partition_point(|n| n.piece <= piece);
-        let want = in_cell.get(lo)?;
-        let shown = crate::puzzle::edge::placed_colours(
-            crate::puzzle::edge::listed_colours(want.colours, want.rot),
-            rot,
-        );
-        (lo..hi)
-            .find(|&k| in_cell[k].colours == shown)
-            .map(|k| range.start + k)
-    }
-    /// `(row, col)` of a cell index.
-    fn rc(&self, cell: u32) -> (usize, usize) {
-        (cell as usize / self.cols, cell as usize % self.cols)
     }
 }
 
@@ -234,10 +102,10 @@ pub struct EdgeClique {
 /// Build the clique graph of `puzzle`.
 pub fn build(puzzle: &EdgePuzzle, opts: &CliqueOptions) -> EdgeClique {
     let pl = Placements::new(puzzle, opts.fix_first_corner);
-    let cells = pl.rows * pl.cols;
+    let cells = pl.rows() * pl.cols();
     let mut buckets = vec![Vec::new(); cells * 4];
     let mut piece_nodes = vec![Vec::new(); puzzle.pieces().len()];
-    for (v, n) in pl.nodes.iter().enumerate() {
+    for (v, n) in pl.nodes().iter().enumerate() {
         for side in 0..4 {
             buckets[n.cell as usize * 4 + side].push((n.colours[side], v as u32));
         }
@@ -259,11 +127,11 @@ pub fn build(puzzle: &EdgePuzzle, opts: &CliqueOptions) -> EdgeClique {
 impl EdgeClique {
     /// Number of nodes (feasible placements).
     pub fn num_nodes(&self) -> usize {
-        self.pl.nodes.len()
+        self.pl.nodes().len()
     }
     /// The clique size of a perfect board: `rows · cols`.
     pub fn target_size(&self) -> usize {
-        self.pl.rows * self.pl.cols
+        self.pl.rows() * self.pl.cols()
     }
     /// The placements behind the nodes.
     pub fn placements(&self) -> &Placements {
@@ -271,7 +139,7 @@ impl EdgeClique {
     }
     /// The placement of node `v` (0-based).
     pub fn node(&self, v: usize) -> Option<&Placement> {
-        self.pl.nodes.get(v)
+        self.pl.nodes().get(v)
     }
     /// Edges of the graph, or of its complement (the conflict graph), without listing them.
     pub fn count_edges(&self, complement: bool) -> u64 {
@@ -280,11 +148,6 @@ impl EdgeClique {
         } else {
             self.edges
         }
-    }
-    /// Write the graph (or its complement) as DIMACS `p edge N M`, vertices 1-based, with a
-    /// `c v N piece P cell R C rot T` comment per vertex. Streamed; returns the edges written.
-    pub fn write_dimacs<W: Write>(&self, complement: bool, w: W) -> io::Result<u64> {
-        crate::format::dimacs_graph::write_graph(self, complement, true, w)
     }
     /// The nodes of a board's placements (cells left empty, or placements that are not nodes,
     /// are skipped): a perfect board gives a clique of [`EdgeClique::target_size`] nodes.
@@ -301,12 +164,12 @@ impl EdgeClique {
     /// one piece twice. Adjacent colours are not checked here: that is the verifier's job
     /// (and [`graph::first_non_adjacent`] checks the clique itself).
     pub fn decode(&self, clique: &[usize]) -> Result<Board, DecodeError> {
-        let (rows, cols) = (self.pl.rows, self.pl.cols);
+        let (rows, cols) = (self.pl.rows(), self.pl.cols());
         let mut board = Board::empty(rows, cols);
         let mut by_cell: Vec<Option<usize>> = vec![None; rows * cols];
         let mut by_piece: Vec<Option<usize>> = vec![None; self.piece_nodes.len()];
         for &v in clique {
-            let n = self.pl.nodes.get(v).ok_or(DecodeError::NoSuchVertex {
+            let n = self.pl.nodes().get(v).ok_or(DecodeError::NoSuchVertex {
                 vertex: v + 1,
                 count: self.num_nodes(),
             })?;
@@ -337,13 +200,13 @@ impl EdgeClique {
     /// corrected on adjacent cell pairs to the pairs whose facing colours agree.
     fn count_compatible(&self) -> u64 {
         let pl = &self.pl;
-        let cells = pl.rows * pl.cols;
-        let n = pl.nodes.len() as u64;
+        let cells = pl.rows() * pl.cols();
+        let n = pl.nodes().len() as u64;
         // (piece, count) per cell, sorted by piece (nodes are sorted by piece within a cell).
         let per_cell: Vec<Vec<(u16, u64)>> = (0..cells)
             .map(|c| {
                 let mut runs: Vec<(u16, u64)> = Vec::new();
-                for nd in &pl.nodes[pl.cell_range(c)] {
+                for nd in &pl.nodes()[pl.cell_range(c)] {
                     match runs.last_mut() {
                         Some((p, k)) if *p == nd.piece => *k += 1,
                         _ => runs.push((nd.piece, 1)),
@@ -384,9 +247,9 @@ impl EdgeClique {
                     - same_piece(&per_cell[a], &per_cell[b]);
                 let mut matched = 0u64;
                 for u in pl.cell_range(a) {
-                    let nu = &pl.nodes[u];
+                    let nu = &pl.nodes()[u];
                     for &(_, v) in self.bucket(b, (side + 2) % 4, nu.colours[side]) {
-                        if pl.nodes[v as usize].piece != nu.piece {
+                        if pl.nodes()[v as usize].piece != nu.piece {
                             matched += 1;
                         }
                     }
@@ -400,7 +263,7 @@ impl EdgeClique {
     /// The neighbouring cells after `a` in node order, with the side of `a` that faces them:
     /// right (1) and below (2).
     fn later_neighbours(&self, a: usize) -> impl Iterator<Item = (usize, usize)> + use<> {
-        let (rows, cols) = (self.pl.rows, self.pl.cols);
+        let (rows, cols) = (self.pl.rows(), self.pl.cols());
         let right = (a % cols + 1 < cols).then_some((a + 1, 1));
         let below = (a / cols + 1 < rows).then_some((a + cols, 2));
         right.into_iter().chain(below)
@@ -417,18 +280,18 @@ impl EdgeClique {
 
 impl StreamedGraph for EdgeClique {
     fn num_nodes(&self) -> usize {
-        self.pl.nodes.len()
+        self.pl.nodes().len()
     }
 
     fn node_label(&self, v: usize) -> String {
-        let n = &self.pl.nodes[v];
+        let n = &self.pl.nodes()[v];
         let (row, col) = self.pl.rc(n.cell);
         format!("piece {} cell {row} {col} rot {}", n.piece, n.rot.turns())
     }
 
     fn describe(&self) -> String {
         let fixed = match self.pl.fixed {
-            Some(p) if self.pl.rows == self.pl.cols => {
+            Some(p) if self.pl.rows() == self.pl.cols() => {
                 format!("; piece {p} fixed in the top-left corner (R2)")
             }
             Some(p) => format!("; piece {p} kept to the top corners (R2, rectangular board)"),
@@ -436,8 +299,8 @@ impl StreamedGraph for EdgeClique {
         };
         format!(
             "tilekit edge-matching max-clique graph (Salassa et al. 2017, sec. 2.2): {}x{} board; a vertex is a placement (piece, cell row col, clockwise quarter turns); placements are joined unless they share a piece or a cell or face each other with different colours; a clique of {} vertices is a perfect board{fixed}",
-            self.pl.rows,
-            self.pl.cols,
+            self.pl.rows(),
+            self.pl.cols(),
             self.target_size()
         )
     }
@@ -449,9 +312,9 @@ impl StreamedGraph for EdgeClique {
     fn neighbours_above(&self, u: usize, complement: bool, out: &mut Vec<u32>) {
         out.clear();
         let pl = &self.pl;
-        let nu = pl.nodes[u];
+        let nu = pl.nodes()[u];
         let a = nu.cell as usize;
-        let cells = pl.rows * pl.cols;
+        let cells = pl.rows() * pl.cols();
         if complement {
             // Same cell, same piece elsewhere, and mismatching neighbours (other pieces): three
             // disjoint sets, merged by a sort.
@@ -462,7 +325,7 @@ impl StreamedGraph for EdgeClique {
             for (b, side) in self.later_neighbours(a) {
                 let opp = (side + 2) % 4;
                 for v in pl.cell_range(b) {
-                    let nv = &pl.nodes[v];
+                    let nv = &pl.nodes()[v];
                     if nv.piece != nu.piece && nv.colours[opp] != nu.colours[side] {
                         out.push(v as u32);
                     }
@@ -479,14 +342,14 @@ impl StreamedGraph for EdgeClique {
             {
                 next_adj = adjacent.next();
                 for &(_, v) in self.bucket(b, (side + 2) % 4, nu.colours[side]) {
-                    if pl.nodes[v as usize].piece != nu.piece {
+                    if pl.nodes()[v as usize].piece != nu.piece {
                         out.push(v);
                     }
                 }
                 continue;
             }
             let (start, end) = (pl.cell_start[b], pl.cell_start[b + 1]);
-            let in_cell = &pl.nodes[start as usize..end as usize];
+            let in_cell = &pl.nodes()[start as usize..end as usize];
             let lo = start + in_cell.partition_point(|n| n.piece < nu.piece) as u32;
             let hi = start + in_cell.partition_point(|n| n.piece <= nu.piece) as u32;
             out.extend(start..lo);
@@ -510,7 +373,7 @@ mod tests {
 
     /// All-pairs adjacency straight from the definition.
     fn adjacent(pl: &Placements, u: usize, v: usize) -> bool {
-        let (a, b) = (&pl.nodes[u], &pl.nodes[v]);
+        let (a, b) = (&pl.nodes()[u], &pl.nodes()[v]);
         if a.piece == b.piece || a.cell == b.cell {
             return false;
         }
@@ -583,7 +446,7 @@ mod tests {
         assert_eq!(g.placements().cell_range(0).len(), 1);
         assert_eq!(g.placements().cell_range(2).len(), 3);
         // Every rotation of the symmetric piece finds the one node.
-        for r in Rotation::ALL {
+        for r in crate::puzzle::edge::Rotation::ALL {
             assert_eq!(g.placements().find(9, 1, 1, r), Some(centre.start));
         }
     }
@@ -601,7 +464,11 @@ mod tests {
         assert_eq!(clique.len(), 16);
         assert_eq!(graph::first_non_adjacent(&g, &clique), None);
         let back = g.decode(&clique).unwrap();
-        assert!(crate::puzzle::edge::verify_board(&p, &back, Some(0.0)).valid);
+        assert!(
+            crate::verify::edge::BoardChecker
+                .verdict(&p, &back, Some(0.0))
+                .valid
+        );
         let partial = g.decode(&clique[..10]).unwrap();
         assert_eq!(missing_cells(&partial).len(), 6);
     }

@@ -24,7 +24,7 @@
 //! boards (projected on the placement variables; with R2, those with the first corner piece
 //! in the top-left corner).
 
-use crate::formulate::edge_clique::Placements;
+use crate::formulate::edge_placements::Placements;
 use crate::model::cnf::{BoolVar, Cnf, Lit};
 use crate::puzzle::edge::{Board, EdgePuzzle};
 
@@ -231,8 +231,8 @@ impl EdgeSat {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::answer::SatOutcome;
     use crate::puzzle::edge::generate;
-    use crate::solve::SatOutcome;
     use crate::solve::sat_embedded::solve_varisat_checked;
 
     #[test]

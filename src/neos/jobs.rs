@@ -1,15 +1,15 @@
 //! NEOS jobs from end to end: the local job file (job numbers and passwords, owner-only),
-//! building a job document for a sliding instance, following a job until it is done, and
-//! reading the solution back out of the job's output for [`crate::pipeline::finish_milp`].
+//! the job document for a sliding instance (its model text comes from the route that built
+//! it), following a job until it is done, and reading the solution back out of the job's
+//! output, for the MILP route to decode and verify.
 
 use super::NeosError;
 use super::client::{Client, JobStatus};
-use crate::format::gams::{self, GamsOptions};
+use crate::format::gams;
 use crate::format::neos_job::{InputMethod, JobSpec, Priority};
 use crate::format::solution::cbc;
-use crate::pipeline::{self, Format, SlidingMilp, SlidingModel, SolveReport};
+use crate::model::answer::{ColumnValues, MilpSolution, Outcome};
 use crate::puzzle::sliding::{Goal, SlidingPuzzle};
-use crate::solve::{ColumnValues, MilpSolution, Outcome};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -231,8 +231,8 @@ pub struct SlidingJob {
     pub instance_path: String,
     /// Goal convention.
     pub goal: Goal,
-    /// The MILP formulation (`neos`; `flow` for LP/MPS input).
-    pub model: SlidingModel,
+    /// The MILP formulation's name (`neos`; `flow` for LP/MPS input).
+    pub model: String,
     /// Horizon of the model.
     pub horizon: usize,
     /// NEOS category.
@@ -250,67 +250,19 @@ pub struct SlidingJob {
 }
 
 impl SlidingJob {
-    /// The model text in the job's input format.
-    pub fn model_text(&self) -> Result<String, NeosError> {
-        let mut buf = Vec::new();
-        match self.input {
-            InputMethod::Lp | InputMethod::Mps => {
-                let fmt = if self.input == InputMethod::Lp {
-                    Format::Lp
-                } else {
-                    Format::Mps
-                };
-                pipeline::export_sliding(
-                    &self.puzzle,
-                    self.goal,
-                    self.model,
-                    fmt,
-                    self.horizon,
-                    &mut buf,
-                )
-                .map_err(|e| NeosError::Usage(e.to_string()))?;
-            }
-            InputMethod::Gams => {
-                if self.model != SlidingModel::Neos {
-                    return Err(NeosError::Usage(format!(
-                        "--model {} has no GAMS writer: use --input mps or lp, or --model neos",
-                        self.model.name()
-                    )));
-                }
-                let opts = GamsOptions {
-                    // GAMS solver names are the NEOS ones in lower case (cbc, cplex, …).
-                    solver: self.solver.to_ascii_lowercase(),
-                    time_limit: self.time_limit,
-                    ..GamsOptions::default()
-                };
-                gams::write_sliding_neos_gms(
-                    &self.puzzle,
-                    self.goal,
-                    self.horizon,
-                    &opts,
-                    &mut buf,
-                )
-                .map_err(|e| NeosError::Usage(e.to_string()))?;
-            }
-        }
-        String::from_utf8(buf).map_err(|e| NeosError::Usage(e.to_string()))
-    }
-
-    /// The job document's content.
-    pub fn spec(&self) -> Result<JobSpec, NeosError> {
+    /// The job document's content, around `model`, the model text in the job's input format
+    /// (the route that built the job writes it).
+    pub fn spec(&self, model: String) -> Result<JobSpec, NeosError> {
         Ok(JobSpec {
             category: self.category.clone(),
             solver: self.solver.clone(),
             input: self.input,
             priority: self.priority,
             email: self.email.clone(),
-            model: self.model_text()?,
+            model,
             comments: format!(
                 "tilekit: sliding puzzle {}, model {}, horizon {}, goal {}",
-                self.instance_path,
-                self.model.name(),
-                self.horizon,
-                self.goal
+                self.instance_path, self.model, self.horizon, self.goal
             ),
         })
     }
@@ -322,7 +274,7 @@ impl SlidingJob {
             board: self.puzzle.to_text(),
             goal: self.goal.to_string(),
             horizon: self.horizon,
-            model: self.model.name().into(),
+            model: self.model.clone(),
         }
     }
 }
@@ -545,54 +497,6 @@ fn cbc_block(text: &str) -> Option<String> {
 pub fn fetch(client: &Client, rec: &JobRecord) -> Result<String, NeosError> {
     let bytes = client.get_final_results(rec.number, &rec.password)?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())
-}
-
-/// Decode and verify a finished job's output against the instance it was built from, exactly
-/// as a local `tilekit solve --via milp` does.
-pub fn report_for(
-    rec: &JobRecord,
-    inst: &InstanceRef,
-    output: &str,
-    started: Instant,
-) -> Result<SolveReport, NeosError> {
-    let goal = Goal::parse(&inst.goal)
-        .ok_or_else(|| NeosError::Usage(format!("job file: unknown goal {:?}", inst.goal)))?;
-    let p = SlidingPuzzle::parse(&inst.board, &inst.path, goal)
-        .map_err(|e| NeosError::Usage(format!("job file: {e}")))?;
-    let model = match SlidingModel::parse(&inst.model) {
-        Some(m @ (SlidingModel::Neos | SlidingModel::Flow)) => m,
-        _ => {
-            return Err(NeosError::Usage(format!(
-                "job file: model {:?} is not a MILP formulation",
-                inst.model
-            )));
-        }
-    };
-    let built =
-        SlidingMilp::build(&p, goal, model, inst.horizon).map_err(|e| NeosError::Results {
-            job: rec.number,
-            detail: format!("cannot rebuild the model: {e}"),
-        })?;
-    let sol = parse_results(output, rec.input, rec.number)?;
-    let mut rep = SolveReport {
-        status: "no_solution".into(),
-        family: "sliding".into(),
-        model: inst.model.clone(),
-        solver: rec.solver_label(),
-        objective: None,
-        bound: None,
-        optimal: false,
-        seconds: 0.0,
-        verified: false,
-        horizon: inst.horizon,
-        moves: None,
-        errors: Vec::new(),
-        solver_status: sol.status_text.clone(),
-        native: None,
-    };
-    pipeline::finish_milp(&mut rep, &built, &p, goal, &sol);
-    rep.seconds = started.elapsed().as_secs_f64();
-    Ok(rep)
 }
 
 #[cfg(test)]

@@ -1,15 +1,12 @@
 //! The NEOS Server as a remote solver: an XML-RPC client ([`client`]), the local job file and
 //! the job life cycle (export → job document → submit → follow → fetch → decode, [`jobs`]),
-//! and the `tilekit neos …` subcommands ([`cli`]).
+//! and the reading of results; the `tilekit neos …` subcommands live in the binary.
 //!
 //! The client speaks XML-RPC over HTTPS (the public server, `https://neos-server.org:3333`)
 //! and plain HTTP (a local or loopback server). `docs/neos.md` shows a full session.
 
-pub mod cli;
 pub mod client;
 pub mod jobs;
-
-use crate::pipeline::PipelineError;
 
 /// Default XML-RPC endpoint of the public NEOS Server.
 pub const DEFAULT_SERVER: &str = "https://neos-server.org:3333";
@@ -118,16 +115,6 @@ impl NeosError {
         match self {
             NeosError::Usage(_) | NeosError::UnknownJob(_) | NeosError::BadPassword(_) => 2,
             _ => 3,
-        }
-    }
-}
-
-impl From<NeosError> for PipelineError {
-    fn from(e: NeosError) -> Self {
-        if e.exit_code() == 2 {
-            PipelineError::Input(e.to_string())
-        } else {
-            PipelineError::Solver(e.to_string())
         }
     }
 }

@@ -894,22 +894,6 @@ pub fn score(puzzle: &EdgePuzzle, board: &Board) -> Score {
     sc
 }
 
-/// Check `board` with the independent checker `verify::edge`, optionally against a claimed
-/// number of unmatched inner edges.
-pub fn verify_board(
-    puzzle: &EdgePuzzle,
-    board: &Board,
-    claimed_unmatched: Option<f64>,
-) -> crate::verify::edge::EdgeVerdict {
-    crate::verify::edge::check_board(
-        board.rows,
-        board.cols,
-        &puzzle.colours(),
-        &board.raw_cells(),
-        claimed_unmatched,
-    )
-}
-
 /// xorshift64*: tiny, fixed and reproducible across platforms (same as the sliding walks).
 struct Rng(u64);
 
@@ -1072,7 +1056,11 @@ mod tests {
         assert_eq!(b.get(2, 0), Some((1, Rotation(0))));
         let s = score(&p, &b);
         assert!(s.is_perfect(), "{s:?}");
-        assert!(verify_board(&p, &b, Some(0.0)).valid);
+        assert!(
+            crate::verify::edge::BoardChecker
+                .verdict(&p, &b, Some(0.0))
+                .valid
+        );
         // The board text round-trips, with and without colours.
         for text in [b.to_text(), b.to_text_with_colours(&p)] {
             assert_eq!(parse_board(&text, "t", Some(&p)).unwrap(), b);

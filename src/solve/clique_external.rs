@@ -7,21 +7,14 @@
 //! [`SolveError`]s, as for the MILP and SAT solvers.
 
 use crate::format::solution;
+pub use crate::model::answer::CliqueOutcome;
+use crate::model::graph::StreamedGraph;
 use crate::solve::external::RunOutput;
-use crate::solve::milp_external::{SolveError, check_kind, launch, tail};
+use crate::solve::milp_external::{check_kind, launch, tail, write_model_file};
 use crate::solve::registry::{SolutionFormat, SolverEntry, SolverKind};
+use crate::solve::{Capabilities, CliqueSolver, Limits, SolveError, Solver};
 use std::path::Path;
 use std::time::Duration;
-
-/// How a clique solve ended, as data.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum CliqueOutcome {
-    /// The solver finished and printed this clique (0-based node ids, as printed). cliquer's
-    /// default mode (`-s`, minimum weight 0) proves it a maximum clique.
-    Found(Vec<usize>),
-    /// Stopped by the time limit before printing an answer.
-    TimeLimit,
-}
 
 /// Solve the graph in `graph_path` (with `num_vertices` vertices) with `entry`, working in
 /// `workdir`, killed after `time_limit` plus a short grace period.
@@ -59,5 +52,60 @@ pub fn solve_clique_file(
             error,
             tail: tail(&run),
         }),
+    }
+}
+
+/// An external max-clique solver of the registry as a [`CliqueSolver`]: the graph is streamed
+/// as DIMACS (with a label comment per vertex) to a temporary directory and solved there.
+#[derive(Debug, Clone)]
+pub struct ExternalClique {
+    entry: SolverEntry,
+}
+
+impl ExternalClique {
+    /// Wrap a registry entry, which must be a clique solver.
+    pub fn new(entry: SolverEntry) -> Result<Self, SolveError> {
+        check_kind(&entry, SolverKind::Clique)?;
+        Ok(ExternalClique { entry })
+    }
+}
+
+impl Solver for ExternalClique {
+    fn name(&self) -> &str {
+        &self.entry.name
+    }
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            time_limit: true,
+            threads: false,
+            proofs: false,
+            embedded: false,
+        }
+    }
+}
+
+impl CliqueSolver for ExternalClique {
+    fn solve(
+        &self,
+        graph: &dyn StreamedGraph,
+        limits: &Limits,
+    ) -> Result<CliqueOutcome, SolveError> {
+        let dir = tempfile::tempdir().map_err(|source| SolveError::Io {
+            solver: self.entry.name.clone(),
+            path: std::env::temp_dir(),
+            source,
+        })?;
+        let path = dir.path().join("graph.dimacs");
+        write_model_file(&self.entry, &path, |w| {
+            crate::format::dimacs_graph::write_graph(graph, false, true, w)
+        })?;
+        let (outcome, _run) = solve_clique_file(
+            &self.entry,
+            &path,
+            dir.path(),
+            limits.time,
+            graph.num_nodes(),
+        )?;
+        Ok(outcome)
     }
 }

@@ -2,8 +2,9 @@
 //! `solve --via milp` works with nothing installed. It is practical only for small models
 //! (see the README's figures); real work belongs to CBC or HiGHS.
 
+use crate::model::answer::{ColumnValues, MilpSolution, Outcome};
 use crate::model::milp::{Model, ObjSense, Sense, VarKind};
-use crate::solve::{ColumnValues, MilpSolution, Outcome};
+use crate::solve::{Capabilities, Limits, MilpSolver, SolveError, Solver};
 use microlp::{
     ComparisonOp, OptimizationDirection, Problem, SolutionStatus, SolveOptions, TerminationReason,
 };
@@ -15,6 +16,36 @@ pub enum EmbeddedError {
     /// The engine reported a numerical failure or rejected the input.
     #[error("microlp failed: {0}")]
     Engine(String),
+}
+
+/// The microlp version linked in (for `tilekit solvers`).
+pub const VERSION: &str = "0.7";
+
+/// microlp as a [`MilpSolver`] (registry name `microlp`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Microlp;
+
+impl Solver for Microlp {
+    fn name(&self) -> &str {
+        "microlp"
+    }
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            time_limit: true,
+            threads: false,
+            proofs: false,
+            embedded: true,
+        }
+    }
+}
+
+impl MilpSolver for Microlp {
+    fn solve(&self, model: &Model, limits: &Limits) -> Result<MilpSolution, SolveError> {
+        solve_microlp(model, limits.time).map_err(|e| SolveError::Engine {
+            solver: "microlp".into(),
+            message: e.to_string(),
+        })
+    }
 }
 
 /// Solve `model` with microlp within `time_limit`. Integer values are rounded to the

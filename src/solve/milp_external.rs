@@ -7,85 +7,20 @@
 
 use crate::error::InputError;
 use crate::format::solution;
-use crate::solve::external::{self, RunError, RunOutput, RunSpec};
+use crate::model::answer::{ColumnValues, MilpSolution, Outcome, SatOutcome};
+use crate::model::cnf::Cnf;
+use crate::model::milp::Model;
+use crate::solve::external::{self, RunOutput, RunSpec};
+use crate::solve::registry::InputFormat;
 use crate::solve::registry::{Placeholders, SolutionFormat, SolverEntry, SolverKind};
-use crate::solve::{ColumnValues, MilpSolution, Outcome, SatOutcome};
+use crate::solve::{
+    Capabilities, Limits, MilpSolver, ProofSatSolver, SatSolver, SolveError, Solver,
+};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// How many lines of solver output an error message quotes.
 const TAIL_LINES: usize = 3;
-
-/// A solver failure: the solver could not be run, or it did not give a readable answer.
-#[derive(Debug, thiserror::Error)]
-pub enum SolveError {
-    /// The solver could not be started.
-    #[error(transparent)]
-    Run(#[from] RunError),
-    /// The entry solves something else.
-    #[error("solver '{solver}' is a {} solver, not a {} solver", kind.as_str(), wanted.as_str())]
-    WrongKind {
-        /// The entry's name.
-        solver: String,
-        /// What it solves.
-        kind: SolverKind,
-        /// What the caller needed.
-        wanted: SolverKind,
-    },
-    /// The solver exited with a code that means failure.
-    #[error("solver '{solver}' failed ({exit}): {tail}")]
-    Failed {
-        /// The entry's name.
-        solver: String,
-        /// How it ended ("exit code 1", "signal 11").
-        exit: String,
-        /// The end of its output.
-        tail: String,
-    },
-    /// The solver reported success but left no solution file.
-    #[error("solver '{solver}' finished ({exit}) but wrote no solution file {}: {tail}", path.display())]
-    NoSolutionFile {
-        /// The entry's name.
-        solver: String,
-        /// The file we asked for.
-        path: PathBuf,
-        /// How it ended.
-        exit: String,
-        /// The end of its output.
-        tail: String,
-    },
-    /// The answer exists but cannot be parsed.
-    #[error("solver '{solver}' gave an answer we cannot read: {error} (solver output: {tail})")]
-    BadSolution {
-        /// The entry's name.
-        solver: String,
-        /// The parser's complaint, with file and line.
-        error: InputError,
-        /// The end of its output.
-        tail: String,
-    },
-    /// The exit code and the answer disagree (e.g. exit 10 "SAT" with `s UNSATISFIABLE`).
-    #[error("solver '{solver}' exited with {exit} but answered {answer}; not trusting either")]
-    Inconsistent {
-        /// The entry's name.
-        solver: String,
-        /// How it ended.
-        exit: String,
-        /// What its output said.
-        answer: String,
-    },
-    /// A file in the working directory could not be handled.
-    #[error("solver '{solver}': cannot use {}: {source}", path.display())]
-    Io {
-        /// The entry's name.
-        solver: String,
-        /// The file.
-        path: PathBuf,
-        /// The operating system's error.
-        #[source]
-        source: std::io::Error,
-    },
-}
 
 /// The wall-clock limit for the process: the solver's own limit (rounded up, as GLPK and the
 /// SAT solvers take whole seconds) plus a grace period to stop and write its incumbent:
@@ -279,6 +214,155 @@ pub fn solve_sat_file(
         });
     }
     Ok((outcome, run))
+}
+
+/// An external MILP solver of the registry as a [`MilpSolver`]: the model is written in the
+/// entry's input format (LP or MPS) to a temporary directory, solved there and the directory
+/// removed.
+#[derive(Debug, Clone)]
+pub struct ExternalMilp {
+    entry: SolverEntry,
+}
+
+/// An external SAT solver of the registry as a [`SatSolver`] (and a [`ProofSatSolver`] when it
+/// follows the SAT-competition convention, [`crate::solve::sat_proof::writes_proofs`]).
+#[derive(Debug, Clone)]
+pub struct ExternalSat {
+    entry: SolverEntry,
+}
+
+fn external_capabilities(entry: &SolverEntry, proofs: bool) -> Capabilities {
+    Capabilities {
+        // The runner kills the process group at the limit (plus a grace period).
+        time_limit: true,
+        threads: entry.args.iter().any(|a| a.contains("{threads}")),
+        proofs,
+        embedded: false,
+    }
+}
+
+fn temp_model_path(entry: &SolverEntry) -> Result<(tempfile::TempDir, PathBuf), SolveError> {
+    let dir = tempfile::tempdir().map_err(|source| SolveError::Io {
+        solver: entry.name.clone(),
+        path: std::env::temp_dir(),
+        source,
+    })?;
+    let path = dir.path().join(format!("model.{}", entry.input.as_str()));
+    Ok((dir, path))
+}
+
+/// Write a model file through a buffer, flushed explicitly: a `BufWriter` dropped with an
+/// error would lose it silently.
+pub(crate) fn write_model_file(
+    entry: &SolverEntry,
+    path: &Path,
+    write: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<u64>,
+) -> Result<(), SolveError> {
+    let io = |source| SolveError::Io {
+        solver: entry.name.clone(),
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut file = std::io::BufWriter::new(std::fs::File::create(path).map_err(io)?);
+    write(&mut file).map_err(io)?;
+    std::io::Write::flush(&mut file).map_err(io)?;
+    Ok(())
+}
+
+impl ExternalMilp {
+    /// Wrap a registry entry, which must be a MILP solver reading LP or MPS.
+    pub fn new(entry: SolverEntry) -> Result<Self, SolveError> {
+        check_kind(&entry, SolverKind::Milp)?;
+        Ok(ExternalMilp { entry })
+    }
+    /// The registry entry.
+    pub fn entry(&self) -> &SolverEntry {
+        &self.entry
+    }
+}
+
+impl Solver for ExternalMilp {
+    fn name(&self) -> &str {
+        &self.entry.name
+    }
+    fn capabilities(&self) -> Capabilities {
+        external_capabilities(&self.entry, false)
+    }
+}
+
+impl MilpSolver for ExternalMilp {
+    fn solve(&self, model: &Model, limits: &Limits) -> Result<MilpSolution, SolveError> {
+        let (dir, path) = temp_model_path(&self.entry)?;
+        write_model_file(&self.entry, &path, |w| match self.entry.input {
+            InputFormat::Mps => crate::format::mps::write_mps(model, w),
+            // The registry ties MILP entries to LP or MPS when it loads them.
+            _ => crate::format::lp::write_lp(model, w),
+        })?;
+        let (sol, _run) =
+            solve_milp_file(&self.entry, &path, dir.path(), limits.time, limits.threads)?;
+        Ok(sol)
+    }
+}
+
+impl ExternalSat {
+    /// Wrap a registry entry, which must be a SAT solver.
+    pub fn new(entry: SolverEntry) -> Result<Self, SolveError> {
+        check_kind(&entry, SolverKind::Sat)?;
+        Ok(ExternalSat { entry })
+    }
+    /// The registry entry.
+    pub fn entry(&self) -> &SolverEntry {
+        &self.entry
+    }
+}
+
+impl Solver for ExternalSat {
+    fn name(&self) -> &str {
+        &self.entry.name
+    }
+    fn capabilities(&self) -> Capabilities {
+        external_capabilities(
+            &self.entry,
+            crate::solve::sat_proof::writes_proofs(&self.entry),
+        )
+    }
+}
+
+impl SatSolver for ExternalSat {
+    fn solve(&self, cnf: &Cnf, limits: &Limits) -> Result<SatOutcome, SolveError> {
+        let (dir, path) = temp_model_path(&self.entry)?;
+        write_model_file(&self.entry, &path, |w| {
+            crate::format::dimacs_cnf::write_cnf(cnf, w)
+        })?;
+        let (outcome, _run) =
+            solve_sat_file(&self.entry, &path, dir.path(), limits.time, cnf.num_vars())?;
+        Ok(outcome)
+    }
+    fn proofs(&self) -> Option<&dyn ProofSatSolver> {
+        crate::solve::sat_proof::writes_proofs(&self.entry).then_some(self as &dyn ProofSatSolver)
+    }
+}
+
+impl ProofSatSolver for ExternalSat {
+    fn solve_with_proof(
+        &self,
+        cnf: &Cnf,
+        cnf_file: &Path,
+        proof: &Path,
+        limits: &Limits,
+    ) -> Result<SatOutcome, SolveError> {
+        // The solver works beside the formula, where its certificate files live.
+        let workdir = cnf_file.parent().unwrap_or(Path::new("."));
+        let (outcome, _run) = crate::solve::sat_proof::solve_sat_file_with_proof(
+            &self.entry,
+            cnf_file,
+            workdir,
+            limits.time,
+            cnf.num_vars(),
+            proof,
+        )?;
+        Ok(outcome)
+    }
 }
 
 pub(crate) fn check_kind(entry: &SolverEntry, wanted: SolverKind) -> Result<(), SolveError> {

@@ -1,5 +1,13 @@
-//! Running solvers: what they report, the external process runner, the registry of
-//! solvers (solvers.toml) and the embedded engines.
+//! Running solvers, behind small traits (good_lp / rustsat shape): [`MilpSolver`],
+//! [`SatSolver`] (with [`ProofSatSolver`] for DRAT proofs) and [`CliqueSolver`], each told its
+//! [`Limits`] and saying what it can honour through [`Capabilities`].
+//!
+//! The backends: embedded engines linked into tilekit ([`milp_embedded`] microlp,
+//! [`sat_embedded`] varisat, `milp_highs` HiGHS with the `highs` feature), external programs
+//! described as data in `solvers.toml` ([`registry`], run by [`external`]'s hardened runner
+//! through the drivers in [`milp_external`], [`clique_external`] and [`sat_proof`]), and
+//! NEOS as a remote MILP executor ([`crate::neos::remote`]). [`registry::Registry`] resolves a
+//! name to a solver object; nothing above this module compares engine names.
 
 pub mod clique_external;
 pub mod external;
@@ -9,112 +17,178 @@ pub mod registry;
 pub mod sat_embedded;
 pub mod sat_proof;
 
+pub use crate::model::answer::{
+    CliqueOutcome, ColumnValues, MilpSolution, Outcome, ResolveError, SatOutcome,
+};
+
+use crate::error::InputError;
+use crate::model::cnf::Cnf;
+use crate::model::graph::StreamedGraph;
 use crate::model::milp::Model;
+use crate::solve::external::RunError;
+use crate::solve::registry::SolverKind;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
-/// How a MILP solve ended, as data (never an error).
+/// The limits one solver run works under.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Limits {
+    /// Wall-clock limit of the run. External solvers are killed (process group) shortly
+    /// after it; embedded engines stop or are abandoned at it.
+    pub time: Duration,
+    /// Threads, for solvers that take them ([`Capabilities::threads`]).
+    pub threads: u32,
+}
+
+impl Limits {
+    /// A run of at most `time` on `threads` threads.
+    pub fn new(time: Duration, threads: u32) -> Self {
+        Limits { time, threads }
+    }
+}
+
+/// What a solver can honour or produce. A route reads these instead of comparing names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Outcome {
-    /// Proven optimal.
-    Optimal,
-    /// An integer-feasible solution, optimality not proven (typically a time limit).
-    Feasible,
-    /// Proven infeasible.
-    Infeasible,
-    /// Proven unbounded (or infeasible-or-unbounded).
-    Unbounded,
-    /// Stopped by the time limit with no feasible solution.
-    TimeLimit,
-    /// Anything else (solver gave up, status not recognised).
-    Unknown,
+pub struct Capabilities {
+    /// It stops at [`Limits::time`] (by itself, by being killed, or by being abandoned).
+    pub time_limit: bool,
+    /// It uses [`Limits::threads`].
+    pub threads: bool,
+    /// It can write DRAT proofs of unsatisfiability ([`SatSolver::proofs`] is `Some`).
+    pub proofs: bool,
+    /// It runs inside tilekit (no program, no files).
+    pub embedded: bool,
 }
 
-impl Outcome {
-    /// True when the outcome carries a usable (integer-feasible) solution.
-    pub fn has_solution(self) -> bool {
-        matches!(self, Outcome::Optimal | Outcome::Feasible)
+/// Every solver has a name (for reports) and capabilities.
+pub trait Solver: Send + Sync {
+    /// The name reports show (`cbc`, `varisat`, `highs-embedded`, `neos:Cbc`, ...).
+    fn name(&self) -> &str;
+    /// What it can honour.
+    fn capabilities(&self) -> Capabilities;
+}
+
+/// A solver of mixed-integer linear programs.
+pub trait MilpSolver: Solver {
+    /// Solve `model`. A time limit, infeasibility or unboundedness is an answer
+    /// ([`Outcome`]), not an error.
+    fn solve(&self, model: &Model, limits: &Limits) -> Result<MilpSolution, SolveError>;
+}
+
+/// A SAT solver.
+pub trait SatSolver: Solver {
+    /// Solve `cnf`. A model is returned only after it was checked against every clause by
+    /// the driver or the caller; no answer within the limit is [`SatOutcome::Unknown`].
+    fn solve(&self, cnf: &Cnf, limits: &Limits) -> Result<SatOutcome, SolveError>;
+    /// The same solver as a proof producer, when it can write DRAT proofs.
+    fn proofs(&self) -> Option<&dyn ProofSatSolver> {
+        None
     }
 }
 
-/// Column values as a solver reported them.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ColumnValues {
-    /// Values by variable name; variables not listed are 0 (CBC omits zeros on big models).
-    ByName(Vec<(String, f64)>),
-    /// Values by 0-based column position, in the model's variable order (GLPK `-w`).
-    ByIndex(Vec<f64>),
-    /// No values at all.
-    None,
+/// A SAT solver that writes DRAT proofs of unsatisfiability (capability trait).
+pub trait ProofSatSolver: SatSolver {
+    /// Solve `cnf` (already written as DIMACS to `cnf_file`, the file the checker reads)
+    /// while writing a proof to `proof`, which is complete only for an `Unsat` answer.
+    fn solve_with_proof(
+        &self,
+        cnf: &Cnf,
+        cnf_file: &Path,
+        proof: &Path,
+        limits: &Limits,
+    ) -> Result<SatOutcome, SolveError>;
+    /// True when its proofs delete unit clauses, which the checker must be told to skip
+    /// (varisat's binary DRAT does; CaDiCaL's and Kissat's do not).
+    fn deletes_units(&self) -> bool {
+        false
+    }
 }
 
-/// A parsed MILP solution file.
-#[derive(Debug, Clone, PartialEq)]
-pub struct MilpSolution {
-    /// How the solve ended.
-    pub outcome: Outcome,
-    /// The solver's status text, verbatim (for reports).
-    pub status_text: String,
-    /// The objective the solver reported, in the model's own sense.
-    pub objective: Option<f64>,
-    /// Column values; meaningful only when `outcome.has_solution()`.
-    pub values: ColumnValues,
+/// A maximum-clique solver.
+pub trait CliqueSolver: Solver {
+    /// Find a maximum clique of `graph` (nodes numbered from 0).
+    fn solve(
+        &self,
+        graph: &dyn StreamedGraph,
+        limits: &Limits,
+    ) -> Result<CliqueOutcome, SolveError>;
 }
 
-/// Failure to map solver values back onto a model.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum ResolveError {
-    /// A name the model does not have.
-    #[error("the solution names variable {0:?}, which the model does not have")]
-    UnknownName(String),
-    /// A different number of columns than the model has.
-    #[error("the solution has {got} column values but the model has {want} variables")]
-    WrongCount {
-        /// Values in the file.
-        got: usize,
-        /// Variables in the model.
-        want: usize,
+/// A solver failure: the solver could not be run, or it did not give a readable answer.
+#[derive(Debug, thiserror::Error)]
+pub enum SolveError {
+    /// The solver could not be started.
+    #[error(transparent)]
+    Run(#[from] RunError),
+    /// The entry solves something else.
+    #[error("solver '{solver}' is a {} solver, not a {} solver", kind.as_str(), wanted.as_str())]
+    WrongKind {
+        /// The entry's name.
+        solver: String,
+        /// What it solves.
+        kind: SolverKind,
+        /// What the caller needed.
+        wanted: SolverKind,
     },
-    /// The file carries no values.
-    #[error("the solution file carries no variable values")]
-    NoValues,
-}
-
-impl MilpSolution {
-    /// One value per model variable, in model order.
-    pub fn resolve(&self, model: &Model) -> Result<Vec<f64>, ResolveError> {
-        match &self.values {
-            ColumnValues::None => Err(ResolveError::NoValues),
-            ColumnValues::ByIndex(v) => {
-                if v.len() != model.num_vars() {
-                    return Err(ResolveError::WrongCount {
-                        got: v.len(),
-                        want: model.num_vars(),
-                    });
-                }
-                Ok(v.clone())
-            }
-            ColumnValues::ByName(pairs) => {
-                let index = model.name_index();
-                let mut x = vec![0.0; model.num_vars()];
-                for (name, value) in pairs {
-                    let v = index
-                        .get(name.as_str())
-                        .ok_or_else(|| ResolveError::UnknownName(name.clone()))?;
-                    x[v.index()] = *value;
-                }
-                Ok(x)
-            }
-        }
-    }
-}
-
-/// How a SAT solve ended.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SatOutcome {
-    /// A model: one value per variable (variables the solver left out are `false`).
-    Sat(Vec<bool>),
-    /// Proven unsatisfiable.
-    Unsat,
-    /// No answer (time limit, solver gave up).
-    Unknown,
+    /// The solver exited with a code that means failure.
+    #[error("solver '{solver}' failed ({exit}): {tail}")]
+    Failed {
+        /// The entry's name.
+        solver: String,
+        /// How it ended ("exit code 1", "signal 11").
+        exit: String,
+        /// The end of its output.
+        tail: String,
+    },
+    /// The solver reported success but left no solution file.
+    #[error("solver '{solver}' finished ({exit}) but wrote no solution file {}: {tail}", path.display())]
+    NoSolutionFile {
+        /// The entry's name.
+        solver: String,
+        /// The file we asked for.
+        path: PathBuf,
+        /// How it ended.
+        exit: String,
+        /// The end of its output.
+        tail: String,
+    },
+    /// The answer exists but cannot be parsed.
+    #[error("solver '{solver}' gave an answer we cannot read: {error} (solver output: {tail})")]
+    BadSolution {
+        /// The entry's name.
+        solver: String,
+        /// The parser's complaint, with file and line.
+        error: InputError,
+        /// The end of its output.
+        tail: String,
+    },
+    /// The exit code and the answer disagree (e.g. exit 10 "SAT" with `s UNSATISFIABLE`).
+    #[error("solver '{solver}' exited with {exit} but answered {answer}; not trusting either")]
+    Inconsistent {
+        /// The entry's name.
+        solver: String,
+        /// How it ended.
+        exit: String,
+        /// What its output said.
+        answer: String,
+    },
+    /// A file in the working directory could not be handled.
+    #[error("solver '{solver}': cannot use {}: {source}", path.display())]
+    Io {
+        /// The entry's name.
+        solver: String,
+        /// The file.
+        path: PathBuf,
+        /// The operating system's error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// An embedded engine failed (not an answer about the model).
+    #[error("{solver} failed: {message}")]
+    Engine {
+        /// The engine's name.
+        solver: String,
+        /// What went wrong.
+        message: String,
+    },
 }

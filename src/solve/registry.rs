@@ -4,7 +4,10 @@
 //! Lookup order: an explicit file (`--solvers FILE`), `$TILEKIT_SOLVERS`, `./solvers.toml`,
 //! then the crate's own `solvers.toml`, built in.
 
+use crate::solve::clique_external::ExternalClique;
 use crate::solve::external::{self, RunSpec};
+use crate::solve::milp_external::{ExternalMilp, ExternalSat};
+use crate::solve::{CliqueSolver, MilpSolver, SatSolver};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -70,6 +73,14 @@ pub enum SolutionFormat {
 }
 
 impl SolverKind {
+    /// The input formats a solver of this kind may read, for messages.
+    pub fn inputs(self) -> &'static str {
+        match self {
+            Self::Milp => "lp or mps",
+            Self::Sat => "cnf",
+            Self::Clique => "dimacs",
+        }
+    }
     /// The name used in solvers.toml.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -81,6 +92,15 @@ impl SolverKind {
 }
 
 impl InputFormat {
+    /// True when a solver of `kind` can read this format.
+    pub fn suits(self, kind: SolverKind) -> bool {
+        matches!(
+            (kind, self),
+            (SolverKind::Milp, Self::Lp | Self::Mps)
+                | (SolverKind::Sat, Self::Cnf)
+                | (SolverKind::Clique, Self::Dimacs)
+        )
+    }
     /// The name used in solvers.toml, which is also the usual file extension.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -210,8 +230,8 @@ pub enum RegistryError {
         /// What is wrong.
         message: String,
     },
-    /// No entry by that name.
-    #[error("no solver named '{name}' in {source_name} (it has: {available})")]
+    /// No entry or embedded engine by that name.
+    #[error("no solver named {name:?} in the registry ({source_name}); known: {available}")]
     Unknown {
         /// The name asked for.
         name: String,
@@ -219,6 +239,16 @@ pub enum RegistryError {
         source_name: String,
         /// The names it does have, comma-separated.
         available: String,
+    },
+    /// The solver exists but solves another kind of model.
+    #[error("solver {name:?} is a {} solver, not a {} one", kind.as_str(), wanted.as_str())]
+    WrongKind {
+        /// The name asked for.
+        name: String,
+        /// What it solves.
+        kind: SolverKind,
+        /// What the route needs.
+        wanted: SolverKind,
     },
 }
 
@@ -265,6 +295,14 @@ impl Registry {
                     r.solution.as_str(),
                     r.solution.kind().as_str(),
                     r.kind.as_str()
+                )));
+            }
+            if !r.input.suits(r.kind) {
+                return Err(bad(format!(
+                    "input \"{}\" is not a {} model format: use {}",
+                    r.input.as_str(),
+                    r.kind.as_str(),
+                    r.kind.inputs()
                 )));
             }
             for a in &r.args {
@@ -362,10 +400,117 @@ impl Registry {
         })
     }
 
+    /// The entry called `name` of `kind`, with the error messages every route gives.
+    fn entry_of(&self, name: &str, kind: SolverKind) -> Result<SolverEntry, RegistryError> {
+        let entry = self.lookup(name)?;
+        if entry.kind != kind {
+            return Err(RegistryError::WrongKind {
+                name: name.to_string(),
+                kind: entry.kind,
+                wanted: kind,
+            });
+        }
+        Ok(entry.clone())
+    }
+
+    /// The MILP solver called `name`: an embedded engine ([`embedded`]) or a registry entry.
+    pub fn milp(&self, name: &str) -> Result<Box<dyn MilpSolver>, RegistryError> {
+        match embedded().into_iter().find(|e| e.name == name) {
+            Some(EmbeddedEngine {
+                make: Engine::Milp(make),
+                ..
+            }) => Ok(make()),
+            Some(e) => Err(e.wrong_kind(SolverKind::Milp)),
+            None => Ok(Box::new(
+                ExternalMilp::new(self.entry_of(name, SolverKind::Milp)?)
+                    .expect("entry_of checked the kind"),
+            )),
+        }
+    }
+
+    /// The SAT solver called `name`: an embedded engine or a registry entry.
+    pub fn sat(&self, name: &str) -> Result<Box<dyn SatSolver>, RegistryError> {
+        match embedded().into_iter().find(|e| e.name == name) {
+            Some(EmbeddedEngine {
+                make: Engine::Sat(make),
+                ..
+            }) => Ok(make()),
+            Some(e) => Err(e.wrong_kind(SolverKind::Sat)),
+            None => Ok(Box::new(
+                ExternalSat::new(self.entry_of(name, SolverKind::Sat)?)
+                    .expect("entry_of checked the kind"),
+            )),
+        }
+    }
+
+    /// The clique solver called `name` (a registry entry: no clique engine is embedded).
+    pub fn clique(&self, name: &str) -> Result<Box<dyn CliqueSolver>, RegistryError> {
+        if let Some(e) = embedded().into_iter().find(|e| e.name == name) {
+            return Err(e.wrong_kind(SolverKind::Clique));
+        }
+        Ok(Box::new(
+            ExternalClique::new(self.entry_of(name, SolverKind::Clique)?)
+                .expect("entry_of checked the kind"),
+        ))
+    }
+
     /// The entries of one kind, in name order.
     pub fn of_kind(&self, kind: SolverKind) -> impl Iterator<Item = &SolverEntry> + '_ {
         self.entries.iter().filter(move |e| e.kind == kind)
     }
+}
+
+/// How to make an embedded engine, by kind.
+#[derive(Clone, Copy)]
+pub enum Engine {
+    /// A MILP engine.
+    Milp(fn() -> Box<dyn MilpSolver>),
+    /// A SAT engine.
+    Sat(fn() -> Box<dyn SatSolver>),
+}
+
+/// An engine linked into tilekit: registered beside the external entries, resolved by the
+/// same name lookup, listed by `tilekit solvers`.
+#[derive(Clone, Copy)]
+pub struct EmbeddedEngine {
+    /// The name `--solver` takes.
+    pub name: &'static str,
+    /// What it solves.
+    pub kind: SolverKind,
+    /// The linked library's version.
+    pub version: &'static str,
+    /// Its constructor.
+    pub make: Engine,
+}
+
+impl EmbeddedEngine {
+    fn wrong_kind(&self, wanted: SolverKind) -> RegistryError {
+        RegistryError::WrongKind {
+            name: self.name.to_string(),
+            kind: self.kind,
+            wanted,
+        }
+    }
+}
+
+/// The embedded engines, one row each (a new engine is one file in `solve/` and one row here).
+pub fn embedded() -> Vec<EmbeddedEngine> {
+    #[allow(unused_mut, reason = "the `highs` feature adds a row")]
+    let mut engines = vec![
+        EmbeddedEngine {
+            name: "microlp",
+            kind: SolverKind::Milp,
+            version: crate::solve::milp_embedded::VERSION,
+            make: Engine::Milp(|| Box::new(crate::solve::milp_embedded::Microlp)),
+        },
+        EmbeddedEngine {
+            name: "varisat",
+            kind: SolverKind::Sat,
+            version: crate::solve::sat_embedded::VERSION,
+            make: Engine::Sat(|| Box::new(crate::solve::sat_embedded::Varisat)),
+        },
+    ];
+    engines
 }
 
 /// The first `{name}` in `arg` that is not a known placeholder.
@@ -540,7 +685,7 @@ mod tests {
         assert!(r.get("gurobi").is_none());
         let e = r.lookup("gurobi").unwrap_err().to_string();
         assert!(
-            e.contains("no solver named 'gurobi'") && e.contains("cbc, cliquer"),
+            e.contains("no solver named \"gurobi\"") && e.contains("cbc, cliquer"),
             "{e}"
         );
     }

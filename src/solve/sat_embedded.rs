@@ -3,9 +3,96 @@
 //! varisat is unmaintained since 2020 and much slower than CaDiCaL or Kissat on hard
 //! formulas; it is here so that small instances and tests need no installed solver.
 
+use crate::model::answer::SatOutcome;
 use crate::model::cnf::Cnf;
-use crate::solve::SatOutcome;
+use crate::solve::{Capabilities, Limits, ProofSatSolver, SatSolver, SolveError, Solver};
+use std::path::Path;
+use std::sync::Arc;
 use varisat::ExtendFormula;
+
+/// The varisat version linked in (for `tilekit solvers`).
+pub const VERSION: &str = "0.2.2";
+
+/// varisat as a [`SatSolver`] and [`ProofSatSolver`] (registry name `varisat`).
+///
+/// varisat cannot be interrupted, so the time limit is kept by running it on a thread of its
+/// own and abandoning that thread at the limit: the answer is then [`SatOutcome::Unknown`] at
+/// once, while the abandoned search runs on in the background until it finishes or the
+/// process exits (unnoticed by a command-line run; a long-lived library user that needs the
+/// processor back should prefer an external solver, which is killed).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Varisat;
+
+impl Solver for Varisat {
+    fn name(&self) -> &str {
+        "varisat"
+    }
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            time_limit: true,
+            threads: false,
+            proofs: true,
+            embedded: true,
+        }
+    }
+}
+
+fn engine_error(e: EmbeddedSatError) -> SolveError {
+    SolveError::Engine {
+        solver: "varisat".into(),
+        message: e.to_string(),
+    }
+}
+
+/// Run `work` on a thread of its own; `None` when it has not finished within `limit` (the
+/// thread is then abandoned, see [`Varisat`]).
+fn within<T: Send + 'static>(
+    limit: std::time::Duration,
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Option<T> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::Builder::new()
+        .name("varisat".into())
+        .spawn(move || {
+            // The receiver is gone when the run was abandoned: nobody to tell then.
+            let _ = tx.send(work());
+        })
+        .ok()?;
+    rx.recv_timeout(limit).ok()
+}
+
+impl SatSolver for Varisat {
+    fn solve(&self, cnf: &Cnf, limits: &Limits) -> Result<SatOutcome, SolveError> {
+        let cnf = Arc::new(cnf.clone());
+        match within(limits.time, move || solve_varisat_checked(&cnf)) {
+            Some(answer) => answer.map_err(engine_error),
+            None => Ok(SatOutcome::Unknown),
+        }
+    }
+    fn proofs(&self) -> Option<&dyn ProofSatSolver> {
+        Some(self)
+    }
+}
+
+impl ProofSatSolver for Varisat {
+    fn solve_with_proof(
+        &self,
+        cnf: &Cnf,
+        _cnf_file: &Path,
+        proof: &Path,
+        limits: &Limits,
+    ) -> Result<SatOutcome, SolveError> {
+        let cnf = Arc::new(cnf.clone());
+        let proof = proof.to_path_buf();
+        match within(limits.time, move || solve_varisat_with_proof(&cnf, &proof)) {
+            Some(answer) => answer.map_err(engine_error),
+            None => Ok(SatOutcome::Unknown),
+        }
+    }
+    fn deletes_units(&self) -> bool {
+        true
+    }
+}
 
 /// Why the embedded engine gave no trustworthy answer.
 #[derive(Debug, thiserror::Error)]

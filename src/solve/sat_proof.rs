@@ -4,9 +4,10 @@
 //! proof is a terminal or `--no-binary` is given). The embedded engine's counterpart is
 //! [`crate::solve::sat_embedded::solve_varisat_with_proof`].
 
-use crate::solve::SatOutcome;
+use crate::model::answer::SatOutcome;
+use crate::solve::SolveError;
 use crate::solve::external::RunOutput;
-use crate::solve::milp_external::{SolveError, solve_sat_file};
+use crate::solve::milp_external::solve_sat_file;
 use crate::solve::registry::{SolutionFormat, SolverEntry};
 use std::path::Path;
 use std::time::Duration;

@@ -5,7 +5,40 @@
 //! Conventions, restated: pieces are listed bottom, left, top, right (clockwise), 0 = grey;
 //! a rotation is a number of clockwise quarter turns; cells are row-major, row 0 at the top.
 
-use super::Verdict;
+use super::{Checker, Verdict};
+use crate::puzzle::edge::{Board, EdgePuzzle};
+
+/// The edge-matching [`Checker`]: a board checked by [`check_board`] against the puzzle's
+/// listed colours; the verdict's objective is the unmatched inner seams.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BoardChecker;
+
+impl BoardChecker {
+    /// The full verdict, with the matched seams.
+    pub fn verdict(&self, p: &EdgePuzzle, board: &Board, claimed: Option<f64>) -> EdgeVerdict {
+        check_board(
+            board.rows,
+            board.cols,
+            &p.colours(),
+            &board.raw_cells(),
+            claimed,
+        )
+    }
+}
+
+impl Checker for BoardChecker {
+    type Instance = EdgePuzzle;
+    type Solution = Board;
+    fn check(&self, p: &EdgePuzzle, board: &Board, claimed: Option<f64>) -> Verdict {
+        self.verdict(p, board, claimed).into()
+    }
+    fn floor(&self, _p: &EdgePuzzle) -> Option<f64> {
+        Some(0.0)
+    }
+    fn noun(&self) -> &'static str {
+        "board"
+    }
+}
 
 /// At most this many messages per kind of problem, so a garbage board gives a readable report.
 const MAX_PER_KIND: usize = 20;

@@ -17,6 +17,31 @@ pub struct Verdict {
     pub errors: Vec<String>,
 }
 
+/// A family's independent checker, as routes see it: a decoded solution of an instance, and
+/// optionally the objective a solver claimed for it, checked by the puzzle's own rules.
+/// Implementations adapt the puzzle types to the raw-data checks of this module, which share
+/// no code with the encoders.
+pub trait Checker {
+    /// The instance a solution belongs to.
+    type Instance: ?Sized;
+    /// A decoded solution (a move list, a board).
+    type Solution: ?Sized;
+    /// Check `solution`; `claimed` is the objective the solver reported for it.
+    fn check(
+        &self,
+        instance: &Self::Instance,
+        solution: &Self::Solution,
+        claimed: Option<f64>,
+    ) -> Verdict;
+    /// An objective no solution can beat (no unmatched seams), so that a verified solution
+    /// reaching it is optimal whatever the solver proved.
+    fn floor(&self, _instance: &Self::Instance) -> Option<f64> {
+        None
+    }
+    /// What a solution is called in messages (`plan`, `board`).
+    fn noun(&self) -> &'static str;
+}
+
 impl Verdict {
     fn from_errors(objective: Option<f64>, errors: Vec<String>) -> Self {
         Verdict {

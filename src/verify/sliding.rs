@@ -1,6 +1,34 @@
 //! Puzzle-level check of a sliding-puzzle solution: replay every move on a fresh board.
 
-use super::Verdict;
+use super::{Checker, Verdict};
+use crate::puzzle::sliding::{Goal, Move, SlidingPuzzle, moves_to_string};
+
+/// The sliding-puzzle [`Checker`]: a plan replayed by [`check_moves`] (not by the puzzle's own
+/// move code) towards the goal of this convention.
+#[derive(Debug, Clone, Copy)]
+pub struct PlanChecker {
+    /// The goal convention the plan must reach.
+    pub goal: Goal,
+}
+
+impl Checker for PlanChecker {
+    type Instance = SlidingPuzzle;
+    type Solution = [Move];
+    fn check(&self, p: &SlidingPuzzle, moves: &[Move], claimed: Option<f64>) -> Verdict {
+        let goal_board = self.goal.board(p.cells());
+        check_moves(
+            p.rows(),
+            p.cols(),
+            p.tiles(),
+            &goal_board,
+            &moves_to_string(moves),
+            claimed,
+        )
+    }
+    fn noun(&self) -> &'static str {
+        "plan"
+    }
+}
 
 /// Replay `moves` (letters U/D/L/R, the blank's direction) on the `rows × cols` board
 /// `start` (row-major, 0 = blank) and check that every move stays on the board, that the

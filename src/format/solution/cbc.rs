@@ -13,7 +13,7 @@
 //! (see the fixtures), so it is reported as [`Outcome::Unknown`].
 
 use crate::error::InputError;
-use crate::solve::{ColumnValues, MilpSolution, Outcome};
+use crate::model::answer::{ColumnValues, MilpSolution, Outcome};
 
 /// The separator between CBC's status text and its objective value.
 const OBJ_SEP: &str = " - objective value ";

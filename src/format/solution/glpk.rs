@@ -15,7 +15,7 @@
 //! is an error rather than a short solution.
 
 use crate::error::InputError;
-use crate::solve::{ColumnValues, MilpSolution, Outcome};
+use crate::model::answer::{ColumnValues, MilpSolution, Outcome};
 
 /// Which solution the file holds (the word after `s`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -25,7 +25,7 @@
 //!   format error.
 
 use crate::error::InputError;
-use crate::solve::{ColumnValues, MilpSolution, Outcome};
+use crate::model::answer::{ColumnValues, MilpSolution, Outcome};
 
 /// Parse the text of a HiGHS raw-style solution file; `source` names it in error messages.
 pub fn parse(text: &str, source: &str) -> Result<MilpSolution, InputError> {

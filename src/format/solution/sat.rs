@@ -7,7 +7,7 @@
 //! MiniSat's file holds `SAT` and one literal line ending in `0`, or `UNSAT`, or `INDET`.
 
 use crate::error::InputError;
-use crate::solve::SatOutcome;
+use crate::model::answer::SatOutcome;
 
 /// Parse SAT-competition output; `num_vars` is the CNF's variable count.
 pub fn parse(text: &str, source: &str, num_vars: usize) -> Result<SatOutcome, InputError> {

@@ -4,12 +4,24 @@
 //! plan: infeasible at this horizon, no solution), 2 usage or input error (including an
 //! unknown job or a bad password), 3 server or system failure.
 
-use super::client::{Client, ClientOptions};
-use super::jobs::{self, JobRecord, JobStore, SlidingJob, WaitOptions};
-use super::{DEFAULT_SERVER, NeosError};
-use crate::format::neos_job::{self, InputMethod, Priority};
-use crate::pipeline::{self, PipelineError, SolveReport};
-use crate::puzzle::sliding::Goal;
+use tilekit::format::neos_job::{self, InputMethod, Priority};
+use tilekit::neos::client::{Client, ClientOptions, JobStatus};
+use tilekit::neos::jobs::{self, JobRecord, JobStore, SlidingJob, WaitOptions};
+use tilekit::neos::{DEFAULT_SERVER, NeosError};
+use tilekit::puzzle::sliding::Goal;
+use tilekit::route::sliding::{self as route_sliding};
+use tilekit::route::{Error, Report};
+
+use crate::args::{GoalArg, InputArg, ModelArg};
+
+/// NEOS queue priorities.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PriorityArg {
+    /// At most 5 minutes; the output streams while the job runs.
+    Short,
+    /// Longer jobs.
+    Long,
+}
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -46,26 +58,26 @@ pub struct NeosOpts {
 #[derive(Debug, Clone, clap::Args)]
 pub struct ModelOpts {
     /// The MILP formulation: neos (the case study's) or flow (LP/MPS input only).
-    #[arg(long, default_value = "neos")]
-    pub model: String,
+    #[arg(long, value_enum, default_value = "neos")]
+    pub model: ModelArg,
     /// Time steps of the model (default: the board's known diameter).
     #[arg(long)]
     pub horizon: Option<usize>,
     /// Goal convention: blank-last or blank-first.
-    #[arg(long, default_value = "blank-last")]
-    pub goal: String,
+    #[arg(long, value_enum, default_value = "blank-last")]
+    pub goal: GoalArg,
     /// NEOS solver (as NEOS spells it: Cbc, CPLEX, …; any case).
     #[arg(long, default_value = "Cbc")]
     pub solver: String,
-    /// Input method: mps, lp or gams.
-    #[arg(long, default_value = "mps")]
-    pub input: String,
+    /// Input method.
+    #[arg(long, value_enum, default_value = "mps")]
+    pub input: InputArg,
     /// NEOS category.
     #[arg(long, default_value = "milp")]
     pub category: String,
     /// short (≤ 5 min, output streams) or long.
-    #[arg(long, default_value = "short")]
-    pub priority: String,
+    #[arg(long, value_enum, default_value = "short")]
+    pub priority: PriorityArg,
     /// Solver time limit written into GAMS models, in seconds.
     #[arg(long, default_value_t = 280.0)]
     pub time_limit: f64,
@@ -158,31 +170,24 @@ pub enum NeosCmd {
     },
 }
 
-/// The result of a subcommand: its exit code, what to print on stdout, and the solve report
-/// when there is one.
+/// The result of a subcommand: its exit code and what to print on stdout.
 #[derive(Debug, Clone)]
 pub struct NeosOutcome {
     /// 0 ok, 1 the answer is "no".
     pub code: i32,
     /// Text for stdout (already formatted as text or JSON).
     pub stdout: String,
-    /// The decoded and verified report, for `solve` and `results`.
-    pub report: Option<SolveReport>,
 }
 
 impl NeosOutcome {
     fn text(stdout: String) -> Self {
-        NeosOutcome {
-            code: 0,
-            stdout,
-            report: None,
-        }
+        NeosOutcome { code: 0, stdout }
     }
 }
 
 /// Run a subcommand: print its output and return the exit code (0 ok, 1 "no" answer).
-/// Errors map to exit codes through [`PipelineError`]: `Input` → 2, `Solver` → 3.
-pub fn run(cmd: NeosCmd) -> Result<i32, PipelineError> {
+/// Errors map to exit codes through [`Error::exit_code`].
+pub fn run(cmd: NeosCmd) -> Result<i32, Error> {
     let out = execute(cmd, &mut |msg| eprintln!("tilekit: {msg}"))?;
     if !out.stdout.is_empty() {
         println!("{}", out.stdout.trim_end());
@@ -191,8 +196,8 @@ pub fn run(cmd: NeosCmd) -> Result<i32, PipelineError> {
 }
 
 /// Run a subcommand without printing: progress lines go to `progress`.
-pub fn execute(cmd: NeosCmd, progress: &mut dyn FnMut(&str)) -> Result<NeosOutcome, PipelineError> {
-    execute_inner(cmd, progress).map_err(PipelineError::from)
+pub fn execute(cmd: NeosCmd, progress: &mut dyn FnMut(&str)) -> Result<NeosOutcome, Error> {
+    execute_inner(cmd, progress)
 }
 
 /// `--email`, else `NEOS_EMAIL` (`env`), checked.
@@ -273,37 +278,28 @@ fn record_of(
     })
 }
 
-fn sliding_job(instance: &Path, m: &ModelOpts, email: String) -> Result<SlidingJob, NeosError> {
-    let model = match pipeline::SlidingModel::parse(&m.model) {
-        Some(x @ (pipeline::SlidingModel::Neos | pipeline::SlidingModel::Flow)) => x,
-        _ => {
+fn sliding_job(instance: &Path, m: &ModelOpts, email: String) -> Result<SlidingJob, Error> {
+    let model = match m.model {
+        ModelArg::Neos => "neos",
+        ModelArg::Flow => "flow",
+        other => {
             return Err(NeosError::Usage(format!(
                 "--model {} cannot go to NEOS: use a MILP formulation (neos, or flow with lp/mps)",
-                m.model
-            )));
+                tilekit::route::ModelName::from(other).name()
+            ))
+            .into());
         }
+    }
+    .to_string();
+    let goal: Goal = m.goal.into();
+    let input: InputMethod = m.input.into();
+    let priority = match m.priority {
+        PriorityArg::Short => Priority::Short,
+        PriorityArg::Long => Priority::Long,
     };
-    let goal = Goal::parse(&m.goal).ok_or_else(|| {
-        NeosError::Usage(format!(
-            "--goal {} is not known: use blank-last or blank-first",
-            m.goal
-        ))
-    })?;
-    let input = InputMethod::parse(&m.input).ok_or_else(|| {
-        NeosError::Usage(format!(
-            "--input {} is not known: use mps, lp or gams",
-            m.input
-        ))
-    })?;
-    let priority = Priority::parse(&m.priority).ok_or_else(|| {
-        NeosError::Usage(format!(
-            "--priority {} is not known: use short or long",
-            m.priority
-        ))
-    })?;
     let puzzle =
-        pipeline::load_sliding(instance, goal).map_err(|e| NeosError::Usage(e.to_string()))?;
-    let horizon = pipeline::resolve_horizon(&puzzle, m.horizon)
+        route_sliding::load(instance, goal).map_err(|e| NeosError::Usage(e.to_string()))?;
+    let horizon = route_sliding::resolve_horizon(&puzzle, m.horizon)
         .map_err(|e| NeosError::Usage(e.to_string()))?;
     Ok(SlidingJob {
         puzzle,
@@ -336,15 +332,14 @@ pub fn neos_solver_name(s: &str) -> String {
 }
 
 /// Format a report exactly as `tilekit solve` prints it.
-pub fn format_report(rep: &SolveReport, json: bool) -> String {
+pub fn format_report(rep: &Report, json: bool) -> String {
     rep.render(json)
 }
 
-fn report_outcome(rep: SolveReport, json: bool) -> NeosOutcome {
+fn report_outcome(rep: Report, json: bool) -> NeosOutcome {
     NeosOutcome {
-        code: if rep.verified { 0 } else { 1 },
+        code: if rep.success() { 0 } else { 1 },
         stdout: format_report(&rep, json),
-        report: Some(rep),
     }
 }
 
@@ -361,7 +356,7 @@ fn record_line(rec: &JobRecord, show_password: bool) -> String {
     }
 }
 
-fn execute_inner(cmd: NeosCmd, progress: &mut dyn FnMut(&str)) -> Result<NeosOutcome, NeosError> {
+fn execute_inner(cmd: NeosCmd, progress: &mut dyn FnMut(&str)) -> Result<NeosOutcome, Error> {
     match cmd {
         NeosCmd::Ping { opts } => {
             let c = client_of(&opts)?;
@@ -399,13 +394,13 @@ fn execute_inner(cmd: NeosCmd, progress: &mut dyn FnMut(&str)) -> Result<NeosOut
                 })?;
                 let spec = neos_job::parse_job(&xml)
                     .map_err(|e| NeosError::Usage(format!("{}: {e}", job_or_instance.display())))?;
-                neos_job::check_email(&spec.email)?;
+                neos_job::check_email(&spec.email).map_err(NeosError::from)?;
                 (spec, xml, None)
             } else {
                 let email = resolve_email(opts.email.as_deref(), email_env)?;
                 let job = sliding_job(&job_or_instance, &model, email)?;
-                let spec = job.spec()?;
-                let xml = neos_job::job_to_string(&spec)?;
+                let spec = job.spec(route_sliding::neos_model_text(&job)?)?;
+                let xml = neos_job::job_to_string(&spec).map_err(NeosError::from)?;
                 (spec, xml, Some(job.instance_ref()))
             };
             if model.dry_run {
@@ -472,12 +467,13 @@ fn execute_inner(cmd: NeosCmd, progress: &mut dyn FnMut(&str)) -> Result<NeosOut
             };
             if max_wait.is_zero() {
                 let st = c.get_job_status(rec.number, &rec.password)?;
-                if st != super::client::JobStatus::Done {
+                if st != JobStatus::Done {
                     return Err(NeosError::NotDone {
                         job,
                         status: st.as_str().into(),
                         secs: 0.0,
-                    });
+                    }
+                    .into());
                 }
             } else {
                 let w = WaitOptions {
@@ -490,7 +486,7 @@ fn execute_inner(cmd: NeosCmd, progress: &mut dyn FnMut(&str)) -> Result<NeosOut
             let output = jobs::fetch(&c, &rec)?;
             match (&rec.instance, raw) {
                 (Some(inst), false) => {
-                    let rep = jobs::report_for(&rec, inst, &output, started)?;
+                    let rep = route_sliding::judge_neos(&rec, inst, &output, started)?;
                     Ok(report_outcome(rep, opts.json))
                 }
                 _ => Ok(NeosOutcome::text(output)),
@@ -507,8 +503,8 @@ fn execute_inner(cmd: NeosCmd, progress: &mut dyn FnMut(&str)) -> Result<NeosOut
             let started = Instant::now();
             let email = resolve_email(opts.email.as_deref(), std::env::var("NEOS_EMAIL").ok())?;
             let job = sliding_job(&instance, &model, email)?;
-            let spec = job.spec()?;
-            let xml = neos_job::job_to_string(&spec)?;
+            let spec = job.spec(route_sliding::neos_model_text(&job)?)?;
+            let xml = neos_job::job_to_string(&spec).map_err(NeosError::from)?;
             if model.dry_run {
                 return Ok(NeosOutcome::text(xml));
             }
@@ -529,7 +525,7 @@ fn execute_inner(cmd: NeosCmd, progress: &mut dyn FnMut(&str)) -> Result<NeosOut
             jobs::wait_done(&c, &rec, &w, progress)?;
             let output = jobs::fetch(&c, &rec)?;
             progress(&format!("fetched {} bytes of output", output.len()));
-            let rep = jobs::report_for(&rec, &inst, &output, started)?;
+            let rep = route_sliding::judge_neos(&rec, &inst, &output, started)?;
             Ok(report_outcome(rep, opts.json))
         }
     }

@@ -1,3 +1,0 @@
-echo Error: GAMSCMEX did not write a next script.
-
-exit 16

@@ -1,0 +1,508 @@
+//! The command line as clap types, and their conversion to the library's own vocabulary
+//! (ripgrep's low-level arguments → validated requests). Every closed set of values is a
+//! `ValueEnum`, so `--help` lists them and clap rejects the rest; the route rules themselves
+//! are checked by the library (`route::sliding::SolveRequest::plan`,
+//! `route::edge::SolveRequest::model`).
+
+use clap::{Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+use tilekit::format::Format;
+use tilekit::format::neos_job::InputMethod;
+use tilekit::formulate::sliding_sat::Encoding;
+use tilekit::puzzle::sliding::Goal;
+use tilekit::route::sliding::Horizon;
+use tilekit::route::{ModelName, Route};
+use tilekit::search::bench::BenchSet;
+
+#[derive(Parser)]
+#[command(
+    name = "tilekit",
+    version,
+    about = "Tile puzzles as optimisation models: export, solve, verify"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub cmd: Cmd,
+}
+
+/// Puzzle families.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FamilyArg {
+    /// Sliding-tile puzzles.
+    Sliding,
+    /// Edge-matching puzzles.
+    Edge,
+}
+
+/// Goal conventions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum GoalArg {
+    /// Tiles 1..n in order, blank last (the case study's).
+    BlankLast,
+    /// Blank first, then tiles 1..n (Korf's).
+    BlankFirst,
+}
+
+impl From<GoalArg> for Goal {
+    fn from(g: GoalArg) -> Goal {
+        match g {
+            GoalArg::BlankLast => Goal::BlankLast,
+            GoalArg::BlankFirst => Goal::BlankFirst,
+        }
+    }
+}
+
+/// Formulations of both families.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ModelArg {
+    /// Sliding: the NEOS case study's time-indexed MILP.
+    Neos,
+    /// Sliding: the strengthened flow MILP.
+    Flow,
+    /// Sliding or edge: the CNF.
+    Sat,
+    /// Edge: Salassa et al.'s MILP.
+    Milp,
+    /// Edge: the max-clique graph.
+    Clique,
+}
+
+impl From<ModelArg> for ModelName {
+    fn from(m: ModelArg) -> ModelName {
+        match m {
+            ModelArg::Neos => ModelName::Neos,
+            ModelArg::Flow => ModelName::Flow,
+            ModelArg::Sat => ModelName::Sat,
+            ModelArg::Milp => ModelName::Milp,
+            ModelArg::Clique => ModelName::Clique,
+        }
+    }
+}
+
+/// Routes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ViaArg {
+    /// Sliding: IDA* with pattern databases.
+    Native,
+    /// A MILP solver.
+    Milp,
+    /// A SAT solver.
+    Sat,
+    /// Edge: a max-clique solver.
+    Clique,
+}
+
+impl From<ViaArg> for Route {
+    fn from(v: ViaArg) -> Route {
+        match v {
+            ViaArg::Native => Route::Native,
+            ViaArg::Milp => Route::Milp,
+            ViaArg::Sat => Route::Sat,
+            ViaArg::Clique => Route::Clique,
+        }
+    }
+}
+
+/// Model file formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// CPLEX LP.
+    Lp,
+    /// Free MPS.
+    Mps,
+    /// GAMS.
+    Gms,
+    /// DIMACS CNF.
+    Cnf,
+    /// DIMACS graph.
+    Dimacs,
+    /// DIMACS graph.
+    Clq,
+    /// DIMACS graph.
+    Col,
+    /// A NEOS job document.
+    Neos,
+    /// A NEOS job document.
+    Xml,
+}
+
+impl From<FormatArg> for Format {
+    fn from(f: FormatArg) -> Format {
+        match f {
+            FormatArg::Lp => Format::Lp,
+            FormatArg::Mps => Format::Mps,
+            FormatArg::Gms => Format::Gms,
+            FormatArg::Cnf => Format::Cnf,
+            FormatArg::Dimacs | FormatArg::Clq | FormatArg::Col => Format::Dimacs,
+            FormatArg::Neos | FormatArg::Xml => Format::Neos,
+        }
+    }
+}
+
+/// How a NEOS job carries its model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum InputArg {
+    /// Free MPS.
+    Mps,
+    /// CPLEX LP.
+    Lp,
+    /// GAMS (the algebraic model).
+    #[value(alias = "gms")]
+    Gams,
+}
+
+impl From<InputArg> for InputMethod {
+    fn from(i: InputArg) -> InputMethod {
+        match i {
+            InputArg::Mps => InputMethod::Mps,
+            InputArg::Lp => InputMethod::Lp,
+            InputArg::Gams => InputMethod::Gams,
+        }
+    }
+}
+
+/// SAT encodings of the sliding puzzle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum EncodingArg {
+    /// Every position variable.
+    Plain,
+    /// Unreachable positions left out.
+    Pruned,
+    /// Pruned, plus a redundant Manhattan cardinality constraint.
+    Strong,
+}
+
+impl From<EncodingArg> for Encoding {
+    fn from(e: EncodingArg) -> Encoding {
+        match e {
+            EncodingArg::Plain => Encoding::Plain,
+            EncodingArg::Pruned => Encoding::Pruned,
+            EncodingArg::Strong => Encoding::Strong,
+        }
+    }
+}
+
+/// Published benchmark sets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum BenchSetArg {
+    /// Korf's 100 random 15-puzzles.
+    Korf100,
+    /// Korf & Felner's 50 random 24-puzzles.
+    #[value(name = "korf50-24")]
+    Korf50x24,
+    /// The DeepCubeA 24-puzzle test set, easiest first.
+    Deepcubea24,
+    /// The 17 hardest 15-puzzle positions (80 moves).
+    Hardest80,
+}
+
+impl From<BenchSetArg> for BenchSet {
+    fn from(b: BenchSetArg) -> BenchSet {
+        match b {
+            BenchSetArg::Korf100 => BenchSet::Korf100,
+            BenchSetArg::Korf50x24 => BenchSet::Korf50x24,
+            BenchSetArg::Deepcubea24 => BenchSet::DeepCubeA24,
+            BenchSetArg::Hardest80 => BenchSet::Hardest80,
+        }
+    }
+}
+
+/// Pattern-database partitions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PdbArg {
+    /// 15-puzzle, Korf & Felner's 7-8.
+    #[value(name = "7-8")]
+    P78,
+    /// 15-puzzle, 7-7-1.
+    #[value(name = "7-7-1")]
+    P771,
+    /// 15-puzzle, 6-6-3.
+    #[value(name = "6-6-3")]
+    P663,
+    /// 24-puzzle, 6-6-6-6.
+    #[value(name = "6-6-6-6")]
+    P6666,
+    /// Manhattan distance + linear conflict.
+    None,
+}
+
+impl PdbArg {
+    /// The library's name for the partition.
+    pub fn name(self) -> &'static str {
+        match self {
+            PdbArg::P78 => "7-8",
+            PdbArg::P771 => "7-7-1",
+            PdbArg::P663 => "6-6-3",
+            PdbArg::P6666 => "6-6-6-6",
+            PdbArg::None => "none",
+        }
+    }
+}
+
+#[derive(clap::Args, Clone)]
+pub struct Common {
+    /// Puzzle family (detected from the content when omitted).
+    #[arg(long, value_enum)]
+    pub family: Option<FamilyArg>,
+    /// Goal convention: blank-last (the case study's) or blank-first (Korf's).
+    #[arg(long, value_enum, default_value = "blank-last")]
+    pub goal: GoalArg,
+    /// Time steps of the time-indexed models: a number, or `auto` (the native solver's
+    /// optimum, the smallest feasible horizon). Default: the board's known diameter.
+    #[arg(long, value_parser = parse_horizon)]
+    pub horizon: Option<Horizon>,
+    /// Edge milp: keep only placements with grey exactly on the rim (off: the paper's model).
+    #[arg(long)]
+    pub filter: bool,
+    /// Edge milp and sat: fix the first corner piece in the top-left corner (square boards).
+    #[arg(long)]
+    pub fix_corner: bool,
+}
+
+fn parse_horizon(s: &str) -> Result<Horizon, String> {
+    if s == "auto" {
+        return Ok(Horizon::Auto);
+    }
+    s.parse().map(Horizon::Steps).map_err(|_| {
+        "expected a whole number of time steps or `auto` (the native solver's optimum)".to_string()
+    })
+}
+
+#[derive(Subcommand)]
+pub enum Cmd {
+    /// Write a model of an instance in a solver format.
+    Export {
+        /// The instance file.
+        instance: PathBuf,
+        /// The formulation: sliding neos (default; the case study's MILP), flow or sat (CNF);
+        /// edge milp (default; Salassa et al.), clique or sat.
+        #[arg(long, value_enum)]
+        model: Option<ModelArg>,
+        /// The file format (default: from -o's extension, else the model's own: lp, cnf or
+        /// dimacs); neos writes a NEOS job document.
+        #[arg(long, value_enum)]
+        format: Option<FormatArg>,
+        /// For --format neos: the model's input method inside the job.
+        #[arg(long, value_enum, default_value = "mps")]
+        input: InputArg,
+        /// For --format neos: the NEOS solver (cbc, cplex, ...).
+        #[arg(long, default_value = "cbc")]
+        neos_solver: String,
+        /// For --format neos: the e-mail address NEOS requires (else $NEOS_EMAIL).
+        #[arg(long)]
+        email: Option<String>,
+        /// Output file (`-` or omitted: stdout).
+        #[arg(short = 'o')]
+        output: Option<PathBuf>,
+        /// Edge clique model: write the complement (the conflict graph; far smaller on big boards).
+        #[arg(long)]
+        complement: bool,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Solve an instance and verify the answer.
+    Solve {
+        /// The instance file.
+        instance: PathBuf,
+        /// Sliding: native (default; IDA* with pattern databases), milp or sat (CNF, horizon
+        /// stepped to optimality). Edge: milp (default), clique or sat.
+        #[arg(long, value_enum)]
+        via: Option<ViaArg>,
+        /// Sliding: neos (default) or flow for --via milp, sat for --via sat. Edge: milp,
+        /// clique or sat (default: the --via route's own model).
+        #[arg(long, value_enum)]
+        model: Option<ModelArg>,
+        /// An embedded engine (microlp, varisat, and highs-embedded when built with the
+        /// `highs` feature) or a registry entry: cbc, highs, glpk, cadical, kissat, minisat,
+        /// cliquer (`tilekit solvers` lists them).
+        #[arg(long)]
+        solver: Option<String>,
+        /// Wall-clock limit for each solver run, in seconds.
+        #[arg(long, default_value_t = 60.0)]
+        time_limit: f64,
+        /// Threads for solvers that take them.
+        #[arg(long, default_value_t = 1)]
+        threads: u32,
+        /// Write the verified solution here (moves; for edge puzzles the board).
+        #[arg(short = 'o')]
+        output: Option<PathBuf>,
+        /// Solver registry file (else $TILEKIT_SOLVERS, ./solvers.toml, built-in).
+        #[arg(long)]
+        solvers: Option<PathBuf>,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+        /// SAT encoding for --via sat (default pruned).
+        #[arg(long, value_enum)]
+        encoding: Option<EncodingArg>,
+        #[command(flatten)]
+        certify: CertifyArgs,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Check a solution (tilekit moves or board, or a raw CBC/HiGHS/GLPK/SAT/cliquer output)
+    /// against an instance.
+    Verify {
+        /// The instance file.
+        instance: PathBuf,
+        /// The solution file.
+        solution: PathBuf,
+        /// The model a raw solver output belongs to (sliding: neos, flow or sat; edge: milp,
+        /// clique or sat).
+        #[arg(long, value_enum)]
+        model: Option<ModelArg>,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Generate instances with a planted solution.
+    Generate {
+        #[command(subcommand)]
+        what: GenerateCmd,
+    },
+    /// Draw an instance, and a solution if given, as SVG.
+    Render {
+        /// The instance file.
+        instance: PathBuf,
+        /// A solution: an edge-matching board, or a sliding move file.
+        solution: Option<PathBuf>,
+        /// The SVG file to write (`-` for stdout).
+        #[arg(short = 'o')]
+        output: PathBuf,
+        /// Write piece ids on edge-matching boards.
+        #[arg(long)]
+        ids: bool,
+        #[command(flatten)]
+        common: Common,
+    },
+    /// NEOS-style services: job documents, submit, follow, fetch, solve and verify.
+    Neos {
+        #[command(subcommand)]
+        cmd: crate::neos::NeosCmd,
+    },
+    /// Solve a published benchmark set with the native solver. Checks every length against
+    /// the published optimum and replays every plan.
+    Bench {
+        /// The set.
+        #[arg(value_enum)]
+        set: BenchSetArg,
+        /// Only the first N instances.
+        #[arg(long)]
+        limit: Option<usize>,
+        /// Per-instance limit in seconds (default: none).
+        #[arg(long)]
+        time_limit: Option<f64>,
+        /// Instances solved in parallel.
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
+        /// Pattern database cache directory (else $TILEKIT_CACHE, else ~/.cache/tilekit).
+        #[arg(long)]
+        cache_dir: Option<PathBuf>,
+        /// Pattern databases (15-puzzle: 7-8, 7-7-1, 6-6-3; 24-puzzle: 6-6-6-6; none:
+        /// Manhattan + linear conflict), built and cached when missing. Default: the strongest
+        /// already cached, else 6-6-3 (15-puzzle) or none (24-puzzle).
+        #[arg(long, value_enum)]
+        pdb: Option<PdbArg>,
+        /// Print the summary as one JSON object after the table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List the registered solvers (embedded and external), whether each is installed, and
+    /// its version.
+    Solvers {
+        /// Solver registry file.
+        #[arg(long)]
+        solvers: Option<PathBuf>,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// `--certify` and its options (SAT route only).
+#[derive(clap::Args, Clone)]
+pub struct CertifyArgs {
+    /// With --via sat: prove optimality with a DRAT proof of UNSAT at L-2, checked by --checker.
+    #[arg(long)]
+    pub certify: bool,
+    /// Keep the refuted CNF and its proof in this directory (default: a temporary one, removed).
+    #[arg(long, requires = "certify")]
+    pub proof_dir: Option<PathBuf>,
+    /// The DRAT checker program.
+    #[arg(long, default_value = tilekit::certify::DEFAULT_CHECKER, requires = "certify")]
+    pub checker: String,
+    /// Certify this plan (a move file, e.g. from another solver) instead of searching: replay
+    /// it and refute its length minus 2.
+    #[arg(long, requires = "certify")]
+    pub plan: Option<PathBuf>,
+    /// Cube-and-conquer: split the refutation of L-2 on the blank's first and last DEPTH moves
+    /// (steps 1, L-2, 2, ...); each leaf gets its own proof and check. 0 = one proof. Used
+    /// where the certificate refutes L-2 itself (--plan, --via native); a SAT search that
+    /// already refuted L-2 keeps that proof.
+    #[arg(long, default_value_t = 0, value_name = "DEPTH", requires = "certify")]
+    pub split: usize,
+    /// With --split: leaves solved and checked at once.
+    #[arg(long, default_value_t = 2, requires = "certify")]
+    pub split_jobs: usize,
+}
+
+#[derive(Subcommand)]
+pub enum GenerateCmd {
+    /// An edge-matching puzzle: a random perfect board (grey frame), shuffled and rotated.
+    Edge {
+        /// Board rows.
+        #[arg(long)]
+        rows: usize,
+        /// Board columns.
+        #[arg(long)]
+        cols: usize,
+        /// Colours used on frame (border-to-border) edges.
+        #[arg(long)]
+        frame_colours: u16,
+        /// Colours used on inner edges.
+        #[arg(long)]
+        inner_colours: u16,
+        /// Random seed (the same seed gives the same files).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Instance file (`-` or omitted: stdout).
+        #[arg(short = 'o')]
+        output: Option<PathBuf>,
+        /// Where to write the planted solution board (default: OUTPUT.solution when -o is a file).
+        #[arg(long)]
+        solution: Option<PathBuf>,
+    },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_command_line_is_well_formed() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn value_enums_cover_the_library_names() {
+        for m in ModelArg::value_variants() {
+            let name = m.to_possible_value().unwrap().get_name().to_string();
+            assert_eq!(ModelName::from(*m).name(), name);
+        }
+        for v in ViaArg::value_variants() {
+            let name = v.to_possible_value().unwrap().get_name().to_string();
+            assert_eq!(Route::from(*v).name(), name);
+        }
+        for b in BenchSetArg::value_variants() {
+            let name = b.to_possible_value().unwrap().get_name().to_string();
+            assert_eq!(BenchSet::from(*b).name(), name);
+        }
+        for f in FormatArg::value_variants() {
+            let name = f.to_possible_value().unwrap().get_name().to_string();
+            assert_eq!(Format::from_name(&name), Some(Format::from(*f)));
+        }
+    }
+}

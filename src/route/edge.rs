@@ -1,0 +1,616 @@
+//! The edge-matching family as a table over the generic routes: its models (Salassa et al.'s
+//! `milp` [`crate::formulate::edge_milp`], the `clique` graph of their §2.2
+//! [`crate::formulate::edge_clique`], the `sat` CNF [`crate::formulate::edge_sat`]), the
+//! formats each is written in, the route and default solver of each, and the rules of which
+//! flags go together. Every answer is decoded to a board and judged by the independent
+//! [`BoardChecker`].
+
+use super::{
+    Answer, Checked, Details, Error, FamilyName, ModelName, Progress, Report, Route, Solution,
+};
+use crate::format::gams::{GamsError, GamsOptions, write_edge_milp_gms};
+use crate::format::solution::{clique as clique_answer, sat as sat_answer};
+use crate::format::{Format, dimacs_cnf, dimacs_graph, lp, mps};
+use crate::formulate::edge_clique::{self, CliqueOptions, EdgeClique};
+use crate::formulate::edge_milp::{self, EdgeMilp, EdgeMilpOptions};
+use crate::formulate::edge_sat::{self, EdgeSat, SatOptions};
+use crate::model::answer::{MilpSolution, SatOutcome};
+use crate::puzzle::edge::{Board, EdgePuzzle};
+use crate::solve::Limits;
+use crate::solve::registry::Registry;
+use crate::verify::edge::{BoardChecker, EdgeVerdict};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Edge-matching formulations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EdgeModel {
+    /// Salassa et al.'s MILP (1)–(14), faithful unless `--filter` / `--fix-corner`.
+    Milp,
+    /// The max-clique graph (DIMACS).
+    Clique,
+    /// A CNF whose models are the perfect boards.
+    Sat,
+}
+
+impl EdgeModel {
+    /// The model of a `--model` name, or the message listing the ones this family has.
+    pub fn of(name: ModelName) -> Result<Self, Error> {
+        match name {
+            ModelName::Milp => Ok(EdgeModel::Milp),
+            ModelName::Clique => Ok(EdgeModel::Clique),
+            ModelName::Sat => Ok(EdgeModel::Sat),
+            other => Err(Error::Usage(format!(
+                "--model {} is not known for edge-matching puzzles: use milp, clique or sat",
+                other.name()
+            ))),
+        }
+    }
+    /// The name reports and flags use.
+    pub fn name(self) -> &'static str {
+        match self {
+            EdgeModel::Milp => "milp",
+            EdgeModel::Clique => "clique",
+            EdgeModel::Sat => "sat",
+        }
+    }
+    /// The format written when none is asked for.
+    pub fn default_format(self) -> Format {
+        match self {
+            EdgeModel::Milp => Format::Lp,
+            EdgeModel::Clique => Format::Dimacs,
+            EdgeModel::Sat => Format::Cnf,
+        }
+    }
+    /// The route that solves this model.
+    pub fn route(self) -> Route {
+        match self {
+            EdgeModel::Milp => Route::Milp,
+            EdgeModel::Clique => Route::Clique,
+            EdgeModel::Sat => Route::Sat,
+        }
+    }
+    /// The solver used when `--solver` is not given.
+    pub fn default_solver(self) -> &'static str {
+        match self {
+            EdgeModel::Milp => "cbc",
+            EdgeModel::Clique => "cliquer",
+            EdgeModel::Sat => "varisat",
+        }
+    }
+    /// The formats this model is written in (a NEOS job carries the MILP).
+    fn formats(self) -> (&'static [Format], &'static str) {
+        match self {
+            EdgeModel::Milp => (
+                &[Format::Lp, Format::Mps, Format::Gms, Format::Neos],
+                "lp, mps or gms",
+            ),
+            EdgeModel::Clique => (&[Format::Dimacs], "dimacs (also .clq or .col)"),
+            EdgeModel::Sat => (&[Format::Cnf], "cnf"),
+        }
+    }
+}
+
+/// Read and parse an edge-matching instance file.
+pub fn load(path: &Path) -> Result<EdgePuzzle, Error> {
+    let text = super::read_text(path, "instance")?;
+    Ok(EdgePuzzle::parse(&text, &path.display().to_string())?)
+}
+
+/// The MILP variant's tag, as reports name it.
+fn sat_variant(opts: EdgeMilpOptions) -> &'static str {
+    if opts.fix_first_corner {
+        "fix"
+    } else {
+        "plain"
+    }
+}
+
+/// Build the MILP, turning a refused option into a usage error.
+pub fn build_milp(p: &EdgePuzzle, opts: EdgeMilpOptions) -> Result<EdgeMilp, Error> {
+    edge_milp::build(p, opts).map_err(|e| match e {
+        edge_milp::EdgeMilpError::NotSquare { .. } => Error::Usage(e.to_string()),
+        other => Error::failure(other),
+    })
+}
+
+/// The clique graph: always the paper's graph (R1 border filter and R2, the first corner
+/// piece fixed in the top-left corner).
+pub fn build_clique(p: &EdgePuzzle) -> EdgeClique {
+    edge_clique::build(p, &CliqueOptions::default())
+}
+
+/// The CNF; `--fix-corner` adds R2 (off by default, so every perfect board is a model).
+pub fn build_sat(p: &EdgePuzzle, opts: EdgeMilpOptions) -> EdgeSat {
+    edge_sat::build(
+        p,
+        &SatOptions {
+            fix_first_corner: opts.fix_first_corner,
+        },
+    )
+}
+
+/// Check that `model` can be written as the format called `name` (a `--format` value or a
+/// file extension) and, with `complement`, that it is the clique graph, before any output
+/// file is created.
+pub fn check_format(model: EdgeModel, name: &str, complement: bool) -> Result<Format, Error> {
+    if complement && model != EdgeModel::Clique {
+        return Err(Error::usage(
+            "--complement writes the conflict graph of --model clique only",
+        ));
+    }
+    let (formats, allowed) = model.formats();
+    Format::from_name(name)
+        .filter(|f| formats.contains(f))
+        .ok_or_else(|| {
+            Error::Usage(format!(
+                "the edge {} model cannot be written as {name:?}: use {allowed}",
+                model.name()
+            ))
+        })
+}
+
+/// The format of an export: `--format`, else `-o`'s extension, else the model's default;
+/// checked against the model.
+pub fn export_format(
+    model: EdgeModel,
+    explicit: Option<Format>,
+    output: Option<&Path>,
+    complement: bool,
+) -> Result<Format, Error> {
+    let name = match (explicit, output.filter(|o| *o != Path::new("-"))) {
+        (Some(f), _) => f.name().to_string(),
+        (None, Some(o)) => o
+            .extension()
+            .and_then(|e| e.to_str())
+            .unwrap_or("")
+            .to_string(),
+        _ => model.default_format().name().to_string(),
+    };
+    check_format(model, &name, complement)
+}
+
+/// Write `model` of `p` in `format` to `out` (the clique graph's complement, the conflict
+/// graph, with `complement`). The graph is streamed: memory stays proportional to its nodes,
+/// not its edges.
+pub fn export(
+    p: &EdgePuzzle,
+    model: EdgeModel,
+    opts: EdgeMilpOptions,
+    complement: bool,
+    format: Format,
+    out: &mut dyn Write,
+) -> Result<(), Error> {
+    check_format(model, format.name(), complement)?;
+    match (model, format) {
+        (EdgeModel::Milp, Format::Lp) => {
+            lp::write_lp(&build_milp(p, opts)?.model, &mut *out).map_err(Error::failure)?;
+        }
+        (EdgeModel::Milp, Format::Mps) => {
+            mps::write_mps(&build_milp(p, opts)?.model, &mut *out).map_err(Error::failure)?;
+        }
+        (EdgeModel::Milp, _) => {
+            write_edge_milp_gms(p, opts, &GamsOptions::default(), &mut *out).map_err(
+                |e| match e {
+                    GamsError::EdgeMilp(_) => Error::Usage(e.to_string()),
+                    other => Error::failure(other),
+                },
+            )?;
+        }
+        (EdgeModel::Clique, _) => {
+            dimacs_graph::write_graph(&build_clique(p), complement, true, &mut *out)
+                .map_err(Error::failure)?;
+        }
+        (EdgeModel::Sat, _) => {
+            dimacs_cnf::write_cnf(build_sat(p, opts).cnf(), &mut *out).map_err(Error::failure)?;
+        }
+    }
+    out.flush().map_err(Error::failure)?;
+    Ok(())
+}
+
+/// What an edge `solve` is asked to do, as the flags say it (validated by
+/// [`SolveRequest::model`]).
+#[derive(Debug, Clone)]
+pub struct SolveRequest {
+    /// `--via`; `None`: milp.
+    pub via: Option<Route>,
+    /// `--model`; `None`: the route's own model.
+    pub model: Option<ModelName>,
+    /// `--solver`: an embedded engine or a registry entry (default: the model's).
+    pub solver: Option<String>,
+    /// `--time-limit` and `--threads`.
+    pub limits: Limits,
+    /// `--solvers`: an explicit registry file.
+    pub solvers_file: Option<PathBuf>,
+    /// `--filter` and `--fix-corner`.
+    pub options: EdgeMilpOptions,
+}
+
+impl SolveRequest {
+    /// The model to solve, after checking the route rules: `--via` and `--model` must agree.
+    pub fn model(&self) -> Result<EdgeModel, Error> {
+        let time = self.limits.time.as_secs_f64();
+        if !(time.is_finite() && time > 0.0) {
+            return Err(Error::usage(
+                "--time-limit must be a positive number of seconds",
+            ));
+        }
+        let via = self.via.unwrap_or(Route::Milp);
+        if via == Route::Native {
+            return Err(Error::usage(
+                "--via native is not available for edge-matching puzzles: use milp, clique or sat",
+            ));
+        }
+        let default = match via {
+            Route::Clique => ModelName::Clique,
+            Route::Sat => ModelName::Sat,
+            _ => ModelName::Milp,
+        };
+        let m = EdgeModel::of(self.model.unwrap_or(default))?;
+        if m.route() != via {
+            return Err(Error::Usage(format!(
+                "--via {v} solves --model {v}, not {}",
+                m.name(),
+                v = via.name()
+            )));
+        }
+        Ok(m)
+    }
+}
+
+fn edge_report(p: &EdgePuzzle, model: EdgeModel, variant: &str, solver: &str) -> Report {
+    Report::new(
+        FamilyName::Edge,
+        model.name(),
+        solver,
+        Details::Edge {
+            variant: variant.into(),
+            matched: None,
+            max: p.max_score(),
+            size: [0; 3],
+        },
+    )
+}
+
+/// Fill the report's board fields from an answer.
+fn fill(rep: &mut Report, a: Answer<Board>, size: [usize; 3]) {
+    a.fill(rep);
+    if let Details::Edge {
+        matched,
+        max,
+        size: s,
+        ..
+    } = &mut rep.details
+    {
+        *matched = a
+            .objective
+            .filter(|_| a.solution.is_some())
+            .map(|o| max.saturating_sub(o as usize));
+        *s = size;
+    }
+    rep.solution = a.solution.map(Solution::Board);
+}
+
+/// Solve `p` as `req` says and verify the board.
+pub fn solve(p: &EdgePuzzle, req: &SolveRequest, progress: Progress<'_>) -> Result<Report, Error> {
+    let started = Instant::now();
+    let model = req.model()?;
+    let name = req.solver.as_deref().unwrap_or(model.default_solver());
+    let reg = Registry::load(req.solvers_file.as_deref())?;
+    let checker = BoardChecker;
+    let mut rep = match model {
+        EdgeModel::Milp => {
+            let built = build_milp(p, req.options)?;
+            let solver = reg.milp(name)?;
+            let m = &built.model;
+            let size = [m.num_vars(), m.num_rows(), m.num_nonzeros()];
+            let sol = super::milp::run(&built, &*solver, &req.limits, progress)?;
+            let mut rep = edge_report(p, model, req.options.tag(), name);
+            fill(
+                &mut rep,
+                super::milp::judge(&built, &checker, p, &sol),
+                size,
+            );
+            rep
+        }
+        EdgeModel::Clique => {
+            let solver = reg.clique(name)?;
+            let graph = build_clique(p);
+            let size = [
+                graph.num_nodes(),
+                usize::try_from(crate::model::graph::StreamedGraph::count_edges(
+                    &graph, false,
+                ))
+                .unwrap_or(usize::MAX),
+                0,
+            ];
+            let a = super::clique::solve(&graph, &checker, p, &*solver, &req.limits, progress)?;
+            let mut rep = edge_report(p, model, "r1_r2", name);
+            fill(&mut rep, a, size);
+            rep
+        }
+        EdgeModel::Sat => {
+            let solver = reg.sat(name)?;
+            let sat = build_sat(p, req.options);
+            let size = [sat.cnf().num_vars(), sat.cnf().num_clauses(), 0];
+            let a = super::sat::solve(
+                &sat,
+                &checker,
+                p,
+                Some(0.0),
+                &*solver,
+                &req.limits,
+                progress,
+            )?;
+            let mut rep = edge_report(p, model, sat_variant(req.options), name);
+            fill(&mut rep, a, size);
+            rep
+        }
+    };
+    rep.seconds = started.elapsed().as_secs_f64();
+    Ok(rep)
+}
+
+/// Judge a MILP answer (from any executor: a local solver, NEOS) of the edge MILP built with
+/// `opts`, exactly as a local `solve --via milp` does.
+pub fn judge_milp(
+    p: &EdgePuzzle,
+    opts: EdgeMilpOptions,
+    solver: &str,
+    sol: &MilpSolution,
+) -> Result<Report, Error> {
+    let built = build_milp(p, opts)?;
+    let m = &built.model;
+    let size = [m.num_vars(), m.num_rows(), m.num_nonzeros()];
+    let mut rep = edge_report(p, EdgeModel::Milp, opts.tag(), solver);
+    fill(
+        &mut rep,
+        super::milp::judge(&built, &BoardChecker, p, sol),
+        size,
+    );
+    Ok(rep)
+}
+
+/// The verdict on a raw solver output, printed as JSON by `verify --json`.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct RawVerdict {
+    /// True when the answer passes the model check and the board the independent verifier.
+    pub valid: bool,
+    /// Unmatched inner seams of the decoded board.
+    pub objective: Option<f64>,
+    /// Matched inner seams of the decoded board.
+    pub matched: Option<usize>,
+    /// Inner seams.
+    pub max: usize,
+    /// Which parser read the file (`cbc`, `highs`, `glpk`, `cliquer`, `sat`).
+    pub solver: String,
+    /// The solver's status text.
+    pub solver_status: String,
+    /// The model the output was decoded through (`milp`, `clique`, `sat`).
+    pub model: String,
+    /// The variant the model was rebuilt as.
+    pub variant: String,
+    /// What the checks found wrong.
+    pub errors: Vec<String>,
+}
+
+/// What `verify` found: a raw solver output decoded through a model, or a board.
+#[derive(Debug, Clone)]
+pub enum Verification {
+    /// A raw CBC/HiGHS/GLPK, cliquer or SAT output.
+    Raw(RawVerdict),
+    /// A board file.
+    Board(EdgeVerdict),
+}
+
+impl Verification {
+    /// True when the solution passed every check.
+    pub fn valid(&self) -> bool {
+        match self {
+            Verification::Raw(v) => v.valid,
+            Verification::Board(v) => v.valid,
+        }
+    }
+}
+
+/// Verify a solution file against `p`: a raw solver output is decoded through the model
+/// rebuilt with the export's options (a CBC/HiGHS/GLPK output is recognised without
+/// `--model` and read as the MILP's; `--model clique` or `sat` reads cliquer or SAT output),
+/// anything else is read as a board.
+pub fn verify(
+    p: &EdgePuzzle,
+    text: &str,
+    source: &str,
+    model: Option<EdgeModel>,
+    opts: EdgeMilpOptions,
+) -> Result<Verification, Error> {
+    let not_milp = || {
+        Error::Usage(format!(
+            "{source}: not a CBC, HiGHS or GLPK solution file; --model milp verifies raw solver outputs (a board needs no --model)"
+        ))
+    };
+    match model {
+        Some(EdgeModel::Clique | EdgeModel::Sat) => {
+            return Ok(Verification::Raw(verify_raw_model(
+                p,
+                model.unwrap_or(EdgeModel::Sat),
+                text,
+                source,
+                opts,
+            )?));
+        }
+        _ => {}
+    }
+    if let Some(v) = verify_raw_milp(p, text, source, opts)? {
+        return Ok(Verification::Raw(v));
+    }
+    if model.is_some() {
+        return Err(not_milp());
+    }
+    let board = crate::puzzle::edge::parse_any_board(text, source, p)?;
+    Ok(Verification::Board(BoardChecker.verdict(p, &board, None)))
+}
+
+fn raw_verdict(p: &EdgePuzzle, model: EdgeModel, solver: &str, variant: &str) -> RawVerdict {
+    RawVerdict {
+        valid: false,
+        objective: None,
+        matched: None,
+        max: p.max_score(),
+        solver: solver.into(),
+        solver_status: String::new(),
+        model: model.name().into(),
+        variant: variant.into(),
+        errors: Vec::new(),
+    }
+}
+
+/// Record what the checks of a decoded answer found.
+fn record(v: &mut RawVerdict, c: Checked<Board>) {
+    v.matched = c
+        .objective
+        .filter(|_| c.solution.is_some())
+        .map(|o| v.max.saturating_sub(o as usize));
+    v.objective = c.objective.filter(|_| c.solution.is_some());
+    v.valid = c.errors.is_empty() && c.solution.is_some();
+    v.errors.extend(c.errors);
+}
+
+/// If `text` is a raw CBC/HiGHS/GLPK output, decode it through the MILP rebuilt with `opts`
+/// and verify it at both levels; `Ok(None)` when it is not a raw MILP output.
+pub fn verify_raw_milp(
+    p: &EdgePuzzle,
+    text: &str,
+    source: &str,
+    opts: EdgeMilpOptions,
+) -> Result<Option<RawVerdict>, Error> {
+    let Ok(Some((sol, solver))) = super::sliding::parse_milp_output(text, source) else {
+        return Ok(None);
+    };
+    let built = build_milp(p, opts)?;
+    let mut v = raw_verdict(p, EdgeModel::Milp, solver, opts.tag());
+    v.solver_status = sol.status_text.clone();
+    if !sol.outcome.has_solution() {
+        v.errors.push(format!(
+            "the solver output has no solution (status: {})",
+            sol.status_text
+        ));
+        return Ok(Some(v));
+    }
+    record(&mut v, super::milp::check(&built, &BoardChecker, p, &sol));
+    Ok(Some(v))
+}
+
+/// Verify a raw clique answer (cliquer's output or a plain 1-based vertex list) or a raw SAT
+/// answer (SAT-competition `s`/`v` lines) through the clique graph or the CNF rebuilt as at
+/// export, at both levels: the answer must be a clique of the graph / a model of every
+/// clause, and its board must pass the independent verifier as a perfect board.
+pub fn verify_raw_model(
+    p: &EdgePuzzle,
+    model: EdgeModel,
+    text: &str,
+    source: &str,
+    opts: EdgeMilpOptions,
+) -> Result<RawVerdict, Error> {
+    match model {
+        EdgeModel::Milp => verify_raw_milp(p, text, source, opts)?.ok_or_else(|| {
+            Error::Usage(format!(
+                "{source}: not a CBC, HiGHS or GLPK solution file; --model milp verifies raw solver outputs (a board needs no --model)"
+            ))
+        }),
+        EdgeModel::Clique => {
+            let graph = build_clique(p);
+            let mut v = raw_verdict(p, model, "cliquer", "r1_r2");
+            let ids = clique_answer::parse(text, source, graph.num_nodes())?;
+            v.solver_status = format!("clique of {} vertices", ids.len());
+            record(&mut v, super::clique::check(&graph, &BoardChecker, p, &ids));
+            Ok(v)
+        }
+        EdgeModel::Sat => {
+            let sat = build_sat(p, opts);
+            let mut v = raw_verdict(p, model, "sat", sat_variant(opts));
+            let assignment = match sat_answer::parse(text, source, sat.cnf().num_vars())? {
+                SatOutcome::Sat(m) => m,
+                other => {
+                    v.solver_status = format!("{other:?}");
+                    v.errors
+                        .push("the solver output has no model (UNSAT or UNKNOWN)".into());
+                    return Ok(v);
+                }
+            };
+            v.solver_status = "SATISFIABLE".into();
+            record(
+                &mut v,
+                super::sat::check(&sat, &BoardChecker, p, &assignment, Some(0.0)),
+            );
+            Ok(v)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn req(via: Option<Route>, model: Option<ModelName>) -> SolveRequest {
+        SolveRequest {
+            via,
+            model,
+            solver: None,
+            limits: Limits::new(Duration::from_secs(1), 1),
+            solvers_file: None,
+            options: EdgeMilpOptions::default(),
+        }
+    }
+
+    #[test]
+    fn route_and_model_must_agree() {
+        assert_eq!(req(None, None).model().unwrap(), EdgeModel::Milp);
+        assert_eq!(
+            req(Some(Route::Clique), None).model().unwrap(),
+            EdgeModel::Clique
+        );
+        assert_eq!(
+            req(Some(Route::Sat), Some(ModelName::Milp))
+                .model()
+                .unwrap_err()
+                .to_string(),
+            "--via sat solves --model sat, not milp"
+        );
+        assert_eq!(
+            req(None, Some(ModelName::Neos))
+                .model()
+                .unwrap_err()
+                .to_string(),
+            "--model neos is not known for edge-matching puzzles: use milp, clique or sat"
+        );
+        assert!(req(Some(Route::Native), None).model().is_err());
+    }
+
+    #[test]
+    fn formats_follow_the_model() {
+        assert_eq!(
+            check_format(EdgeModel::Clique, "clq", false).unwrap(),
+            Format::Dimacs
+        );
+        assert_eq!(
+            check_format(EdgeModel::Milp, "txt", false)
+                .unwrap_err()
+                .to_string(),
+            "the edge milp model cannot be written as \"txt\": use lp, mps or gms"
+        );
+        assert_eq!(
+            check_format(EdgeModel::Sat, "cnf", true)
+                .unwrap_err()
+                .to_string(),
+            "--complement writes the conflict graph of --model clique only"
+        );
+        assert_eq!(
+            export_format(EdgeModel::Clique, None, None, false).unwrap(),
+            Format::Dimacs
+        );
+    }
+}

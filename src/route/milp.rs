@@ -1,0 +1,93 @@
+//! The MILP route, for any [`MilpFormulation`] and any family [`Checker`]: solve the model
+//! with a [`MilpSolver`], map the values back onto the model, check the point against every
+//! row and bound (objective compared with the solver's), decode, and have the family's
+//! independent checker judge the solution.
+
+use super::{Answer, Checked, Progress, Status, with_heartbeat};
+use crate::formulate::MilpFormulation;
+use crate::model::answer::{MilpSolution, Outcome};
+use crate::solve::{Limits, MilpSolver, SolveError};
+use crate::verify::{self, Checker};
+use std::borrow::Borrow;
+
+/// Solve `f`'s model with `solver`, saying so through `progress` (and every 5 s while it
+/// runs).
+pub fn run<F: MilpFormulation + ?Sized>(
+    f: &F,
+    solver: &dyn MilpSolver,
+    limits: &Limits,
+    progress: Progress<'_>,
+) -> Result<MilpSolution, SolveError> {
+    progress(&format!(
+        "built {}; solving with {}",
+        f.model(),
+        solver.name()
+    ));
+    with_heartbeat(progress, solver.name(), limits.time, || {
+        solver.solve(f.model(), limits)
+    })
+}
+
+/// Check one answer that carries values: resolve them onto the model, check the point, decode
+/// and check the solution with `checker` (claiming the solver's objective).
+pub fn check<F, C>(
+    f: &F,
+    checker: &C,
+    instance: &C::Instance,
+    sol: &MilpSolution,
+) -> Checked<F::Solution>
+where
+    F: MilpFormulation + ?Sized,
+    C: Checker,
+    F::Solution: Borrow<C::Solution>,
+{
+    let x = match sol.resolve(f.model()) {
+        Ok(x) => x,
+        Err(e) => return Checked::failed(e.to_string()),
+    };
+    let mut errors = verify::milp::check_point(f.model(), &x, sol.objective).errors;
+    match f.decode(&x) {
+        Ok(s) => {
+            let v = checker.check(instance, s.borrow(), sol.objective);
+            errors.extend(v.errors);
+            Checked {
+                solution: Some(s),
+                objective: v.objective,
+                errors,
+            }
+        }
+        Err(e) => {
+            errors.push(e.to_string());
+            Checked {
+                solution: None,
+                objective: None,
+                errors,
+            }
+        }
+    }
+}
+
+/// Judge a MILP answer: its outcome as a status, and when it carries a solution, that
+/// solution checked at both levels. A solution that fails a check makes the answer
+/// `unverified` (a solver failure), never a solution.
+pub fn judge<F, C>(
+    f: &F,
+    checker: &C,
+    instance: &C::Instance,
+    sol: &MilpSolution,
+) -> Answer<F::Solution>
+where
+    F: MilpFormulation + ?Sized,
+    C: Checker,
+    F::Solution: Borrow<C::Solution>,
+{
+    if !sol.outcome.has_solution() {
+        return Answer::without(Status::of_outcome(sol.outcome), sol.status_text.clone());
+    }
+    Answer::judged(
+        check(f, checker, instance, sol),
+        sol.outcome == Outcome::Optimal,
+        checker.floor(instance),
+        sol.status_text.clone(),
+    )
+}

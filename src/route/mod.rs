@@ -1,0 +1,218 @@
+//! Routes: the one way through the house. A request names a family, a model and a solver; a
+//! route builds the formulation, hands its model to a solver object, decodes the answer and
+//! has the family's independent checker judge it, and returns one [`Report`].
+//!
+//! The generic routes know nothing of puzzles: [`milp`], [`sat`] and [`clique`] work for any
+//! formulation of their model kind and any [`crate::verify::Checker`]. The families are
+//! tables over them: [`sliding`] (models neos, flow, sat; routes native, milp, sat) and
+//! [`edge`] (models milp, clique, sat). [`output`] writes files the safe way.
+
+pub mod clique;
+pub mod edge;
+mod error;
+pub mod milp;
+pub mod output;
+mod report;
+pub mod sat;
+pub mod sliding;
+
+pub use error::Error;
+pub use report::{Details, FamilyName, NativeStats, Report, Solution, Status};
+
+use std::time::{Duration, Instant};
+
+/// The routes: how a puzzle is solved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Route {
+    /// A puzzle-specific search (IDA* with pattern databases for sliding puzzles).
+    Native,
+    /// A MILP formulation and a MILP solver.
+    Milp,
+    /// A CNF formulation and a SAT solver.
+    Sat,
+    /// A max-clique graph and a clique solver.
+    Clique,
+}
+
+impl Route {
+    /// The name `--via` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Route::Native => "native",
+            Route::Milp => "milp",
+            Route::Sat => "sat",
+            Route::Clique => "clique",
+        }
+    }
+}
+
+/// Every model name of every family (`--model`); each family says which are its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ModelName {
+    /// Sliding: the NEOS case study's MILP.
+    Neos,
+    /// Sliding: the flow MILP.
+    Flow,
+    /// Sliding or edge: the CNF.
+    Sat,
+    /// Edge: Salassa et al.'s MILP.
+    Milp,
+    /// Edge: the max-clique graph.
+    Clique,
+}
+
+impl ModelName {
+    /// The name `--model` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            ModelName::Neos => "neos",
+            ModelName::Flow => "flow",
+            ModelName::Sat => "sat",
+            ModelName::Milp => "milp",
+            ModelName::Clique => "clique",
+        }
+    }
+}
+
+/// Where progress lines go (one line at a time, without the `tilekit:` prefix).
+pub type Progress<'a> = &'a (dyn Fn(&str) + Sync);
+
+/// A [`Progress`] that says nothing.
+pub fn quiet(_: &str) {}
+
+/// What the checks of one answer found: the decoded solution, the objective the checker
+/// recounted, and every problem.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Checked<S> {
+    /// The decoded solution, when the answer decoded.
+    pub solution: Option<S>,
+    /// The objective recomputed by the checker.
+    pub objective: Option<f64>,
+    /// One sentence per problem (empty: verified).
+    pub errors: Vec<String>,
+}
+
+impl<S> Checked<S> {
+    fn failed(error: String) -> Self {
+        Checked {
+            solution: None,
+            objective: None,
+            errors: vec![error],
+        }
+    }
+}
+
+/// An answer as a route judged it, before the family words it into a [`Report`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct Answer<S> {
+    /// How it ended.
+    pub status: Status,
+    /// The decoded solution (verified only when `errors` is empty and `status` is solved).
+    pub solution: Option<S>,
+    /// The checker's objective.
+    pub objective: Option<f64>,
+    /// Proven lower bound.
+    pub bound: Option<f64>,
+    /// Proven optimal and verified.
+    pub optimal: bool,
+    /// Passed every check.
+    pub verified: bool,
+    /// What the checks found.
+    pub errors: Vec<String>,
+    /// The solver's status text.
+    pub solver_status: String,
+}
+
+impl<S> Answer<S> {
+    /// No solution: `status`, with the solver's words.
+    pub fn without(status: Status, solver_status: impl Into<String>) -> Self {
+        Answer {
+            status,
+            solution: None,
+            objective: None,
+            bound: None,
+            optimal: false,
+            verified: false,
+            errors: Vec::new(),
+            solver_status: solver_status.into(),
+        }
+    }
+
+    /// A solver claimed a solution: judge it by `checked`. `proven_optimal` is what the
+    /// solver proved; `floor` an objective nothing beats (then a verified solution reaching
+    /// it is optimal whatever was proven).
+    pub fn judged(
+        checked: Checked<S>,
+        proven_optimal: bool,
+        floor: Option<f64>,
+        solver_status: impl Into<String>,
+    ) -> Self {
+        let verified = checked.errors.is_empty() && checked.solution.is_some();
+        let mut optimal = proven_optimal && verified;
+        if verified && floor.is_some() && checked.objective == floor {
+            optimal = true;
+        }
+        Answer {
+            status: if verified {
+                Status::Solved
+            } else {
+                Status::Unverified
+            },
+            bound: if optimal { checked.objective } else { None },
+            solution: checked.solution,
+            objective: checked.objective,
+            optimal,
+            verified,
+            errors: checked.errors,
+            solver_status: solver_status.into(),
+        }
+    }
+
+    /// Copy the common fields into `rep` (the family fills in its own).
+    pub fn fill(&self, rep: &mut Report) {
+        rep.status = self.status;
+        rep.objective = self.objective;
+        rep.bound = self.bound;
+        rep.optimal = self.optimal;
+        rep.verified = self.verified;
+        rep.errors = self.errors.clone();
+        rep.solver_status = self.solver_status.clone();
+    }
+}
+
+/// Run `work` while a background thread reports the elapsed time every 5 s through
+/// `progress` (so a long solver run shows it is alive).
+pub fn with_heartbeat<T>(
+    progress: Progress<'_>,
+    solver: &str,
+    limit: Duration,
+    work: impl FnOnce() -> T,
+) -> T {
+    let done = std::sync::atomic::AtomicBool::new(false);
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let mut next = 5;
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(100));
+                let secs = started.elapsed().as_secs();
+                if secs >= next {
+                    progress(&format!(
+                        "{solver} running: {secs} s of at most {:.0} s",
+                        limit.as_secs_f64()
+                    ));
+                    next += 5;
+                }
+            }
+        });
+        let out = work();
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        out
+    })
+}
+
+/// Read an instance file (or a solution, a plan: `what` names it in the error).
+pub fn read_text(path: &std::path::Path, what: &str) -> Result<String, Error> {
+    std::fs::read_to_string(path)
+        .map_err(|e| Error::Usage(format!("{}: cannot read the {what}: {e}", path.display())))
+}

@@ -1,0 +1,136 @@
+//! Writing what a command produces: a file given by `-o` (written to a temporary file beside
+//! it and renamed into place only once complete, so a failure or an interrupt never leaves a
+//! truncated file or destroys the old one), or standard output for `-` or no file.
+
+use super::Error;
+use std::io::Write;
+use std::path::Path;
+
+/// Buffer of streamed outputs: model files run to gigabytes.
+const BUFFER: usize = 1 << 20;
+
+/// True for `-` or no path: standard output.
+pub fn is_stdout(path: Option<&Path>) -> bool {
+    path.is_none_or(|p| p == Path::new("-"))
+}
+
+/// Stream into `path` (or stdout) through a 1 MiB buffer, flushed at the end so a write error
+/// is reported rather than lost on drop.
+pub fn stream_to(
+    path: Option<&Path>,
+    write: impl FnOnce(&mut dyn Write) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let path = match path {
+        Some(p) if p != Path::new("-") => p,
+        _ => {
+            let mut w = std::io::BufWriter::with_capacity(BUFFER, std::io::stdout().lock());
+            write(&mut w)?;
+            return w.flush().map_err(Error::failure);
+        }
+    };
+    let cannot_create = |e: std::io::Error| {
+        Error::Usage(format!(
+            "{}: cannot create the output file: {e}",
+            path.display()
+        ))
+    };
+    // A device or a pipe (`-o /dev/null`) is written in place: renaming over it would replace
+    // the device node itself.
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .map_err(cannot_create)?;
+        let mut w = std::io::BufWriter::with_capacity(BUFFER, file);
+        write(&mut w)?;
+        return w.flush().map_err(Error::failure);
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .map_or("output".into(), |n| n.to_string_lossy().into_owned());
+    let temp = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".partial")
+        .tempfile_in(dir)
+        .map_err(cannot_create)?;
+    let mut w = std::io::BufWriter::with_capacity(BUFFER, temp);
+    write(&mut w)?;
+    let temp = w
+        .into_inner()
+        .map_err(|e| Error::Failure(format!("{}: cannot write: {}", path.display(), e.error())))?;
+    temp.as_file()
+        .sync_all()
+        .map_err(|e| Error::Failure(format!("{}: cannot write: {e}", path.display())))?;
+    // The temporary file is private (0600); the output gets the usual mode.
+    set_default_mode(temp.path());
+    temp.persist(path)
+        .map_err(|e| Error::Usage(format!("{}: cannot write: {}", path.display(), e.error)))?;
+    Ok(())
+}
+
+/// Write `bytes` to `path` (or stdout), atomically as [`stream_to`].
+pub fn write_to(path: Option<&Path>, bytes: &[u8]) -> Result<(), Error> {
+    stream_to(path, |w| w.write_all(bytes).map_err(Error::failure))
+}
+
+#[cfg(unix)]
+fn set_default_mode(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    // rw-r--r-- less the process umask is what File::create would give; 0644 is the common
+    // case. Failing to widen a private file harms nothing.
+    let _ = std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o644));
+}
+
+#[cfg(not(unix))]
+fn set_default_mode(_path: &Path) {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_write_leaves_the_old_file_and_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("model.lp");
+        write_to(Some(&out), b"old").unwrap();
+        let e = stream_to(Some(&out), |w| {
+            w.write_all(b"partial").map_err(Error::failure)?;
+            Err(Error::usage("refused half-way"))
+        })
+        .unwrap_err();
+        assert_eq!(e.to_string(), "refused half-way");
+        assert_eq!(std::fs::read(&out).unwrap(), b"old");
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, vec![std::ffi::OsString::from("model.lp")]);
+        write_to(Some(&out), b"new").unwrap();
+        assert_eq!(std::fs::read(&out).unwrap(), b"new");
+    }
+
+    #[test]
+    fn devices_are_written_in_place() {
+        write_to(Some(Path::new("/dev/null")), b"gone").unwrap();
+        assert!(
+            std::fs::metadata("/dev/null")
+                .unwrap()
+                .file_type()
+                .is_char_device_like()
+        );
+    }
+
+    trait CharLike {
+        fn is_char_device_like(&self) -> bool;
+    }
+    impl CharLike for std::fs::FileType {
+        fn is_char_device_like(&self) -> bool {
+            use std::os::unix::fs::FileTypeExt;
+            self.is_char_device()
+        }
+    }
+}

@@ -1,0 +1,1025 @@
+//! The sliding-puzzle family as a table over the generic routes: its models (the case
+//! study's `neos` MILP, the `flow` MILP, the `sat` CNF), the formats each is written in, the
+//! routes that solve them (`native`, `milp`, `sat`), their default solvers, and the rules of
+//! which flags go together, checked here once so that every front end gets the same answers.
+
+use super::{
+    Answer, Checked, Details, Error, FamilyName, ModelName, NativeStats, Progress, Report, Route,
+    Solution, Status, quiet,
+};
+use crate::certify::{self, CertifyOptions, Producer};
+use crate::format::neos_job::InputMethod;
+use crate::format::solution::{cbc, glpk, highs, sat as sat_out};
+use crate::format::{Format, dimacs_cnf, gams, lp, mps};
+use crate::formulate::{MilpFormulation, sliding_flow, sliding_neos, sliding_sat};
+use crate::model::answer::{MilpSolution, SatOutcome};
+use crate::neos::NeosError;
+use crate::neos::jobs::{InstanceRef, JobRecord, SlidingJob, parse_results};
+use crate::puzzle::sliding::{Goal, Move, SlidingPuzzle, moves_to_string};
+use crate::search::sat_horizon::{self, SatStep, StepResult};
+use crate::search::{self, NativeStatus};
+use crate::solve::Limits;
+use crate::solve::registry::Registry;
+use crate::verify::sliding::PlanChecker;
+use crate::verify::{Checker, Verdict};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Sliding-puzzle formulations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SlidingModel {
+    /// The NEOS case study's time-indexed MILP, faithful.
+    Neos,
+    /// The strengthened binary flow MILP.
+    Flow,
+    /// Planning as SAT (CNF).
+    Sat,
+}
+
+impl SlidingModel {
+    /// The model of a `--model` name, or the message listing the ones this family has.
+    pub fn of(name: ModelName) -> Result<Self, Error> {
+        match name {
+            ModelName::Neos => Ok(SlidingModel::Neos),
+            ModelName::Flow => Ok(SlidingModel::Flow),
+            ModelName::Sat => Ok(SlidingModel::Sat),
+            other => Err(Error::Usage(format!(
+                "--model {} is not known for sliding puzzles: use neos, flow or sat",
+                other.name()
+            ))),
+        }
+    }
+    /// The name reports and flags use.
+    pub fn name(self) -> &'static str {
+        match self {
+            SlidingModel::Neos => "neos",
+            SlidingModel::Flow => "flow",
+            SlidingModel::Sat => "sat",
+        }
+    }
+    /// The format written when neither `--format` nor `-o`'s extension says.
+    pub fn default_format(self) -> Format {
+        match self {
+            SlidingModel::Sat => Format::Cnf,
+            _ => Format::Lp,
+        }
+    }
+    /// True when this model can be written as `f` (a NEOS job carries a MILP).
+    pub fn writes(self, f: Format) -> bool {
+        matches!(
+            (self, f),
+            (
+                SlidingModel::Neos,
+                Format::Lp | Format::Mps | Format::Gms | Format::Neos
+            ) | (SlidingModel::Flow, Format::Lp | Format::Mps | Format::Neos)
+                | (SlidingModel::Sat, Format::Cnf)
+        )
+    }
+}
+
+/// Read and parse a sliding instance file.
+pub fn load(path: &Path, goal: Goal) -> Result<SlidingPuzzle, Error> {
+    let text = super::read_text(path, "instance")?;
+    Ok(SlidingPuzzle::parse(
+        &text,
+        &path.display().to_string(),
+        goal,
+    )?)
+}
+
+/// The format of an export: `--format`, else `-o`'s extension, else the model's default.
+pub fn export_format(
+    model: SlidingModel,
+    explicit: Option<Format>,
+    output: Option<&Path>,
+) -> Result<Format, Error> {
+    if let Some(f) = explicit {
+        return Ok(f);
+    }
+    match output.filter(|o| *o != Path::new("-")) {
+        Some(o) => {
+            let ext = o.extension().and_then(|e| e.to_str()).unwrap_or("");
+            Format::from_name(ext)
+                .filter(|f| *f != Format::Dimacs)
+                .ok_or_else(|| {
+                    Error::Usage(format!(
+                        "format {ext:?} is not known: use lp, mps, gms or cnf"
+                    ))
+                })
+        }
+        None => Ok(model.default_format()),
+    }
+}
+
+/// The horizon to use: the one given, or the model's default for this board.
+pub fn resolve_horizon(p: &SlidingPuzzle, horizon: Option<usize>) -> Result<usize, Error> {
+    match horizon {
+        Some(0) => Err(Error::usage("--horizon must be at least 1")),
+        Some(t) => Ok(t),
+        None => sliding_neos::default_horizon(p.rows(), p.cols()).ok_or_else(|| {
+            Error::Usage(format!(
+                "no default horizon is known for a {}×{} board (its diameter is unknown): pass --horizon T",
+                p.rows(),
+                p.cols()
+            ))
+        }),
+    }
+}
+
+/// A `--horizon` as given: a number of steps, or `auto`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Horizon {
+    /// This many time steps.
+    Steps(usize),
+    /// The native solver's optimum: the smallest horizon at which a time-indexed model is
+    /// feasible.
+    Auto,
+}
+
+/// Seconds `--horizon auto` may spend finding the optimum when no time limit applies.
+pub const AUTO_HORIZON_SECONDS: f64 = 300.0;
+
+/// A horizon as a number (`auto` runs the native solver on `p` within `limit`); `None` when
+/// none was given.
+pub fn horizon_of(
+    h: Option<Horizon>,
+    p: &SlidingPuzzle,
+    goal: Goal,
+    limit: Duration,
+    progress: Progress<'_>,
+) -> Result<Option<usize>, Error> {
+    match h {
+        None => Ok(None),
+        Some(Horizon::Steps(t)) => Ok(Some(t)),
+        Some(Horizon::Auto) => auto_horizon(p, goal, limit, progress).map(Some),
+    }
+}
+
+/// The optimal length of `p`, found by the native solver within `limit`: what
+/// `--horizon auto` means. Only a plan the search proves optimal, and that replays, sets T.
+pub fn auto_horizon(
+    p: &SlidingPuzzle,
+    goal: Goal,
+    limit: Duration,
+    progress: Progress<'_>,
+) -> Result<usize, Error> {
+    let (r, _, _) = search::solve_one(
+        p,
+        goal,
+        &search::NativeOptions::default(),
+        Some(limit),
+        progress,
+    )
+    .map_err(|e| Error::Usage(e.to_string()))?;
+    match (r.status, r.moves) {
+        (NativeStatus::Solved, Some(m)) if r.proven_optimal => {
+            // Never trust the search: the plan must replay before its length sets T.
+            let v = PlanChecker { goal }.check(p, &m, Some(m.len() as f64));
+            if !v.valid {
+                return Err(Error::Failure(format!(
+                    "--horizon auto: the native plan failed verification: {}",
+                    v.errors.join("; ")
+                )));
+            }
+            Ok(m.len().max(1))
+        }
+        (NativeStatus::Unsolvable, _) => Err(Error::usage(
+            "--horizon auto: the board cannot reach the goal",
+        )),
+        _ => Err(Error::Failure(format!(
+            "--horizon auto: the native solver found no optimum within {:.0} s (at least {} moves): pass --horizon T",
+            limit.as_secs_f64(),
+            r.lower_bound
+        ))),
+    }
+}
+
+/// A built sliding MILP (either formulation), behind the formulation trait.
+pub type SlidingMilp = Box<dyn MilpFormulation<Solution = Vec<Move>> + Send + Sync>;
+
+/// Build the MILP `model` (neos or flow) of `p` at `horizon`.
+pub fn build_milp(
+    p: &SlidingPuzzle,
+    goal: Goal,
+    model: SlidingModel,
+    horizon: usize,
+) -> Result<SlidingMilp, Error> {
+    Ok(match model {
+        SlidingModel::Neos => {
+            Box::new(sliding_neos::build(p, goal, horizon).map_err(Error::failure)?)
+        }
+        SlidingModel::Flow => {
+            Box::new(sliding_flow::build(p, goal, horizon).map_err(Error::failure)?)
+        }
+        SlidingModel::Sat => return Err(Error::usage("the sat model is a CNF, not a MILP")),
+    })
+}
+
+/// Write the `model` of `p` in `format` to `out` (a NEOS job is [`neos_job`]'s).
+pub fn export(
+    p: &SlidingPuzzle,
+    goal: Goal,
+    model: SlidingModel,
+    format: Format,
+    horizon: usize,
+    out: &mut dyn Write,
+) -> Result<(), Error> {
+    if !model.writes(format) || format == Format::Neos {
+        return Err(Error::Usage(format!(
+            "model {} cannot be written as {}: neos goes to lp, mps or gms; flow to lp or mps; sat to cnf",
+            model.name(),
+            format.name()
+        )));
+    }
+    match format {
+        Format::Lp => {
+            lp::write_lp(build_milp(p, goal, model, horizon)?.model(), out)
+                .map_err(Error::failure)?;
+        }
+        Format::Mps => {
+            mps::write_mps(build_milp(p, goal, model, horizon)?.model(), out)
+                .map_err(Error::failure)?;
+        }
+        Format::Gms => {
+            gams::write_sliding_neos_gms(p, goal, horizon, &gams::GamsOptions::default(), out)
+                .map_err(Error::failure)?;
+        }
+        _ => {
+            let enc = sliding_sat::build(p, goal, horizon);
+            dimacs_cnf::write_cnf(enc.cnf(), out).map_err(Error::failure)?;
+        }
+    }
+    Ok(())
+}
+
+/// The model text of a NEOS job for `job`'s board, in its input method: LP or MPS from the
+/// MILP's writers, GAMS from the case study's algebraic template (with the job's solver and
+/// time limit written in).
+pub fn neos_model_text(job: &SlidingJob) -> Result<String, Error> {
+    let model = match job.model.as_str() {
+        "neos" => SlidingModel::Neos,
+        "flow" => SlidingModel::Flow,
+        other => {
+            return Err(Error::Usage(format!(
+                "--model {other} cannot go to NEOS: use a MILP formulation (neos, or flow with lp/mps)"
+            )));
+        }
+    };
+    let mut buf = Vec::new();
+    match job.input {
+        InputMethod::Lp | InputMethod::Mps => {
+            let fmt = if job.input == InputMethod::Lp {
+                Format::Lp
+            } else {
+                Format::Mps
+            };
+            export(&job.puzzle, job.goal, model, fmt, job.horizon, &mut buf)?;
+        }
+        InputMethod::Gams => {
+            if model != SlidingModel::Neos {
+                return Err(Error::Usage(format!(
+                    "--model {} has no GAMS writer: use --input mps or lp, or --model neos",
+                    model.name()
+                )));
+            }
+            let opts = gams::GamsOptions {
+                // GAMS solver names are the NEOS ones in lower case (cbc, cplex, …).
+                solver: job.solver.to_ascii_lowercase(),
+                time_limit: job.time_limit,
+                ..gams::GamsOptions::default()
+            };
+            gams::write_sliding_neos_gms(&job.puzzle, job.goal, job.horizon, &opts, &mut buf)
+                .map_err(|e| Error::Usage(e.to_string()))?;
+        }
+    }
+    String::from_utf8(buf).map_err(|e| Error::Usage(e.to_string()))
+}
+
+/// The job document of `job`, as `export --format neos` and `neos submit --dry-run` print it.
+pub fn neos_job_text(job: &SlidingJob) -> Result<String, Error> {
+    let spec = job.spec(neos_model_text(job)?)?;
+    crate::format::neos_job::job_to_string(&spec).map_err(|e| Error::Usage(e.to_string()))
+}
+
+/// Decode and verify a finished NEOS job's output against the instance it was built from,
+/// exactly as a local `solve --via milp` does.
+pub fn judge_neos(
+    rec: &JobRecord,
+    inst: &InstanceRef,
+    output: &str,
+    started: Instant,
+) -> Result<Report, Error> {
+    let goal = Goal::parse(&inst.goal)
+        .ok_or_else(|| Error::Usage(format!("job file: unknown goal {:?}", inst.goal)))?;
+    let p = SlidingPuzzle::parse(&inst.board, &inst.path, goal)
+        .map_err(|e| Error::Usage(format!("job file: {e}")))?;
+    let model = match inst.model.as_str() {
+        "neos" => SlidingModel::Neos,
+        "flow" => SlidingModel::Flow,
+        _ => {
+            return Err(Error::Usage(format!(
+                "job file: model {:?} is not a MILP formulation",
+                inst.model
+            )));
+        }
+    };
+    let built = build_milp(&p, goal, model, inst.horizon).map_err(|e| {
+        Error::Neos(NeosError::Results {
+            job: rec.number,
+            detail: format!("cannot rebuild the model: {e}"),
+        })
+    })?;
+    let sol = parse_results(output, rec.input, rec.number)?;
+    let mut rep = sliding_report(&inst.model, &rec.solver_label(), inst.horizon);
+    fill(
+        &mut rep,
+        super::milp::judge(&*built, &PlanChecker { goal }, &p, &sol),
+    );
+    rep.seconds = started.elapsed().as_secs_f64();
+    Ok(rep)
+}
+
+/// What a sliding `solve` is asked to do, as the flags say it (validated by
+/// [`SolveRequest::plan`]).
+#[derive(Debug, Clone)]
+pub struct SolveRequest {
+    /// `--via`; `None`: native, or sat when a SAT-only option is given.
+    pub via: Option<Route>,
+    /// `--model`.
+    pub model: Option<ModelName>,
+    /// `--solver`: an embedded engine or a registry entry.
+    pub solver: Option<String>,
+    /// `--horizon`.
+    pub horizon: Option<Horizon>,
+    /// `--time-limit` and `--threads`.
+    pub limits: Limits,
+    /// `--solvers`: an explicit registry file.
+    pub solvers_file: Option<PathBuf>,
+    /// `--encoding` (SAT route).
+    pub encoding: Option<sliding_sat::Encoding>,
+    /// `--certify` and its options.
+    pub certify: Option<CertifyOptions>,
+    /// `--plan`: a plan to certify instead of searching.
+    pub plan: Option<Vec<Move>>,
+}
+
+/// A validated sliding solve: the route, its model and everything it needs.
+#[derive(Debug, Clone)]
+pub struct SolvePlan {
+    /// The route.
+    pub route: Route,
+    /// The formulation of the milp and sat routes.
+    pub model: SlidingModel,
+    /// The native search finds the plan and SAT only certifies it (`--via native --certify`).
+    pub native_certify: bool,
+    /// The request.
+    pub request: SolveRequest,
+}
+
+impl SolveRequest {
+    /// A request for `route` under `limits`, everything else left to its default (the
+    /// builtin registry, the route's default model, solver, horizon and encoding).
+    pub fn new(route: Route, limits: Limits) -> Self {
+        SolveRequest {
+            via: Some(route),
+            model: None,
+            solver: None,
+            horizon: None,
+            limits,
+            solvers_file: None,
+            encoding: None,
+            certify: None,
+            plan: None,
+        }
+    }
+
+    /// Check the route rules: which flags go with which route, and which model each route
+    /// solves.
+    pub fn plan(self) -> Result<SolvePlan, Error> {
+        let time = self.limits.time.as_secs_f64();
+        if !(time.is_finite() && time > 0.0) {
+            return Err(Error::usage(
+                "--time-limit must be a positive number of seconds",
+            ));
+        }
+        // --certify and --encoding belong to the SAT route, so they imply --via sat.
+        let sat_only = self.certify.is_some() || self.encoding.is_some();
+        let route = self
+            .via
+            .unwrap_or(if sat_only { Route::Sat } else { Route::Native });
+        if route == Route::Clique {
+            return Err(Error::usage(
+                "--via clique is not available for sliding puzzles: use native, milp or sat",
+            ));
+        }
+        // --via native --certify: the native plan, certified by refuting its length − 2.
+        let native_certify = route == Route::Native && self.certify.is_some();
+        if sat_only && route != Route::Sat && !native_certify {
+            return Err(Error::Usage(format!(
+                "--certify and --encoding belong to --via sat (or --via native --certify), not --via {}",
+                route.name()
+            )));
+        }
+        if native_certify && self.plan.is_some() {
+            return Err(Error::usage(
+                "--plan gives the plan to certify, so it goes with --via sat, not --via native",
+            ));
+        }
+        let model = match (route, self.model) {
+            (Route::Milp, None) => SlidingModel::Neos,
+            (Route::Milp, Some(m)) => match SlidingModel::of(m)? {
+                SlidingModel::Sat => {
+                    return Err(Error::usage(
+                        "--via milp solves --model neos or flow, not sat",
+                    ));
+                }
+                other => other,
+            },
+            (Route::Native, Some(m)) => {
+                return Err(Error::Usage(format!(
+                    "--via native searches the puzzle itself and takes no --model (got {})",
+                    m.name()
+                )));
+            }
+            (_, Some(m)) if m != ModelName::Sat => {
+                return Err(Error::Usage(format!(
+                    "--via {} solves --model sat, not {}",
+                    route.name(),
+                    m.name()
+                )));
+            }
+            _ => SlidingModel::Sat,
+        };
+        Ok(SolvePlan {
+            route,
+            model,
+            native_certify,
+            request: self,
+        })
+    }
+}
+
+/// Solve `p` as `plan` says and verify the answer independently. `--horizon auto` is
+/// resolved here (the native route needs no horizon).
+pub fn solve(
+    p: &SlidingPuzzle,
+    goal: Goal,
+    plan: &SolvePlan,
+    progress: Progress<'_>,
+) -> Result<Report, Error> {
+    let req = &plan.request;
+    let horizon = if plan.route == Route::Native {
+        None // the native search needs no horizon
+    } else {
+        horizon_of(req.horizon, p, goal, req.limits.time, progress)?
+    };
+    match plan.route {
+        Route::Native if plan.native_certify => {
+            let native = solve_native(p, goal, req.limits.time, progress)?;
+            let Some(moves) = native.plan().map(<[Move]>::to_vec) else {
+                return Ok(native);
+            };
+            let mut rep = solve_sat(p, goal, req, horizon, Some(&moves), progress)?;
+            rep.solver_status =
+                "plan from the native solver (IDA*); SAT used for the proof only".into();
+            Ok(rep)
+        }
+        Route::Native => solve_native(p, goal, req.limits.time, progress),
+        Route::Milp => solve_milp(p, goal, plan.model, req, horizon, progress),
+        _ => solve_sat(p, goal, req, horizon, req.plan.as_deref(), progress),
+    }
+}
+
+fn sliding_report(model: &str, solver: &str, horizon: usize) -> Report {
+    Report::new(
+        FamilyName::Sliding,
+        model,
+        solver,
+        Details::Sliding {
+            horizon,
+            moves: None,
+        },
+    )
+}
+
+/// Fill the report's plan fields from an answer.
+fn fill(rep: &mut Report, a: Answer<Vec<Move>>) {
+    a.fill(rep);
+    if let Details::Sliding { moves, .. } = &mut rep.details {
+        *moves = a.solution.as_deref().map(moves_to_string);
+    }
+    rep.solution = a.solution.map(Solution::Plan);
+}
+
+fn solve_native(
+    p: &SlidingPuzzle,
+    goal: Goal,
+    limit: Duration,
+    progress: Progress<'_>,
+) -> Result<Report, Error> {
+    let started = Instant::now();
+    let (r, db, heuristic) = search::solve_one(
+        p,
+        goal,
+        &search::NativeOptions::default(),
+        Some(limit),
+        progress,
+    )
+    .map_err(|e| Error::Usage(e.to_string()))?;
+    let mut rep = sliding_report("native", "ida*", r.lower_bound as usize);
+    rep.bound = Some(r.lower_bound as f64);
+    rep.native = Some(NativeStats {
+        heuristic,
+        nodes: r.nodes,
+        initial_h: r.initial_h,
+        db_seconds: db.as_ref().map_or(0.0, |d| d.seconds),
+        db_source: match db.map(|d| d.source) {
+            Some(search::pdb::DbSource::Loaded) => "loaded".into(),
+            Some(search::pdb::DbSource::Built(_)) => "built".into(),
+            None => "none".into(),
+        },
+        search_seconds: r.seconds,
+    });
+    match (r.status, r.moves) {
+        (NativeStatus::Solved, Some(moves)) => {
+            let claimed = Some(moves.len() as f64);
+            let v = PlanChecker { goal }.check(p, &moves, claimed);
+            let words = if r.proven_optimal {
+                "optimal: IDA* exhausted every shorter bound".to_string()
+            } else {
+                format!(
+                    "a plan; optimality not proven (at least {} moves)",
+                    r.lower_bound
+                )
+            };
+            let checked = Checked {
+                solution: Some(moves),
+                objective: v.objective,
+                errors: v.errors,
+            };
+            let mut a = Answer::judged(checked, r.proven_optimal, None, words);
+            if !a.optimal {
+                // What the search proved stays the bound.
+                a.bound = Some(r.lower_bound as f64);
+            }
+            fill(&mut rep, a);
+        }
+        (NativeStatus::Unsolvable, _) => {
+            rep.status = Status::Infeasible;
+            rep.solver_status = "the board cannot reach the goal (permutation parity)".into();
+        }
+        _ => {
+            rep.status = Status::TimeLimit;
+            rep.solver_status = format!("stopped; at least {} moves", r.lower_bound);
+        }
+    }
+    rep.seconds = started.elapsed().as_secs_f64();
+    Ok(rep)
+}
+
+fn registry(req: &SolveRequest) -> Result<Registry, Error> {
+    Ok(Registry::load(req.solvers_file.as_deref())?)
+}
+
+fn solve_milp(
+    p: &SlidingPuzzle,
+    goal: Goal,
+    model: SlidingModel,
+    req: &SolveRequest,
+    horizon: Option<usize>,
+    progress: Progress<'_>,
+) -> Result<Report, Error> {
+    let started = Instant::now();
+    let horizon = resolve_horizon(p, horizon)?;
+    let name = req.solver.as_deref().unwrap_or("microlp");
+    let built = build_milp(p, goal, model, horizon)?;
+    let solver = registry(req)?.milp(name)?;
+    let sol = super::milp::run(&*built, &*solver, &req.limits, progress)?;
+    let mut rep = sliding_report(model.name(), name, horizon);
+    fill(
+        &mut rep,
+        super::milp::judge(&*built, &PlanChecker { goal }, p, &sol),
+    );
+    rep.seconds = started.elapsed().as_secs_f64();
+    Ok(rep)
+}
+
+/// Judge a MILP answer (from any executor: a local solver, NEOS) of the sliding `model` at
+/// `horizon`, exactly as a local `solve --via milp` does.
+pub fn judge_milp(
+    p: &SlidingPuzzle,
+    goal: Goal,
+    model: SlidingModel,
+    horizon: usize,
+    solver: &str,
+    sol: &MilpSolution,
+) -> Result<Report, Error> {
+    let built = build_milp(p, goal, model, horizon)?;
+    let mut rep = sliding_report(model.name(), solver, horizon);
+    fill(
+        &mut rep,
+        super::milp::judge(&*built, &PlanChecker { goal }, p, sol),
+    );
+    Ok(rep)
+}
+
+/// The SAT route: horizon stepping to a proven optimum, or, with `given`, a plan from
+/// elsewhere to replay and certify; `--certify` makes a checked DRAT certificate.
+fn solve_sat(
+    p: &SlidingPuzzle,
+    goal: Goal,
+    req: &SolveRequest,
+    horizon: Option<usize>,
+    given: Option<&[Move]>,
+    progress: Progress<'_>,
+) -> Result<Report, Error> {
+    let started = Instant::now();
+    let name = req.solver.as_deref().unwrap_or("varisat");
+    if horizon == Some(0) {
+        return Err(Error::usage("--horizon must be at least 1"));
+    }
+    // The SAT route steps up to this horizon; without a known diameter, a generous cap.
+    let max_h = horizon
+        .or_else(|| sliding_neos::default_horizon(p.rows(), p.cols()))
+        .unwrap_or(200);
+    let say = |_: usize, s: &SatStep| {
+        progress(&format!(
+            "horizon {}: {:?} in {:.2} s ({} vars, {} clauses)",
+            s.horizon, s.result, s.seconds, s.vars, s.clauses
+        ))
+    };
+    let encoding = req.encoding.unwrap_or_default();
+    let reg = registry(req)?;
+    let solver = reg.sat(name)?;
+    let checker = PlanChecker { goal };
+    let proof = || {
+        solver.proofs().ok_or_else(|| {
+            Error::Usage(format!(
+                "solver {name:?} cannot write DRAT proofs: certify with varisat, cadical or kissat"
+            ))
+        })
+    };
+    let mut rep;
+    if let (Some(cert_opts), Some(moves)) = (&req.certify, given) {
+        let producer = Producer {
+            solver: proof()?,
+            limits: req.limits,
+        };
+        rep = sliding_report("sat", name, moves.len());
+        let v = checker.check(p, moves, None);
+        let checked = Checked {
+            solution: Some(moves.to_vec()),
+            objective: v.objective,
+            errors: v.errors,
+        };
+        fill(
+            &mut rep,
+            Answer::judged(checked, false, None, "plan given; search skipped"),
+        );
+        if rep.verified {
+            let cert = certify::certify_plan(p, goal, moves.len(), encoding, &producer, cert_opts)?;
+            rep.optimal = cert.certified;
+            if rep.optimal {
+                rep.bound = rep.objective;
+            }
+            rep.certificate = Some(cert);
+        }
+    } else {
+        let (plan, certificate) = if let Some(cert_opts) = &req.certify {
+            if !p.is_solvable(goal) {
+                return Err(Error::Failure(
+                    sat_horizon::SatPlanError::<String>::Unsolvable(goal).to_string(),
+                ));
+            }
+            let producer = Producer {
+                solver: proof()?,
+                limits: req.limits,
+            };
+            certify::solve_certified(p, goal, max_h, encoding, &producer, cert_opts, say)?
+        } else {
+            let plan = sat_horizon::solve_with_solver(
+                p,
+                goal,
+                max_h,
+                encoding,
+                &*solver,
+                &req.limits,
+                say,
+            )
+            .map_err(Error::failure)?;
+            (plan, None)
+        };
+        rep = sliding_report("sat", name, plan.horizon.unwrap_or(max_h));
+        rep.bound = Some(plan.lower_bound as f64);
+        match &plan.moves {
+            Some(moves) => {
+                let v = checker.check(p, moves, plan.horizon.map(|h| h as f64));
+                let checked = Checked {
+                    solution: Some(moves.clone()),
+                    objective: v.objective,
+                    errors: v.errors,
+                };
+                let lower = rep.bound;
+                fill(&mut rep, Answer::judged(checked, plan.optimal, None, ""));
+                if !rep.optimal {
+                    rep.bound = lower;
+                }
+            }
+            None => {
+                rep.status = match plan.steps.last().map(|s| s.result) {
+                    Some(StepResult::Unknown) => Status::TimeLimit,
+                    _ => Status::NoSolution,
+                };
+            }
+        }
+        rep.solver_status = plan
+            .steps
+            .iter()
+            .map(|s| format!("T={}:{:?}", s.horizon, s.result))
+            .collect::<Vec<_>>()
+            .join(" ");
+        rep.certificate = certificate;
+    }
+    rep.encoding = Some(encoding);
+    rep.certificate_wanted = req.certify.is_some();
+    rep.seconds = started.elapsed().as_secs_f64();
+    Ok(rep)
+}
+
+/// A solution file of any kind `verify` accepts, detected from its content.
+#[derive(Debug)]
+pub enum AnySolution {
+    /// A tilekit move list.
+    Moves(Vec<Move>),
+    /// A raw MILP solver output, and which parser read it.
+    Milp(MilpSolution, &'static str),
+    /// A raw SAT solver output.
+    Sat(SatOutcome),
+}
+
+/// Detect and parse a solution file; `num_vars` is needed for SAT outputs.
+pub fn parse_any_solution(
+    text: &str,
+    source: &str,
+    num_vars: Option<usize>,
+) -> Result<AnySolution, Error> {
+    if let Some((sol, solver)) = parse_milp_output(text, source)? {
+        return Ok(AnySolution::Milp(sol, solver));
+    }
+    if text
+        .lines()
+        .any(|l| l.starts_with("s SATISFIABLE") || l.starts_with("s UNSATISFIABLE"))
+    {
+        let n =
+            num_vars.ok_or_else(|| Error::usage("a SAT output needs --model sat and --horizon"))?;
+        return Ok(AnySolution::Sat(sat_out::parse(text, source, n)?));
+    }
+    Ok(AnySolution::Moves(crate::puzzle::sliding::parse_moves(
+        text, source,
+    )?))
+}
+
+/// A raw CBC, HiGHS or GLPK output, recognised by its first line; `None` for anything else.
+pub fn parse_milp_output(
+    text: &str,
+    source: &str,
+) -> Result<Option<(MilpSolution, &'static str)>, Error> {
+    let first = text
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+        .trim();
+    if first.starts_with("Model status") {
+        return Ok(Some((highs::parse(text, source)?, "highs")));
+    }
+    if first.starts_with("c Problem:") || first.starts_with("s mip") || first.starts_with("s bas") {
+        return Ok(Some((glpk::parse(text, source)?, "glpk")));
+    }
+    if first.contains("objective value")
+        || first.starts_with("Infeasible")
+        || first.starts_with("Integer infeasible")
+        || first.starts_with("Unbounded")
+        || first.starts_with("Stopped on")
+    {
+        return Ok(Some((cbc::parse(text, source)?, "cbc")));
+    }
+    Ok(None)
+}
+
+/// Verify a solution file against an instance. Raw solver outputs are decoded through the
+/// model rebuilt with the same `model` and `horizon` as at export.
+pub fn verify(
+    p: &SlidingPuzzle,
+    goal: Goal,
+    text: &str,
+    source: &str,
+    model: Option<SlidingModel>,
+    horizon: Option<usize>,
+) -> Result<Verdict, Error> {
+    let checker = PlanChecker { goal };
+    let sat_vars = match (model, horizon) {
+        (Some(SlidingModel::Sat), Some(h)) => Some(sliding_sat::build(p, goal, h).cnf().num_vars()),
+        _ => None,
+    };
+    let verdict = |c: Checked<Vec<Move>>| Verdict {
+        valid: c.errors.is_empty() && c.solution.is_some(),
+        objective: c.objective,
+        errors: c.errors,
+    };
+    match parse_any_solution(text, source, sat_vars)? {
+        AnySolution::Moves(moves) => Ok(checker.check(p, &moves, None)),
+        AnySolution::Milp(sol, _) => {
+            if model == Some(SlidingModel::Sat) {
+                return Err(Error::usage(
+                    "a MILP solver output cannot belong to --model sat",
+                ));
+            }
+            let h = resolve_horizon(p, horizon)?;
+            let built = build_milp(p, goal, model.unwrap_or(SlidingModel::Neos), h)?;
+            if !sol.outcome.has_solution() {
+                return Ok(Verdict {
+                    valid: false,
+                    objective: None,
+                    errors: vec![format!(
+                        "the solver output has no solution (status: {})",
+                        sol.status_text
+                    )],
+                });
+            }
+            // Values that do not fit the rebuilt model are bad input, not a bad answer.
+            sol.resolve(built.model())
+                .map_err(|e| Error::Usage(format!("{source}: {e}")))?;
+            let mut c = super::milp::check(&*built, &checker, p, &sol);
+            if c.solution.is_none() {
+                c.objective = None;
+            }
+            Ok(verdict(c))
+        }
+        AnySolution::Sat(out) => {
+            let h = horizon.ok_or_else(|| Error::usage("a SAT output needs --horizon"))?;
+            let enc = sliding_sat::build(p, goal, h);
+            match out {
+                SatOutcome::Sat(assignment) => Ok(verdict(super::sat::check(
+                    &enc,
+                    &checker,
+                    p,
+                    &assignment,
+                    Some(h as f64),
+                ))),
+                other => Ok(Verdict {
+                    valid: false,
+                    objective: None,
+                    errors: vec![format!("the SAT output carries no model ({other:?})")],
+                }),
+            }
+        }
+    }
+}
+
+/// The progress function for callers that want none.
+pub fn no_progress() -> Progress<'static> {
+    &quiet
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn req() -> SolveRequest {
+        SolveRequest {
+            via: None,
+            model: None,
+            solver: None,
+            horizon: None,
+            limits: Limits::new(Duration::from_secs(10), 1),
+            solvers_file: None,
+            encoding: None,
+            certify: None,
+            plan: None,
+        }
+    }
+
+    fn cert() -> CertifyOptions {
+        CertifyOptions {
+            checker: "rate".into(),
+            checker_time_limit: Duration::from_secs(1),
+            proof_dir: None,
+            split: 0,
+            jobs: 1,
+        }
+    }
+
+    fn err(r: SolveRequest) -> String {
+        r.plan().unwrap_err().to_string()
+    }
+
+    #[test]
+    fn routes_default_and_imply() {
+        let p = req().plan().unwrap();
+        assert_eq!((p.route, p.native_certify), (Route::Native, false));
+        let p = SolveRequest {
+            encoding: Some(sliding_sat::Encoding::Strong),
+            ..req()
+        }
+        .plan()
+        .unwrap();
+        assert_eq!((p.route, p.model), (Route::Sat, SlidingModel::Sat));
+        let p = SolveRequest {
+            via: Some(Route::Milp),
+            ..req()
+        }
+        .plan()
+        .unwrap();
+        assert_eq!(p.model, SlidingModel::Neos);
+        let p = SolveRequest {
+            via: Some(Route::Native),
+            certify: Some(cert()),
+            ..req()
+        }
+        .plan()
+        .unwrap();
+        assert!(p.native_certify);
+    }
+
+    #[test]
+    fn route_rules_are_checked_once_here() {
+        assert_eq!(
+            err(SolveRequest {
+                via: Some(Route::Milp),
+                certify: Some(cert()),
+                ..req()
+            }),
+            "--certify and --encoding belong to --via sat (or --via native --certify), not --via milp"
+        );
+        assert_eq!(
+            err(SolveRequest {
+                via: Some(Route::Native),
+                certify: Some(cert()),
+                plan: Some(vec![]),
+                ..req()
+            }),
+            "--plan gives the plan to certify, so it goes with --via sat, not --via native"
+        );
+        assert_eq!(
+            err(SolveRequest {
+                via: Some(Route::Milp),
+                model: Some(ModelName::Sat),
+                ..req()
+            }),
+            "--via milp solves --model neos or flow, not sat"
+        );
+        assert_eq!(
+            err(SolveRequest {
+                via: Some(Route::Native),
+                model: Some(ModelName::Flow),
+                ..req()
+            }),
+            "--via native searches the puzzle itself and takes no --model (got flow)"
+        );
+        assert_eq!(
+            err(SolveRequest {
+                via: Some(Route::Sat),
+                model: Some(ModelName::Neos),
+                ..req()
+            }),
+            "--via sat solves --model sat, not neos"
+        );
+        assert_eq!(
+            err(SolveRequest {
+                via: Some(Route::Milp),
+                model: Some(ModelName::Clique),
+                ..req()
+            }),
+            "--model clique is not known for sliding puzzles: use neos, flow or sat"
+        );
+        assert_eq!(
+            err(SolveRequest {
+                limits: Limits::new(Duration::ZERO, 1),
+                ..req()
+            }),
+            "--time-limit must be a positive number of seconds"
+        );
+    }
+
+    #[test]
+    fn formats_follow_the_model() {
+        assert!(SlidingModel::Neos.writes(Format::Gms));
+        assert!(!SlidingModel::Flow.writes(Format::Gms));
+        assert!(!SlidingModel::Sat.writes(Format::Lp));
+        assert_eq!(
+            export_format(SlidingModel::Sat, None, None).unwrap(),
+            Format::Cnf
+        );
+        assert_eq!(
+            export_format(SlidingModel::Neos, None, Some(Path::new("a/b.mps"))).unwrap(),
+            Format::Mps
+        );
+        assert_eq!(
+            export_format(SlidingModel::Neos, None, Some(Path::new("b.txt")))
+                .unwrap_err()
+                .to_string(),
+            "format \"txt\" is not known: use lp, mps, gms or cnf"
+        );
+    }
+}
