@@ -752,22 +752,22 @@ fn usage_errors_exit_2_with_a_clear_message() {
         (
             "goal_unknown",
             vec!["export", i, "--goal", "blank-middle"],
-            "--goal blank-middle is not known",
+            "invalid value 'blank-middle' for '--goal <GOAL>'",
         ),
         (
             "model_unknown",
             vec!["export", i, "--model", "cp"],
-            "--model cp is not known",
+            "invalid value 'cp' for '--model <MODEL>'",
         ),
         (
             "verify_model_unknown",
             vec!["verify", i, s(&bad_sol), "--model", "cp"],
-            "--model cp is not known",
+            "invalid value 'cp' for '--model <MODEL>'",
         ),
         (
             "format_unknown",
             vec!["export", i, "--format", "xls"],
-            "format \"xls\" is not known",
+            "invalid value 'xls' for '--format <FORMAT>'",
         ),
         (
             "format_from_extension",
@@ -782,7 +782,7 @@ fn usage_errors_exit_2_with_a_clear_message() {
         (
             "via_unknown",
             vec!["solve", i, "--via", "cp"],
-            "--via cp is not available",
+            "invalid value 'cp' for '--via <VIA>'",
         ),
         (
             "solve_model_mismatch",
@@ -855,7 +855,7 @@ fn usage_errors_exit_2_with_a_clear_message() {
         (
             "family_unknown",
             vec!["export", i, "--family", "jigsaw"],
-            "--family jigsaw is not known: use sliding or edge",
+            "invalid value 'jigsaw' for '--family <FAMILY>'",
         ),
     ];
     for (name, args, needle) in cases {

@@ -47,10 +47,16 @@ fn fake_solver(dir: &Path, kind: &str, solution: &str, args: &str, body: &str) -
     std::fs::write(&script, format!("#!/bin/sh\n{body}\n")).unwrap();
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
     let toml = dir.join("solvers.toml");
+    // The registry ties each kind to the formats it reads.
+    let input = match kind {
+        "sat" => "cnf",
+        "clique" => "dimacs",
+        _ => "lp",
+    };
     std::fs::write(
         &toml,
         format!(
-            "[solver.fake]\nkind = \"{kind}\"\ncommand = \"{}\"\ninput = \"lp\"\nargs = {args}\nsolution = \"{solution}\"\n",
+            "[solver.fake]\nkind = \"{kind}\"\ncommand = \"{}\"\ninput = \"{input}\"\nargs = {args}\nsolution = \"{solution}\"\n",
             script.display()
         ),
     )

@@ -1,10 +1,10 @@
 //! Helpers shared by the benchmarks (each bench is its own crate and includes this module):
 //! peak memory, medians and a line describing the machine, so every table states its
 //! conditions the same way.
-#![allow(dead_code)] // not every bench uses every helper
+#![allow(dead_code, reason = "not every bench uses every helper")]
 
 /// Peak resident set size since the last [`reset_peak_rss`], in MiB (Linux `VmHWM`).
-pub fn peak_rss_mib() -> f64 {
+pub(crate) fn peak_rss_mib() -> f64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
         .and_then(|s| {
@@ -17,18 +17,18 @@ pub fn peak_rss_mib() -> f64 {
 }
 
 /// Reset the peak RSS to the current RSS (Linux ≥ 4.0: `echo 5 > /proc/self/clear_refs`).
-pub fn reset_peak_rss() {
+pub(crate) fn reset_peak_rss() {
     let _ = std::fs::write("/proc/self/clear_refs", "5");
 }
 
 /// The median (the upper one of an even count) of non-empty samples.
-pub fn median(mut v: Vec<f64>) -> f64 {
+pub(crate) fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
 }
 
 /// `nproc`, the CPU model and the load average, for the record.
-pub fn machine() -> String {
+pub(crate) fn machine() -> String {
     let cpus = std::thread::available_parallelism().map_or(0, |n| n.get());
     let model = std::fs::read_to_string("/proc/cpuinfo")
         .ok()

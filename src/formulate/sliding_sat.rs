@@ -570,7 +570,10 @@ mod tests {
         let enc = build_encoding(p, goal, t_max, encoding);
         let mut cnf = enc.cnf().clone();
         let mut board = p.clone();
-        #[allow(clippy::needless_range_loop)] // t runs to t_max inclusive; plan has t_max.
+        #[allow(
+            clippy::needless_range_loop,
+            reason = "t runs to t_max inclusive; plan has t_max"
+        )]
         for t in 0..=t_max {
             for cell in 0..p.cells() {
                 match enc.at_var(board.tile_at(cell) as usize, cell, t) {

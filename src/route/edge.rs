@@ -431,17 +431,14 @@ pub fn verify(
             "{source}: not a CBC, HiGHS or GLPK solution file; --model milp verifies raw solver outputs (a board needs no --model)"
         ))
     };
-    match model {
-        Some(EdgeModel::Clique | EdgeModel::Sat) => {
-            return Ok(Verification::Raw(verify_raw_model(
-                p,
-                model.unwrap_or(EdgeModel::Sat),
-                text,
-                source,
-                opts,
-            )?));
-        }
-        _ => {}
+    if let Some(EdgeModel::Clique | EdgeModel::Sat) = model {
+        return Ok(Verification::Raw(verify_raw_model(
+            p,
+            model.unwrap_or(EdgeModel::Sat),
+            text,
+            source,
+            opts,
+        )?));
     }
     if let Some(v) = verify_raw_milp(p, text, source, opts)? {
         return Ok(Verification::Raw(v));

@@ -12,6 +12,7 @@ pub mod bench;
 pub mod ida;
 pub mod manhattan;
 pub mod pdb;
+pub mod rank;
 pub mod region;
 pub mod sat_horizon;
 

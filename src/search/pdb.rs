@@ -10,6 +10,7 @@
 //! Goal: blank-first (tile `t` in cell `t`).
 
 use super::ida::{Heuristic, neighbours};
+use super::rank::{self, MAX_CELLS, perm_count};
 use super::region;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -202,12 +203,10 @@ impl Partition {
     fn validate(&self) -> Result<(), PdbError> {
         let n = self.rows * self.cols;
         let bad = |m: String| Err(PdbError::Partition(m));
-        if !(4..=region::MAX_CELLS).contains(&n) || self.rows < 2 || self.cols < 2 {
+        if !(4..=MAX_CELLS).contains(&n) || self.rows < 2 || self.cols < 2 {
             return bad(format!(
                 "pattern databases need a board of 4 to {} cells, not {}×{}",
-                region::MAX_CELLS,
-                self.rows,
-                self.cols
+                MAX_CELLS, self.rows, self.cols
             ));
         }
         if self.groups.is_empty() || self.groups.len() > MAX_GROUPS {
@@ -253,11 +252,6 @@ fn cell_bits(n: usize) -> u32 {
     usize::BITS - (n - 1).leading_zeros()
 }
 
-/// Placements of `k` distinct tiles on `n` cells: n!/(n−k)!.
-pub fn perm_count(n: usize, k: usize) -> u64 {
-    (0..k).map(|i| (n - i) as u64).product()
-}
-
 /// Table length of a group of `k` tiles.
 fn table_len(n: usize, bits: u32, k: usize) -> u64 {
     if is_ranked(n, k) {
@@ -272,7 +266,7 @@ fn table_len(n: usize, bits: u32, k: usize) -> u64 {
 #[inline(always)]
 pub fn rank_packed(packed: u32, bits: u32, k: usize, n: usize) -> u32 {
     let mask = (1u32 << bits) - 1;
-    region::rank((0..k).map(|i| (packed >> (bits * i as u32)) & mask), n)
+    rank::rank((0..k).map(|i| (packed >> (bits * i as u32)) & mask), n)
 }
 
 /// Build one group's table: `table[index(cells of the tiles)]` = fewest moves of pattern
@@ -299,7 +293,7 @@ pub fn build_group(
     zero_one_bfs(&mut dist, start, tiles, progress, |s| {
         let p = s & pmask;
         let blank = (s >> pbits) as usize;
-        let mut occ = [u8::MAX; region::MAX_CELLS];
+        let mut occ = [u8::MAX; MAX_CELLS];
         for j in 0..k {
             occ[((p >> (b * j)) & cell_mask) as usize] = j as u8;
         }

@@ -14,11 +14,8 @@
 //! The table is the placement's BFS level: the fewest pattern-tile moves from any blank
 //! position, the minimum over blank cells that [`super::pdb`] stores.
 
-use super::pdb::perm_count;
+use super::rank::{MAX_CELLS, full_mask, perm_count, rank_cells, unrank_cells};
 use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, AtomicU64, AtomicUsize, Ordering};
-
-/// Largest board (cells) the region search handles: masks are `u32`.
-pub const MAX_CELLS: usize = 32;
 
 /// One placement's mask of reached cells, stored as narrowly as the board allows.
 trait MaskSlot: Sync + Send + Sized {
@@ -58,56 +55,6 @@ mask_slot!(AtomicU32, u32);
 pub fn build_bytes(n: usize, k: usize) -> u64 {
     let mask = if n <= 16 { 2 } else { 4 };
     perm_count(n, k) * (3 * mask + 1)
-}
-
-/// Lexicographic rank of the placement `cells` (cell of each tile) among the n!/(n−k)!
-/// placements of `cells.len()` tiles (see [`rank`]).
-#[inline(always)]
-pub fn rank_cells(cells: &[u8], n: usize) -> u32 {
-    rank(cells.iter().map(|&c| c as u32), n)
-}
-
-/// Lexicographic rank of a placement given as the cells of its tiles in order: digit i is
-/// the i-th cell's position among the cells still free. The one ranking used by builders
-/// and lookups ([`super::pdb::rank_packed`] feeds it packed cells).
-#[inline(always)]
-pub fn rank(cells: impl Iterator<Item = u32>, n: usize) -> u32 {
-    let mut used = 0u32;
-    let mut r = 0u32;
-    for (i, p) in cells.enumerate() {
-        let d = p - (used & ((1u32 << p) - 1)).count_ones();
-        r = r * (n - i) as u32 + d;
-        used |= 1 << p;
-    }
-    r
-}
-
-/// The cells of the placement of rank `r` (inverse of [`rank_cells`]) for `k` tiles.
-#[inline(always)]
-pub fn unrank_cells(mut r: u32, k: usize, n: usize) -> [u8; MAX_CELLS] {
-    let mut digits = [0u8; MAX_CELLS];
-    for i in (0..k).rev() {
-        let radix = (n - i) as u32;
-        digits[i] = (r % radix) as u8;
-        r /= radix;
-    }
-    let mut cells = [0u8; MAX_CELLS];
-    let mut free = full_mask(n);
-    for i in 0..k {
-        // The digit-th free cell: drop the lowest free cells, take the next.
-        let mut f = free;
-        for _ in 0..digits[i] {
-            f &= f - 1;
-        }
-        let c = f.trailing_zeros();
-        cells[i] = c as u8;
-        free &= !(1 << c);
-    }
-    cells
-}
-
-fn full_mask(n: usize) -> u32 {
-    if n >= 32 { u32::MAX } else { (1u32 << n) - 1 }
 }
 
 /// Bit-parallel moves on a `rows × cols` board (cells numbered row-major, bit c = cell c).

@@ -747,6 +747,14 @@ mod tests {
                 "[solver.x]\nkind=\"sat\"\ncommand=\"\"\ninput=\"cnf\"\nargs=[\"{model}\"]\nsolution=\"sat\"\n",
                 "`command` is empty",
             ),
+            (
+                "[solver.x]\nkind=\"milp\"\ncommand=\"x\"\ninput=\"dimacs\"\nargs=[\"{model}\", \"{solution}\"]\nsolution=\"cbc\"\n",
+                "[solver.x]: input \"dimacs\" is not a milp model format: use lp or mps",
+            ),
+            (
+                "[solver.x]\nkind=\"sat\"\ncommand=\"x\"\ninput=\"lp\"\nargs=[\"{model}\"]\nsolution=\"sat\"\n",
+                "input \"lp\" is not a sat model format: use cnf",
+            ),
         ];
         for (text, words) in cases {
             let e = Registry::from_toml(text, "my.toml")

@@ -38,9 +38,18 @@ impl Solver for Varisat {
 }
 
 fn engine_error(e: EmbeddedSatError) -> SolveError {
-    SolveError::Engine {
-        solver: "varisat".into(),
-        message: e.to_string(),
+    match e {
+        // A file that cannot be created is the file system's failure, worded as for an
+        // external solver's proof file.
+        EmbeddedSatError::Proof { path, source } => SolveError::Io {
+            solver: "varisat".into(),
+            path,
+            source,
+        },
+        other => SolveError::Engine {
+            solver: "varisat".into(),
+            message: other.to_string(),
+        },
     }
 }
 

@@ -20,14 +20,14 @@ use tilekit::search::bench::BenchSet;
     version,
     about = "Tile puzzles as optimisation models: export, solve, verify"
 )]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
     pub cmd: Cmd,
 }
 
 /// Puzzle families.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum FamilyArg {
+pub(crate) enum FamilyArg {
     /// Sliding-tile puzzles.
     Sliding,
     /// Edge-matching puzzles.
@@ -115,15 +115,11 @@ pub enum FormatArg {
     /// DIMACS CNF.
     Cnf,
     /// DIMACS graph.
+    #[value(alias = "clq", alias = "col")]
     Dimacs,
-    /// DIMACS graph.
-    Clq,
-    /// DIMACS graph.
-    Col,
     /// A NEOS job document.
+    #[value(alias = "xml")]
     Neos,
-    /// A NEOS job document.
-    Xml,
 }
 
 impl From<FormatArg> for Format {
@@ -133,8 +129,8 @@ impl From<FormatArg> for Format {
             FormatArg::Mps => Format::Mps,
             FormatArg::Gms => Format::Gms,
             FormatArg::Cnf => Format::Cnf,
-            FormatArg::Dimacs | FormatArg::Clq | FormatArg::Col => Format::Dimacs,
-            FormatArg::Neos | FormatArg::Xml => Format::Neos,
+            FormatArg::Dimacs => Format::Dimacs,
+            FormatArg::Neos => Format::Neos,
         }
     }
 }
@@ -209,7 +205,7 @@ impl From<BenchSetArg> for BenchSet {
 
 /// Pattern-database partitions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum PdbArg {
+pub(crate) enum PdbArg {
     /// 15-puzzle, Korf & Felner's 7-8.
     #[value(name = "7-8")]
     P78,
@@ -228,7 +224,7 @@ pub enum PdbArg {
 
 impl PdbArg {
     /// The library's name for the partition.
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             PdbArg::P78 => "7-8",
             PdbArg::P771 => "7-7-1",
@@ -240,7 +236,7 @@ impl PdbArg {
 }
 
 #[derive(clap::Args, Clone)]
-pub struct Common {
+pub(crate) struct Common {
     /// Puzzle family (detected from the content when omitted).
     #[arg(long, value_enum)]
     pub family: Option<FamilyArg>,
@@ -269,7 +265,7 @@ fn parse_horizon(s: &str) -> Result<Horizon, String> {
 }
 
 #[derive(Subcommand)]
-pub enum Cmd {
+pub(crate) enum Cmd {
     /// Write a model of an instance in a solver format.
     Export {
         /// The instance file.
@@ -423,7 +419,7 @@ pub enum Cmd {
 
 /// `--certify` and its options (SAT route only).
 #[derive(clap::Args, Clone)]
-pub struct CertifyArgs {
+pub(crate) struct CertifyArgs {
     /// With --via sat: prove optimality with a DRAT proof of UNSAT at L-2, checked by --checker.
     #[arg(long)]
     pub certify: bool,
@@ -449,7 +445,7 @@ pub struct CertifyArgs {
 }
 
 #[derive(Subcommand)]
-pub enum GenerateCmd {
+pub(crate) enum GenerateCmd {
     /// An edge-matching puzzle: a random perfect board (grey frame), shuffled and rotated.
     Edge {
         /// Board rows.

@@ -189,14 +189,9 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                 split: certify.split,
                 jobs: certify.split_jobs,
             });
-            let plan = match &certify.plan {
-                Some(path) => Some(tilekit::puzzle::sliding::parse_moves(
-                    &route::read_text(path, "plan")?,
-                    &path.display().to_string(),
-                )?),
-                None => None,
-            };
-            let plan = sliding::SolveRequest {
+            // The route rules first (an empty plan stands for `--plan` while they are
+            // checked), then the plan file: a refused combination reads no file.
+            let mut plan = sliding::SolveRequest {
                 via: via.map(Into::into),
                 model: model.map(Into::into),
                 solver,
@@ -205,9 +200,15 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                 solvers_file: solvers,
                 encoding: encoding.map(Into::into),
                 certify: certify_opts,
-                plan,
+                plan: certify.plan.as_ref().map(|_| Vec::new()),
             }
             .plan()?;
+            if let Some(path) = &certify.plan {
+                plan.request.plan = Some(tilekit::puzzle::sliding::parse_moves(
+                    &route::read_text(path, "plan")?,
+                    &path.display().to_string(),
+                )?);
+            }
             let p = sliding::load(&instance, goal)?;
             let rep = sliding::solve(&p, goal, &plan, &progress_line)?;
             if let (Some(path), Some(moves)) = (&output, rep.plan()) {
@@ -370,7 +371,21 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
 }
 
 fn main() -> ExitCode {
-    match run(Cli::parse()) {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // Help and version go to stdout as clap prints them; a usage error gets the same
+        // `tilekit: ` prefix and exit code 2 as every other error, for scripts that read it.
+        Err(e) if !e.use_stderr() => {
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            let text = e.render().to_string();
+            eprint!("tilekit: {}", text.strip_prefix("error: ").unwrap_or(&text));
+            return ExitCode::from(2);
+        }
+    };
+    match run(cli) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("tilekit: {e}");

@@ -16,7 +16,7 @@ use crate::args::{GoalArg, InputArg, ModelArg};
 
 /// NEOS queue priorities.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum PriorityArg {
+pub(crate) enum PriorityArg {
     /// At most 5 minutes; the output streams while the job runs.
     Short,
     /// Longer jobs.
@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 
 /// Options every `neos` subcommand takes.
 #[derive(Debug, Clone, clap::Args)]
-pub struct NeosOpts {
+pub(crate) struct NeosOpts {
     /// XML-RPC endpoint of the NEOS server.
     #[arg(long, default_value = DEFAULT_SERVER)]
     pub server: String,
@@ -56,7 +56,7 @@ pub struct NeosOpts {
 
 /// What a model job is made of (shared by `submit` and `solve`).
 #[derive(Debug, Clone, clap::Args)]
-pub struct ModelOpts {
+pub(crate) struct ModelOpts {
     /// The MILP formulation: neos (the case study's) or flow (LP/MPS input only).
     #[arg(long, value_enum, default_value = "neos")]
     pub model: ModelArg,
@@ -88,7 +88,7 @@ pub struct ModelOpts {
 
 /// The `tilekit neos` subcommands.
 #[derive(Debug, Clone, clap::Subcommand)]
-pub enum NeosCmd {
+pub(crate) enum NeosCmd {
     /// Check that the server answers.
     Ping {
         #[command(flatten)]
@@ -172,7 +172,7 @@ pub enum NeosCmd {
 
 /// The result of a subcommand: its exit code and what to print on stdout.
 #[derive(Debug, Clone)]
-pub struct NeosOutcome {
+pub(crate) struct NeosOutcome {
     /// 0 ok, 1 the answer is "no".
     pub code: i32,
     /// Text for stdout (already formatted as text or JSON).
@@ -187,7 +187,7 @@ impl NeosOutcome {
 
 /// Run a subcommand: print its output and return the exit code (0 ok, 1 "no" answer).
 /// Errors map to exit codes through [`Error::exit_code`].
-pub fn run(cmd: NeosCmd) -> Result<i32, Error> {
+pub(crate) fn run(cmd: NeosCmd) -> Result<i32, Error> {
     let out = execute(cmd, &mut |msg| eprintln!("tilekit: {msg}"))?;
     if !out.stdout.is_empty() {
         println!("{}", out.stdout.trim_end());
@@ -196,12 +196,12 @@ pub fn run(cmd: NeosCmd) -> Result<i32, Error> {
 }
 
 /// Run a subcommand without printing: progress lines go to `progress`.
-pub fn execute(cmd: NeosCmd, progress: &mut dyn FnMut(&str)) -> Result<NeosOutcome, Error> {
+pub(crate) fn execute(cmd: NeosCmd, progress: &mut dyn FnMut(&str)) -> Result<NeosOutcome, Error> {
     execute_inner(cmd, progress)
 }
 
 /// `--email`, else `NEOS_EMAIL` (`env`), checked.
-pub fn resolve_email(flag: Option<&str>, env: Option<String>) -> Result<String, NeosError> {
+pub(crate) fn resolve_email(flag: Option<&str>, env: Option<String>) -> Result<String, NeosError> {
     let email = flag
         .map(str::to_string)
         .or(env)
@@ -318,7 +318,7 @@ fn sliding_job(instance: &Path, m: &ModelOpts, email: String) -> Result<SlidingJ
 
 /// NEOS spells solvers its own way; map the usual lower-case names.
 /// The solver name as NEOS spells it (`cbc` → `Cbc`, `cplex` → `CPLEX`).
-pub fn neos_solver_name(s: &str) -> String {
+pub(crate) fn neos_solver_name(s: &str) -> String {
     match s.to_ascii_lowercase().as_str() {
         "cbc" => "Cbc".into(),
         "cplex" => "CPLEX".into(),
@@ -332,7 +332,7 @@ pub fn neos_solver_name(s: &str) -> String {
 }
 
 /// Format a report exactly as `tilekit solve` prints it.
-pub fn format_report(rep: &Report, json: bool) -> String {
+pub(crate) fn format_report(rep: &Report, json: bool) -> String {
     rep.render(json)
 }
 

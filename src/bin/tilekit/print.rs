@@ -6,7 +6,7 @@ use tilekit::solve::registry::{self, Registry};
 use tilekit::verify::Verdict;
 
 /// `verify` of a sliding solution.
-pub fn sliding_verdict(v: &Verdict, json: bool) -> String {
+pub(crate) fn sliding_verdict(v: &Verdict, json: bool) -> String {
     if json {
         serde_json::to_string(v).unwrap_or_default()
     } else if v.valid {
@@ -17,7 +17,7 @@ pub fn sliding_verdict(v: &Verdict, json: bool) -> String {
 }
 
 /// `verify` of an edge-matching board or raw solver output.
-pub fn edge_verification(v: &Verification, json: bool) -> String {
+pub(crate) fn edge_verification(v: &Verification, json: bool) -> String {
     match v {
         Verification::Raw(v) if json => serde_json::to_string(v).unwrap_or_default(),
         Verification::Board(v) if json => serde_json::to_string(v).unwrap_or_default(),
@@ -44,7 +44,7 @@ pub fn edge_verification(v: &Verification, json: bool) -> String {
 }
 
 /// `tilekit solvers`: the embedded engines, then every registry entry probed.
-pub fn solvers(reg: &Registry, json: bool) -> String {
+pub(crate) fn solvers(reg: &Registry, json: bool) -> String {
     let rows = registry::list(reg);
     if json {
         return serde_json::to_string(&rows).unwrap_or_default();

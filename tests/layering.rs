@@ -1,0 +1,146 @@
+//! The house's one-way rule, enforced: every production import in `src/` (the library; the
+//! binary may use anything) must point at a module of a lower level than its own. Test modules
+//! (`#[cfg(test)]` and below) may reach anywhere.
+//!
+//! Levels, from the ground up (ARCHITECTURE.md draws them):
+//! 0 `error` · 1 `model`, `puzzle` · 2 `formulate`, `verify` · 3 `format` · 4 `solve` ·
+//! 5 `neos`, `search`, `render` · 6 `certify` · 7 `route`. `verify` is stricter still: it
+//! reads only `puzzle`, `model` and `error`, so that no encoder code can vouch for itself.
+
+use std::path::{Path, PathBuf};
+
+fn level(module: &str) -> Option<u8> {
+    Some(match module {
+        "error" => 0,
+        "model" | "puzzle" => 1,
+        "formulate" | "verify" => 2,
+        "format" => 3,
+        "solve" => 4,
+        "neos" | "search" | "render" => 5,
+        "certify" => 6,
+        "route" => 7,
+        _ => return None,
+    })
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The `crate::<module>` names a line refers to.
+fn crate_refs(line: &str) -> Vec<&str> {
+    let mut refs = Vec::new();
+    let mut rest = line;
+    while let Some(i) = rest.find("crate::") {
+        let after = &rest[i + "crate::".len()..];
+        let end = after
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(after.len());
+        refs.push(&after[..end]);
+        rest = &after[end..];
+    }
+    refs
+}
+
+/// Every import of `src/` (outside test modules) that runs against the levels.
+fn violations(root: &Path) -> Vec<String> {
+    let src = root.join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    files.sort();
+    let mut bad = Vec::new();
+    for file in files {
+        let rel = file.strip_prefix(&src).unwrap();
+        let module = rel
+            .components()
+            .next()
+            .unwrap()
+            .as_os_str()
+            .to_string_lossy()
+            .trim_end_matches(".rs")
+            .to_string();
+        if module == "bin" || module == "lib" || module == "main" {
+            continue;
+        }
+        let Some(own) = level(&module) else {
+            bad.push(format!(
+                "{}: module {module} has no level: add it to this test and to ARCHITECTURE.md",
+                rel.display()
+            ));
+            continue;
+        };
+        let text = std::fs::read_to_string(&file).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            if line.trim_start().starts_with("#[cfg(test)]") {
+                break;
+            }
+            let code = line.split("//").next().unwrap_or("");
+            for target in crate_refs(code) {
+                if target == module {
+                    continue;
+                }
+                let ok = match level(target) {
+                    // Re-exports at the crate root (`crate::Goal`) are not modules.
+                    None => target.chars().next().is_some_and(char::is_uppercase),
+                    Some(l) if module == "verify" => {
+                        matches!(target, "puzzle" | "model" | "error") && l < own
+                    }
+                    Some(l) => l < own,
+                };
+                if !ok {
+                    bad.push(format!(
+                        "{}:{}: {module} (level {own}) imports {target}: {}",
+                        rel.display(),
+                        n + 1,
+                        line.trim()
+                    ));
+                }
+            }
+        }
+    }
+    bad
+}
+
+#[test]
+fn imports_run_one_way() {
+    let bad = violations(Path::new(env!("CARGO_MANIFEST_DIR")));
+    assert!(
+        bad.is_empty(),
+        "imports against the levels:\n{}",
+        bad.join("\n")
+    );
+}
+
+#[test]
+fn the_check_sees_a_backward_import() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src/model");
+    std::fs::create_dir_all(&src).unwrap();
+    std::fs::write(
+        src.join("milp.rs"),
+        "use crate::route::Report;\n#[cfg(test)]\nmod tests { use crate::route::Error; }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("src/verify.rs"),
+        "use crate::formulate::x;\n",
+    )
+    .unwrap();
+    let bad = violations(dir.path());
+    assert_eq!(bad.len(), 2, "{bad:?}");
+    assert!(
+        bad[0].starts_with("model/milp.rs:1: model (level 1) imports route"),
+        "{bad:?}"
+    );
+    assert!(
+        bad[1].starts_with("verify.rs:1: verify (level 2) imports formulate"),
+        "{bad:?}"
+    );
+}
