@@ -825,7 +825,8 @@ fn job_documents_of_every_input_method_are_valid_and_round_trip() {
         let spec = neos_job::parse_job(&xml).unwrap();
         assert_eq!(spec.input.neos_name(), input.to_uppercase());
         assert_eq!(spec.email, "tester@example.org");
-        assert_eq!(neos_job::job_to_string(&spec).unwrap(), xml);
+        // `neos()` trims the output's final newline; the document ends with one.
+        assert_eq!(neos_job::job_to_string(&spec).unwrap().trim_end(), xml);
         match spec.input {
             InputMethod::Gams => {
                 assert!(spec.model.contains("option mip = cplex"));
