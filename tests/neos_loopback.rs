@@ -46,6 +46,9 @@ enum Mode {
     Hang,
     /// Answer with XML that ends in the middle.
     Malformed,
+    /// Behave like NEOS, but turn the first placement in each job's output by a quarter
+    /// turn ([`tamper`]): a wrong answer that still parses.
+    Tamper,
 }
 
 struct Job {
@@ -215,7 +218,7 @@ fn handle(mut stream: TcpStream, mode: Mode, jobs: Jobs) {
     let reply = match mode {
         Mode::Fault => fault(1, "NEOS is down for maintenance"),
         Mode::Malformed => "<?xml version='1.0'?><methodResponse><params><param><value><str".into(),
-        _ => dispatch(&method, &params, &jobs),
+        _ => dispatch(&method, &params, &jobs, mode),
     };
     let head = format!(
         "HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
@@ -242,7 +245,7 @@ fn with_job<T>(
     Ok(f(job))
 }
 
-fn dispatch(method: &str, params: &[P], jobs: &Jobs) -> String {
+fn dispatch(method: &str, params: &[P], jobs: &Jobs, mode: Mode) -> String {
     match method {
         "ping" => ok(v_str("NeosServer is alive\n")),
         "listAllSolvers" => ok(v_array(&SOLVERS.map(v_str))),
@@ -297,7 +300,10 @@ fn dispatch(method: &str, params: &[P], jobs: &Jobs) -> String {
                     |j| j.status = "Running",
                 )
                 .unwrap();
-                let output = run_job(spec.input, &spec.model);
+                let mut output = run_job(spec.input, &spec.model);
+                if mode == Mode::Tamper {
+                    output = tamper(&output);
+                }
                 let mut map = jobs.lock().unwrap();
                 let j = map.get_mut(&number).unwrap();
                 j.output = output;
@@ -420,6 +426,28 @@ fn run_job(input: InputMethod, model: &str) -> Vec<u8> {
     }
 }
 
+/// The edge-matching placement `x_tT_rR_cC_aA` of the first line that sets one to 1 (a CBC
+/// listing line or a GAMS `tilekit-solution:` line), renamed everywhere in `output` to the
+/// same tile in the same cell a quarter turn further. No piece of the META 4×4 instance
+/// looks the same after a quarter turn, so the answer is wrong, yet it still parses.
+fn tamper(output: &[u8]) -> Vec<u8> {
+    let text = String::from_utf8_lossy(output).into_owned();
+    let name = text
+        .lines()
+        .find_map(|l| {
+            let toks: Vec<&str> = l.split_whitespace().collect();
+            toks.windows(2)
+                .find(|w| w[0].starts_with("x_t") && w[1].parse::<f64>() == Ok(1.0))
+                .map(|w| w[0].to_string())
+        })
+        .unwrap_or_else(|| panic!("no placement set to 1 in the output:\n{text}"));
+    let (stem, turns) = name
+        .rsplit_once("_a")
+        .expect("a placement name ends in _aA");
+    let turned = format!("{stem}_a{}", (turns.parse::<u8>().unwrap() + 1) % 4);
+    text.replace(&name, &turned).into_bytes()
+}
+
 struct Run {
     code: i32,
     /// stdout, or the error message (stderr without the `tilekit: ` prefix).
@@ -476,6 +504,20 @@ fn fixture() -> Fixture {
         instance: instance.display().to_string(),
         jobs: jobs.display().to_string(),
         _dir: dir,
+    }
+}
+
+/// A fixture whose instance is the META 2010 4×4 edge-matching puzzle (24 inner seams, a
+/// perfect board exists).
+fn edge_fixture() -> Fixture {
+    let f = fixture();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("models/edge-matching/meta2010/pieces_04x04.txt");
+    let instance = Path::new(&f.instance).with_file_name("meta4.txt");
+    std::fs::copy(src, &instance).unwrap();
+    Fixture {
+        instance: instance.display().to_string(),
+        ..f
     }
 }
 
@@ -826,6 +868,7 @@ fn job_documents_of_every_input_method_are_valid_and_round_trip() {
         let spec = neos_job::parse_job(&xml).unwrap();
         assert_eq!(spec.input.neos_name(), input.to_uppercase());
         assert_eq!(spec.email, "tester@example.org");
+        // `neos()` trims the output's final newline; the document ends with one.
         assert_eq!(neos_job::job_to_string(&spec).unwrap().trim_end(), xml);
         match spec.input {
             InputMethod::Gams => {
@@ -839,4 +882,290 @@ fn job_documents_of_every_input_method_are_valid_and_round_trip() {
     }
     // Nothing was submitted, so no job file was written.
     assert!(!Path::new(&f.jobs).exists());
+}
+
+/// The checks every verified edge report passes: a perfect board of the META 4×4, proven.
+fn assert_perfect_edge_board(rep: &serde_json::Value, solver: &str, variant: &str) {
+    assert_eq!(rep["status"], "solved", "{rep}");
+    assert_eq!(rep["verified"], true, "{}", rep["errors"]);
+    assert_eq!(rep["family"], "edge");
+    assert_eq!(rep["model"], "milp");
+    assert_eq!(rep["variant"], variant);
+    assert_eq!(rep["solver"], solver);
+    assert_eq!(rep["objective"], 0.0);
+    assert_eq!(rep["optimal"], true);
+    assert_eq!(rep["matched"], 24);
+    assert_eq!(rep["max"], 24);
+    assert_eq!(rep["errors"], serde_json::json!([]));
+}
+
+/// `neos solve` on an edge-matching instance: the edge MILP goes to NEOS as `input`, comes
+/// back, is decoded to a board and verified; `neos results` verifies it again from the job
+/// file alone.
+fn solve_edge(solver: &str, input: &str, flags: &[&str], variant: &str) {
+    let url = start_server(Mode::Normal);
+    let f = edge_fixture();
+    let mut args = vec![
+        "solve",
+        &f.instance,
+        "--solver",
+        solver,
+        "--input",
+        input,
+        "--poll",
+        "0.2",
+        "--wait",
+        "300",
+        "--follow",
+        "--json",
+    ];
+    args.extend(flags);
+    args.extend(common(&url, &f));
+    let r = neos(&args);
+    assert_eq!(r.code, 0, "{}", r.text);
+    let label = format!(
+        "neos:milp:{}:{}",
+        if solver == "cbc" { "Cbc" } else { solver },
+        input.to_uppercase()
+    );
+    assert_perfect_edge_board(r.json.as_ref().expect("a JSON report"), &label, variant);
+    // The job file says which family and options the job was built with.
+    let jobs: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&f.jobs).unwrap()).unwrap();
+    let inst = &jobs["jobs"][0]["instance"];
+    assert_eq!(inst["family"], "edge", "{jobs}");
+    assert_eq!(inst["model"], "milp");
+    assert_eq!(inst["path"], f.instance.as_str());
+    // `results` rebuilds the model from the job file (the instance file may be gone).
+    std::fs::remove_file(&f.instance).unwrap();
+    let mut args = vec!["results", "1000", "--json"];
+    args.extend(common(&url, &f));
+    let again = neos(&args);
+    assert_eq!(again.code, 0, "{}", again.text);
+    assert_perfect_edge_board(again.json.as_ref().expect("a JSON report"), &label, variant);
+}
+
+#[test]
+fn mps_job_of_an_edge_instance_is_solved_by_cbc_and_verified() {
+    if skip_or_require("cbc") {
+        return;
+    }
+    solve_edge("cbc", "mps", &[], "faithful");
+}
+
+#[test]
+fn lp_job_of_an_edge_instance_keeps_its_options_and_is_verified() {
+    if skip_or_require("cbc") {
+        return;
+    }
+    solve_edge("cbc", "lp", &["--filter", "--fix-corner"], "filter_fix");
+}
+
+/// The algebraic edge model (`templates/edge_milp.gms.tera`) run by the real GAMS, which
+/// may not write files here, as on NEOS: the answer comes back through the log.
+#[test]
+fn gams_job_of_an_edge_instance_is_solved_by_real_gams_and_verified() {
+    if skip_or_require("gams") {
+        return;
+    }
+    solve_edge("CPLEX", "gams", &[], "faithful");
+}
+
+#[test]
+fn edge_job_submitted_now_is_verified_when_fetched_later() {
+    if skip_or_require("cbc") {
+        return;
+    }
+    let url = start_server(Mode::Normal);
+    let f = edge_fixture();
+    let mut args = vec!["submit", &f.instance, "--filter", "--json"];
+    args.extend(common(&url, &f));
+    let r = neos(&args);
+    assert_eq!(r.code, 0, "{}", r.text);
+    let rec = r.json.expect("a JSON job record");
+    assert_eq!(rec["number"], 1000);
+    assert_eq!(rec["instance"]["family"], "edge");
+    assert_eq!(rec["instance"]["filter"], true);
+    let mut args = vec!["results", "1000", "--wait", "120", "--poll", "0.2"];
+    args.extend(common(&url, &f));
+    let r = neos(&args);
+    assert_eq!(r.code, 0, "{}", r.text);
+    assert!(
+        r.text.starts_with(
+            "24 of 24 inner edges matched (0 unmatched, optimal; milp filter via neos:milp:Cbc:MPS,"
+        ),
+        "{}",
+        r.text
+    );
+    // --raw prints CBC's own output, as the server returned it.
+    let mut args = vec!["results", "1000", "--raw"];
+    args.extend(common(&url, &f));
+    let raw = neos(&args);
+    assert_eq!(raw.code, 0, "{}", raw.text);
+    assert!(
+        raw.text.contains("Optimal - objective value 0"),
+        "{}",
+        raw.text
+    );
+}
+
+/// A server whose answer is wrong (a placement turned after the solve): the board fails the
+/// checks, the report says unverified, the exit code is 1; `results` judges it the same.
+#[test]
+fn a_wrong_edge_answer_from_the_server_is_unverified_with_exit_code_1() {
+    if skip_or_require("cbc") {
+        return;
+    }
+    let url = start_server(Mode::Tamper);
+    let f = edge_fixture();
+    let mut args = vec![
+        "solve",
+        &f.instance,
+        "--poll",
+        "0.2",
+        "--wait",
+        "120",
+        "--json",
+    ];
+    args.extend(common(&url, &f));
+    let r = neos(&args);
+    assert_eq!(r.code, 1, "{}", r.text);
+    let rep = r.json.expect("a JSON report");
+    assert_eq!(rep["status"], "unverified", "{rep}");
+    assert_eq!(rep["verified"], false);
+    assert_eq!(rep["optimal"], false);
+    let errors = rep["errors"].as_array().unwrap();
+    assert!(!errors.is_empty(), "{rep}");
+    let mut args = vec!["results", "1000"];
+    args.extend(common(&url, &f));
+    let again = neos(&args);
+    assert_eq!(again.code, 1, "{}", again.text);
+    assert!(again.text.starts_with("unverified"), "{}", again.text);
+}
+
+/// GAMS too: the tampered line is in the log's `tilekit-solution:` block.
+#[test]
+fn a_wrong_gams_answer_from_the_server_is_unverified_with_exit_code_1() {
+    if skip_or_require("gams") {
+        return;
+    }
+    let url = start_server(Mode::Tamper);
+    let f = edge_fixture();
+    let mut args = vec![
+        "solve",
+        &f.instance,
+        "--solver",
+        "CPLEX",
+        "--input",
+        "gams",
+        "--poll",
+        "0.2",
+        "--wait",
+        "120",
+        "--json",
+    ];
+    args.extend(common(&url, &f));
+    let r = neos(&args);
+    assert_eq!(r.code, 1, "{}", r.text);
+    let rep = r.json.expect("a JSON report");
+    assert_eq!(rep["status"], "unverified", "{rep}");
+    assert_eq!(rep["verified"], false);
+}
+
+#[test]
+fn edge_job_documents_of_every_input_method_carry_the_edge_milp() {
+    let f = edge_fixture();
+    for input in ["lp", "mps", "gams"] {
+        let solver = if input == "gams" { "CPLEX" } else { "cbc" };
+        let r = neos(&[
+            "submit",
+            &f.instance,
+            "--input",
+            input,
+            "--solver",
+            solver,
+            "--fix-corner",
+            "--dry-run",
+            "--email",
+            "tester@example.org",
+            "--jobs-file",
+            &f.jobs,
+        ]);
+        assert_eq!(r.code, 0, "{}", r.text);
+        let xml = r.text;
+        assert_well_formed(&xml);
+        let spec = neos_job::parse_job(&xml).unwrap();
+        assert_eq!(spec.input.neos_name(), input.to_uppercase());
+        assert!(
+            spec.comments.contains("edge-matching puzzle") && spec.comments.contains("milp fix"),
+            "{}",
+            spec.comments
+        );
+        match spec.input {
+            InputMethod::Gams => {
+                assert!(
+                    spec.model
+                        .contains("Solve eternity using mip minimizing unmatched")
+                );
+                assert!(spec.model.contains("option mip = cplex"));
+                assert!(spec.model.contains("tilekit-solution: begin"));
+                assert!(spec.model.contains("--fix-corner"));
+            }
+            InputMethod::Mps => assert!(spec.model.contains("x_t1_r0_c0_a1"), "{}", spec.model),
+            InputMethod::Lp => assert!(spec.model.contains("Subject To")),
+        }
+    }
+    // `export --format neos` writes the same kind of document for an edge instance.
+    let out = Path::new(&f.instance).with_file_name("job.xml");
+    let r = Command::new(env!("CARGO_BIN_EXE_tilekit"))
+        .args(["export", &f.instance, "--format", "neos", "--input", "lp"])
+        .args(["--email", "tester@example.org", "-o"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(
+        r.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&r.stderr)
+    );
+    let spec = neos_job::parse_job(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(spec.input, InputMethod::Lp);
+    assert!(spec.model.contains("x_t1_r0_c0_a0"), "{}", spec.model);
+    // Models that are not MILPs do not go to NEOS.
+    let r = neos(&[
+        "submit",
+        &f.instance,
+        "--model",
+        "sat",
+        "--dry-run",
+        "--email",
+        "tester@example.org",
+    ]);
+    assert_eq!(r.code, 2, "{}", r.text);
+    assert!(r.text.contains("a NEOS job carries a MILP"), "{}", r.text);
+    assert!(!Path::new(&f.jobs).exists());
+}
+
+/// A job file written before edge jobs existed (no `family`, no edge options) still works.
+#[test]
+fn an_old_job_file_still_decodes_sliding_results() {
+    if skip_or_require("cbc") {
+        return;
+    }
+    let url = start_server(Mode::Normal);
+    let f = fixture();
+    let mut args = vec!["submit", &f.instance, "--horizon", "9"];
+    args.extend(common(&url, &f));
+    assert_eq!(neos(&args).code, 0);
+    let mut jobs: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&f.jobs).unwrap()).unwrap();
+    let inst = jobs["jobs"][0]["instance"].as_object_mut().unwrap();
+    assert_eq!(inst.remove("family"), Some(serde_json::json!("sliding")));
+    std::fs::write(&f.jobs, serde_json::to_string_pretty(&jobs).unwrap()).unwrap();
+    let mut args = vec!["results", "1000", "--wait", "120", "--poll", "0.2"];
+    args.extend(common(&url, &f));
+    let r = neos(&args);
+    assert_eq!(r.code, 1, "{}", r.text);
+    assert!(r.text.starts_with("infeasible: "), "{}", r.text);
 }

@@ -1,31 +1,64 @@
-//! NEOS jobs from end to end: the local job file (job numbers and passwords, owner-only),
-//! the job document for a sliding instance (its model text comes from the route that built
-//! it), following a job until it is done, and reading the solution back out of the job's
-//! output, for the MILP route to decode and verify.
+//! NEOS jobs from end to end: the local job file (job numbers and passwords, owner-only, and
+//! the instance each job was built from), submitting a job document, following a job until
+//! it is done, and reading the solution back out of the job's output, for the MILP route to
+//! decode and verify. [`super::remote::NeosMilp`] strings these together behind the MILP
+//! solver trait.
 
 use super::NeosError;
 use super::client::{Client, JobStatus};
 use crate::format::gams;
-use crate::format::neos_job::{InputMethod, JobSpec, Priority};
+use crate::format::neos_job::{InputMethod, JobSpec};
 use crate::format::solution::cbc;
 use crate::model::answer::{ColumnValues, MilpSolution, Outcome};
-use crate::puzzle::sliding::{Goal, SlidingPuzzle};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// The instance a job was built from, kept so that `results` can decode and verify.
+/// The puzzle family of a job's instance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum JobFamily {
+    /// A sliding-tile puzzle (job files written before edge jobs existed say nothing, and
+    /// mean this).
+    #[default]
+    Sliding,
+    /// An edge-matching puzzle.
+    Edge,
+}
+
+/// The instance a job was built from, kept so that `results` can decode and verify. Job files
+/// written before edge jobs existed (no `family`, no edge options) read as sliding jobs.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct InstanceRef {
+    /// The puzzle family.
+    #[serde(default)]
+    pub family: JobFamily,
     /// The instance file as given.
     pub path: String,
-    /// The board itself (the file may move or change).
+    /// The instance itself, as text (the file may move or change): the board of a sliding
+    /// puzzle, the pieces of an edge-matching puzzle.
     pub board: String,
-    /// `blank-last` or `blank-first`.
+    /// Sliding: `blank-last` or `blank-first` (empty for edge jobs).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub goal: String,
-    /// The horizon of the model sent.
+    /// Sliding: the horizon of the model sent (0 for edge jobs).
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub horizon: usize,
-    /// The formulation (`neos` or `flow`).
+    /// The formulation (`neos` or `flow` for sliding puzzles, `milp` for edge-matching).
     pub model: String,
+    /// Edge: the MILP keeps only placements with grey exactly on the rim (`--filter`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub filter: bool,
+    /// Edge: the first corner piece is fixed in the top-left corner (`--fix-corner`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub fix_corner: bool,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// One submitted job, as the job file keeps it.
@@ -220,63 +253,6 @@ fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 #[cfg(not(unix))]
 fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     std::fs::write(path, bytes)
-}
-
-/// What a job for a sliding instance is made of.
-#[derive(Debug, Clone)]
-pub struct SlidingJob {
-    /// The board.
-    pub puzzle: SlidingPuzzle,
-    /// The instance file as given.
-    pub instance_path: String,
-    /// Goal convention.
-    pub goal: Goal,
-    /// The MILP formulation's name (`neos`; `flow` for LP/MPS input).
-    pub model: String,
-    /// Horizon of the model.
-    pub horizon: usize,
-    /// NEOS category.
-    pub category: String,
-    /// NEOS solver name (`Cbc`, `CPLEX`, …).
-    pub solver: String,
-    /// Input method.
-    pub input: InputMethod,
-    /// Priority.
-    pub priority: Priority,
-    /// Submitter's e-mail.
-    pub email: String,
-    /// Solver time limit written into GAMS models (`reslim`).
-    pub time_limit: Duration,
-}
-
-impl SlidingJob {
-    /// The job document's content, around `model`, the model text in the job's input format
-    /// (the route that built the job writes it).
-    pub fn spec(&self, model: String) -> Result<JobSpec, NeosError> {
-        Ok(JobSpec {
-            category: self.category.clone(),
-            solver: self.solver.clone(),
-            input: self.input,
-            priority: self.priority,
-            email: self.email.clone(),
-            model,
-            comments: format!(
-                "tilekit: sliding puzzle {}, model {}, horizon {}, goal {}",
-                self.instance_path, self.model, self.horizon, self.goal
-            ),
-        })
-    }
-
-    /// What the job file keeps about the instance.
-    pub fn instance_ref(&self) -> InstanceRef {
-        InstanceRef {
-            path: self.instance_path.clone(),
-            board: self.puzzle.to_text(),
-            goal: self.goal.to_string(),
-            horizon: self.horizon,
-            model: self.model.clone(),
-        }
-    }
 }
 
 /// Submit a job document and record the job in `store`.
@@ -547,6 +523,47 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(e.contains("no complete"), "{e}");
+    }
+
+    #[test]
+    fn job_files_written_before_edge_jobs_still_open() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("jobs.json");
+        std::fs::write(
+            &path,
+            r#"{"jobs":[{"number":7,"password":"pw","server":"http://127.0.0.1:1",
+                "category":"milp","solver":"Cbc","input":"mps","submitted":1,
+                "instance":{"path":"case.txt","board":"2 2\n1 2\n3 0\n",
+                "goal":"blank-last","horizon":3,"model":"neos"}}]}"#,
+        )
+        .unwrap();
+        let store = JobStore::open(&path).unwrap();
+        let inst = store
+            .get(7, "http://127.0.0.1:1")
+            .unwrap()
+            .instance
+            .clone()
+            .unwrap();
+        assert_eq!(inst.family, JobFamily::Sliding);
+        assert_eq!((inst.horizon, inst.goal.as_str()), (3, "blank-last"));
+        assert!(!inst.filter && !inst.fix_corner);
+        // An edge record leaves the sliding fields out, and reads back the same.
+        let edge = InstanceRef {
+            family: JobFamily::Edge,
+            path: "p.txt".into(),
+            board: "2 2\n0 0 1 1\n".into(),
+            goal: String::new(),
+            horizon: 0,
+            model: "milp".into(),
+            filter: true,
+            fix_corner: false,
+        };
+        let json = serde_json::to_string(&edge).unwrap();
+        assert!(
+            !json.contains("goal") && !json.contains("horizon") && !json.contains("fix_corner"),
+            "{json}"
+        );
+        assert_eq!(serde_json::from_str::<InstanceRef>(&json).unwrap(), edge);
     }
 
     #[test]

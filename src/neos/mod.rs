@@ -1,12 +1,15 @@
 //! The NEOS Server as a remote solver: an XML-RPC client ([`client`]), the local job file and
-//! the job life cycle (export → job document → submit → follow → fetch → decode, [`jobs`]),
-//! and the reading of results; the `tilekit neos …` subcommands live in the binary.
+//! the job life cycle (job document → submit → follow → fetch → parse, [`jobs`]), and NEOS as
+//! a MILP executor behind the solver trait ([`remote::NeosMilp`]), through which both puzzle
+//! families' MILPs go to NEOS (`route::neos`); the `tilekit neos …` subcommands live in the
+//! binary.
 //!
 //! The client speaks XML-RPC over HTTPS (the public server, `https://neos-server.org:3333`)
 //! and plain HTTP (a local or loopback server). `docs/neos.md` shows a full session.
 
 pub mod client;
 pub mod jobs;
+pub mod remote;
 
 /// Default XML-RPC endpoint of the public NEOS Server.
 pub const DEFAULT_SERVER: &str = "https://neos-server.org:3333";

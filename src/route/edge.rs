@@ -16,8 +16,8 @@ use crate::formulate::edge_milp::{self, EdgeMilp, EdgeMilpOptions};
 use crate::formulate::edge_sat::{self, EdgeSat, SatOptions};
 use crate::model::answer::{MilpSolution, SatOutcome};
 use crate::puzzle::edge::{Board, EdgePuzzle};
-use crate::solve::Limits;
 use crate::solve::registry::Registry;
+use crate::solve::{Limits, MilpSolver};
 use crate::verify::edge::{BoardChecker, EdgeVerdict};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -173,7 +173,7 @@ pub fn export_format(
 
 /// Write `model` of `p` in `format` to `out` (the clique graph's complement, the conflict
 /// graph, with `complement`). The graph is streamed: memory stays proportional to its nodes,
-/// not its edges.
+/// not its edges. A NEOS job document is `route::neos`'s ([`super::neos::job_text`]).
 pub fn export(
     p: &EdgePuzzle,
     model: EdgeModel,
@@ -190,13 +190,20 @@ pub fn export(
         (EdgeModel::Milp, Format::Mps) => {
             mps::write_mps(&build_milp(p, opts)?.model, &mut *out).map_err(Error::failure)?;
         }
-        (EdgeModel::Milp, _) => {
+        (EdgeModel::Milp, Format::Gms) => {
             write_edge_milp_gms(p, opts, &GamsOptions::default(), &mut *out).map_err(
                 |e| match e {
                     GamsError::EdgeMilp(_) => Error::Usage(e.to_string()),
                     other => Error::failure(other),
                 },
             )?;
+        }
+        (EdgeModel::Milp, other) => {
+            // Only `neos` gets here: a job document wraps the model (`route::neos`).
+            return Err(Error::Usage(format!(
+                "the edge milp model is not written as {} here: a NEOS job document comes from route::neos::job_text",
+                other.name()
+            )));
         }
         (EdgeModel::Clique, _) => {
             dimacs_graph::write_graph(&build_clique(p), complement, true, &mut *out)
@@ -302,18 +309,8 @@ pub fn solve(p: &EdgePuzzle, req: &SolveRequest, progress: Progress<'_>) -> Resu
     let checker = BoardChecker;
     let mut rep = match model {
         EdgeModel::Milp => {
-            let built = build_milp(p, req.options)?;
             let solver = reg.milp(name)?;
-            let m = &built.model;
-            let size = [m.num_vars(), m.num_rows(), m.num_nonzeros()];
-            let sol = super::milp::run(&built, &*solver, &req.limits, progress)?;
-            let mut rep = edge_report(p, model, req.options.tag(), name);
-            fill(
-                &mut rep,
-                super::milp::judge(&built, &checker, p, &sol),
-                size,
-            );
-            rep
+            solve_milp_with(p, req.options, &*solver, &req.limits, progress)?
         }
         EdgeModel::Clique => {
             let solver = reg.clique(name)?;
@@ -349,6 +346,31 @@ pub fn solve(p: &EdgePuzzle, req: &SolveRequest, progress: Progress<'_>) -> Resu
             rep
         }
     };
+    rep.seconds = started.elapsed().as_secs_f64();
+    Ok(rep)
+}
+
+/// The MILP route with any MILP solver object (a local solver, NEOS): build the MILP of `p`
+/// with `opts`, solve it, decode the board and have the independent checker judge it.
+/// `solve --via milp` and `neos solve` both come through here.
+pub fn solve_milp_with(
+    p: &EdgePuzzle,
+    opts: EdgeMilpOptions,
+    solver: &dyn MilpSolver,
+    limits: &Limits,
+    progress: Progress<'_>,
+) -> Result<Report, Error> {
+    let started = Instant::now();
+    let built = build_milp(p, opts)?;
+    let m = &built.model;
+    let size = [m.num_vars(), m.num_rows(), m.num_nonzeros()];
+    let sol = super::milp::run(&built, solver, limits, progress)?;
+    let mut rep = edge_report(p, EdgeModel::Milp, opts.tag(), solver.name());
+    fill(
+        &mut rep,
+        super::milp::judge(&built, &BoardChecker, p, &sol),
+        size,
+    );
     rep.seconds = started.elapsed().as_secs_f64();
     Ok(rep)
 }
@@ -431,13 +453,9 @@ pub fn verify(
             "{source}: not a CBC, HiGHS or GLPK solution file; --model milp verifies raw solver outputs (a board needs no --model)"
         ))
     };
-    if let Some(EdgeModel::Clique | EdgeModel::Sat) = model {
+    if let Some(m @ (EdgeModel::Clique | EdgeModel::Sat)) = model {
         return Ok(Verification::Raw(verify_raw_model(
-            p,
-            model.unwrap_or(EdgeModel::Sat),
-            text,
-            source,
-            opts,
+            p, m, text, source, opts,
         )?));
     }
     if let Some(v) = verify_raw_milp(p, text, source, opts)? {

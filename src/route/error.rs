@@ -21,7 +21,7 @@ pub enum Error {
     Registry(#[from] RegistryError),
     /// A solver could not run or gave an unreadable or contradictory answer (exit 3).
     #[error(transparent)]
-    Solve(#[from] SolveError),
+    Solve(SolveError),
     /// A certificate could not be made or checked for reasons other than its verdict
     /// (exit 3).
     #[error(transparent)]
@@ -33,6 +33,21 @@ pub enum Error {
     /// search that failed (exit 3).
     #[error("{0}")]
     Failure(String),
+}
+
+impl From<SolveError> for Error {
+    /// A NEOS failure that came through the solver trait ([`SolveError::Remote`]) becomes
+    /// [`Error::Neos`] again, so that it keeps its own exit code (2 for an unknown job or a
+    /// bad password, 3 for the server) and its message.
+    fn from(e: SolveError) -> Self {
+        match e {
+            SolveError::Remote(inner) => match inner.downcast::<NeosError>() {
+                Ok(neos) => Error::Neos(*neos),
+                Err(other) => Error::Solve(SolveError::Remote(other)),
+            },
+            other => Error::Solve(other),
+        }
+    }
 }
 
 impl Error {

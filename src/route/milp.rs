@@ -11,7 +11,7 @@ use crate::verify::{self, Checker};
 use std::borrow::Borrow;
 
 /// Solve `f`'s model with `solver`, saying so through `progress` (and every 5 s while it
-/// runs).
+/// runs, against the solver's [`wait_bound`](crate::solve::Solver::wait_bound)).
 pub fn run<F: MilpFormulation + ?Sized>(
     f: &F,
     solver: &dyn MilpSolver,
@@ -23,7 +23,7 @@ pub fn run<F: MilpFormulation + ?Sized>(
         f.model(),
         solver.name()
     ));
-    with_heartbeat(progress, solver.name(), limits.time, || {
+    with_heartbeat(progress, solver.name(), solver.wait_bound(limits), || {
         solver.solve(f.model(), limits)
     })
 }

@@ -5,12 +5,15 @@
 //! The generic routes know nothing of puzzles: [`milp`], [`sat`] and [`clique`] work for any
 //! formulation of their model kind and any [`crate::verify::Checker`]. The families are
 //! tables over them: [`sliding`] (models neos, flow, sat; routes native, milp, sat) and
-//! [`edge`] (models milp, clique, sat). [`output`] writes files the safe way.
+//! [`edge`] (models milp, clique, sat). [`neos`] sends either family's MILP to NEOS through
+//! the remote executor and judges it on the same MILP route. [`output`] writes files the
+//! safe way.
 
 pub mod clique;
 pub mod edge;
 mod error;
 pub mod milp;
+pub mod neos;
 pub mod output;
 mod report;
 pub mod sat;

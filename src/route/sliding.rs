@@ -8,18 +8,15 @@ use super::{
     Solution, Status, quiet,
 };
 use crate::certify::{self, CertifyOptions, Producer};
-use crate::format::neos_job::InputMethod;
 use crate::format::solution::{cbc, glpk, highs, sat as sat_out};
 use crate::format::{Format, dimacs_cnf, gams, lp, mps};
 use crate::formulate::{MilpFormulation, sliding_flow, sliding_neos, sliding_sat};
 use crate::model::answer::{MilpSolution, SatOutcome};
-use crate::neos::NeosError;
-use crate::neos::jobs::{InstanceRef, JobRecord, SlidingJob, parse_results};
 use crate::puzzle::sliding::{Goal, Move, SlidingPuzzle, moves_to_string};
 use crate::search::sat_horizon::{self, SatStep, StepResult};
 use crate::search::{self, NativeStatus};
-use crate::solve::Limits;
 use crate::solve::registry::Registry;
+use crate::solve::{Limits, MilpSolver};
 use crate::verify::sliding::PlanChecker;
 use crate::verify::{Checker, Verdict};
 use std::io::Write;
@@ -251,93 +248,6 @@ pub fn export(
         }
     }
     Ok(())
-}
-
-/// The model text of a NEOS job for `job`'s board, in its input method: LP or MPS from the
-/// MILP's writers, GAMS from the case study's algebraic template (with the job's solver and
-/// time limit written in).
-pub fn neos_model_text(job: &SlidingJob) -> Result<String, Error> {
-    let model = match job.model.as_str() {
-        "neos" => SlidingModel::Neos,
-        "flow" => SlidingModel::Flow,
-        other => {
-            return Err(Error::Usage(format!(
-                "--model {other} cannot go to NEOS: use a MILP formulation (neos, or flow with lp/mps)"
-            )));
-        }
-    };
-    let mut buf = Vec::new();
-    match job.input {
-        InputMethod::Lp | InputMethod::Mps => {
-            let fmt = if job.input == InputMethod::Lp {
-                Format::Lp
-            } else {
-                Format::Mps
-            };
-            export(&job.puzzle, job.goal, model, fmt, job.horizon, &mut buf)?;
-        }
-        InputMethod::Gams => {
-            if model != SlidingModel::Neos {
-                return Err(Error::Usage(format!(
-                    "--model {} has no GAMS writer: use --input mps or lp, or --model neos",
-                    model.name()
-                )));
-            }
-            let opts = gams::GamsOptions {
-                // GAMS solver names are the NEOS ones in lower case (cbc, cplex, …).
-                solver: job.solver.to_ascii_lowercase(),
-                time_limit: job.time_limit,
-                ..gams::GamsOptions::default()
-            };
-            gams::write_sliding_neos_gms(&job.puzzle, job.goal, job.horizon, &opts, &mut buf)
-                .map_err(|e| Error::Usage(e.to_string()))?;
-        }
-    }
-    String::from_utf8(buf).map_err(|e| Error::Usage(e.to_string()))
-}
-
-/// The job document of `job`, as `export --format neos` and `neos submit --dry-run` print it.
-pub fn neos_job_text(job: &SlidingJob) -> Result<String, Error> {
-    let spec = job.spec(neos_model_text(job)?)?;
-    crate::format::neos_job::job_to_string(&spec).map_err(|e| Error::Usage(e.to_string()))
-}
-
-/// Decode and verify a finished NEOS job's output against the instance it was built from,
-/// exactly as a local `solve --via milp` does.
-pub fn judge_neos(
-    rec: &JobRecord,
-    inst: &InstanceRef,
-    output: &str,
-    started: Instant,
-) -> Result<Report, Error> {
-    let goal = Goal::parse(&inst.goal)
-        .ok_or_else(|| Error::Usage(format!("job file: unknown goal {:?}", inst.goal)))?;
-    let p = SlidingPuzzle::parse(&inst.board, &inst.path, goal)
-        .map_err(|e| Error::Usage(format!("job file: {e}")))?;
-    let model = match inst.model.as_str() {
-        "neos" => SlidingModel::Neos,
-        "flow" => SlidingModel::Flow,
-        _ => {
-            return Err(Error::Usage(format!(
-                "job file: model {:?} is not a MILP formulation",
-                inst.model
-            )));
-        }
-    };
-    let built = build_milp(&p, goal, model, inst.horizon).map_err(|e| {
-        Error::Neos(NeosError::Results {
-            job: rec.number,
-            detail: format!("cannot rebuild the model: {e}"),
-        })
-    })?;
-    let sol = parse_results(output, rec.input, rec.number)?;
-    let mut rep = sliding_report(&inst.model, &rec.solver_label(), inst.horizon);
-    fill(
-        &mut rep,
-        super::milp::judge(&*built, &PlanChecker { goal }, &p, &sol),
-    );
-    rep.seconds = started.elapsed().as_secs_f64();
-    Ok(rep)
 }
 
 /// What a sliding `solve` is asked to do, as the flags say it (validated by
@@ -590,13 +500,28 @@ fn solve_milp(
     horizon: Option<usize>,
     progress: Progress<'_>,
 ) -> Result<Report, Error> {
-    let started = Instant::now();
     let horizon = resolve_horizon(p, horizon)?;
     let name = req.solver.as_deref().unwrap_or("microlp");
-    let built = build_milp(p, goal, model, horizon)?;
     let solver = registry(req)?.milp(name)?;
-    let sol = super::milp::run(&*built, &*solver, &req.limits, progress)?;
-    let mut rep = sliding_report(model.name(), name, horizon);
+    solve_milp_with(p, goal, model, horizon, &*solver, &req.limits, progress)
+}
+
+/// The MILP route with any MILP solver object (a local solver, NEOS): build the `model` of
+/// `p` at `horizon`, solve it, decode the plan and have the independent checker replay it.
+/// `solve --via milp` and `neos solve` both come through here.
+pub fn solve_milp_with(
+    p: &SlidingPuzzle,
+    goal: Goal,
+    model: SlidingModel,
+    horizon: usize,
+    solver: &dyn MilpSolver,
+    limits: &Limits,
+    progress: Progress<'_>,
+) -> Result<Report, Error> {
+    let started = Instant::now();
+    let built = build_milp(p, goal, model, horizon)?;
+    let sol = super::milp::run(&*built, solver, limits, progress)?;
+    let mut rep = sliding_report(model.name(), solver.name(), horizon);
     fill(
         &mut rep,
         super::milp::judge(&*built, &PlanChecker { goal }, p, &sol),

@@ -66,6 +66,12 @@ pub trait Solver: Send + Sync {
     fn name(&self) -> &str;
     /// What it can honour.
     fn capabilities(&self) -> Capabilities;
+    /// How long a run under `limits` may keep its caller waiting, as progress lines report
+    /// it: `limits.time` for a solver that stops at it; a remote executor, whose job can sit
+    /// in a queue before its solver's limit starts, says its own wait bound.
+    fn wait_bound(&self, limits: &Limits) -> Duration {
+        limits.time
+    }
 }
 
 /// A solver of mixed-integer linear programs.
@@ -183,6 +189,11 @@ pub enum SolveError {
         #[source]
         source: std::io::Error,
     },
+    /// A remote executor (NEOS) failed: the service, the job or its output. The executor's
+    /// own error is kept whole, so that a caller that knows the executor can tell its kinds
+    /// apart (`tilekit::Error` turns a NEOS error back into `Error::Neos`, exit codes and all).
+    #[error(transparent)]
+    Remote(Box<dyn std::error::Error + Send + Sync + 'static>),
     /// An embedded engine failed (not an answer about the model).
     #[error("{solver} failed: {message}")]
     Engine {

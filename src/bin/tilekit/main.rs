@@ -65,6 +65,32 @@ fn limits(time_limit: f64, threads: u32) -> Result<Limits, Error> {
     Ok(Limits::new(Duration::from_secs_f64(time_limit), threads))
 }
 
+/// The NEOS job document `export --format neos` writes: the instance's MILP in `input`, for
+/// the NEOS solver `solver`, with a 300 s limit written into GAMS models.
+fn neos_job_text(
+    inst: &route::neos::NeosInstance,
+    instance: &Path,
+    input: args::InputArg,
+    solver: &str,
+    email: Option<String>,
+) -> Result<String, Error> {
+    let email = neos::resolve_email(email.as_deref(), std::env::var("NEOS_EMAIL").ok())
+        .map_err(|e| Error::Usage(e.to_string()))?;
+    let job = route::neos::JobRequest {
+        category: "milp".into(),
+        solver: neos::neos_solver_name(solver),
+        input: input.into(),
+        priority: tilekit::format::neos_job::Priority::Short,
+        email,
+    };
+    route::neos::job_text(
+        inst,
+        &instance.display().to_string(),
+        &job,
+        &Limits::new(Duration::from_secs(300), 1),
+    )
+}
+
 fn code(success: bool) -> ExitCode {
     if success {
         ExitCode::SUCCESS
@@ -92,6 +118,12 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                 let fmt = route::edge::export_format(m, format.map(Into::into), out, complement)?;
                 let p = route::edge::load(&instance)?;
                 let opts = milp_options(&common);
+                if fmt == tilekit::format::Format::Neos {
+                    let inst = route::neos::NeosInstance::edge(p, Some(ModelName::Milp), opts)?;
+                    let text = neos_job_text(&inst, &instance, input, &neos_solver, email)?;
+                    write_to(out, text.as_bytes())?;
+                    return Ok(ExitCode::SUCCESS);
+                }
                 if m == route::edge::EdgeModel::Milp {
                     // Build into memory first: a refused option must not leave an output file.
                     let mut buf = Vec::new();
@@ -106,7 +138,8 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                 return Ok(ExitCode::SUCCESS);
             }
             let goal = common.goal.into();
-            let m = SlidingModel::of(model.map_or(ModelName::Neos, Into::into))?;
+            let name = model.map_or(ModelName::Neos, Into::into);
+            let m = SlidingModel::of(name)?;
             let fmt = sliding::export_format(m, format.map(Into::into), out)?;
             if fmt == tilekit::format::Format::Neos {
                 if m == SlidingModel::Sat {
@@ -114,24 +147,10 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                         "a NEOS job carries a MILP: use --model neos or flow",
                     ));
                 }
-                let email = neos::resolve_email(email.as_deref(), std::env::var("NEOS_EMAIL").ok())
-                    .map_err(|e| Error::Usage(e.to_string()))?;
                 let puzzle = sliding::load(&instance, goal)?;
                 let t = horizon(&common, &puzzle, AUTO_HORIZON_SECONDS)?;
-                let job = tilekit::neos::jobs::SlidingJob {
-                    horizon: sliding::resolve_horizon(&puzzle, t)?,
-                    puzzle,
-                    instance_path: instance.display().to_string(),
-                    goal,
-                    model: m.name().into(),
-                    category: "milp".into(),
-                    solver: neos::neos_solver_name(&neos_solver),
-                    input: input.into(),
-                    priority: tilekit::format::neos_job::Priority::Short,
-                    email,
-                    time_limit: Duration::from_secs(300),
-                };
-                let text = sliding::neos_job_text(&job).map_err(|e| Error::Usage(e.to_string()))?;
+                let inst = route::neos::NeosInstance::sliding(puzzle, goal, Some(name), t)?;
+                let text = neos_job_text(&inst, &instance, input, &neos_solver, email)?;
                 write_to(out, text.as_bytes())?;
                 return Ok(ExitCode::SUCCESS);
             }

@@ -5,14 +5,15 @@
 //! unknown job or a bad password), 3 server or system failure.
 
 use tilekit::format::neos_job::{self, InputMethod, Priority};
+use tilekit::formulate::edge_milp::EdgeMilpOptions;
 use tilekit::neos::client::{Client, ClientOptions, JobStatus};
-use tilekit::neos::jobs::{self, JobRecord, JobStore, SlidingJob, WaitOptions};
+use tilekit::neos::jobs::{self, JobRecord, JobStore, WaitOptions};
 use tilekit::neos::{DEFAULT_SERVER, NeosError};
-use tilekit::puzzle::sliding::Goal;
-use tilekit::route::sliding::{self as route_sliding};
-use tilekit::route::{Error, Report};
+use tilekit::route::neos::{self as route_neos, JobRequest, ModelRequest, NeosInstance};
+use tilekit::route::{Error, FamilyName, Report};
+use tilekit::solve::Limits;
 
-use crate::args::{GoalArg, InputArg, ModelArg};
+use crate::args::{FamilyArg, GoalArg, InputArg, ModelArg};
 
 /// NEOS queue priorities.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -57,15 +58,25 @@ pub(crate) struct NeosOpts {
 /// What a model job is made of (shared by `submit` and `solve`).
 #[derive(Debug, Clone, clap::Args)]
 pub(crate) struct ModelOpts {
-    /// The MILP formulation: neos (the case study's) or flow (LP/MPS input only).
-    #[arg(long, value_enum, default_value = "neos")]
-    pub model: ModelArg,
-    /// Time steps of the model (default: the board's known diameter).
+    /// Puzzle family (detected from the content when omitted).
+    #[arg(long, value_enum)]
+    pub family: Option<FamilyArg>,
+    /// The MILP formulation: sliding neos (default; the case study's) or flow (LP/MPS input
+    /// only); edge milp (default; Salassa et al.).
+    #[arg(long, value_enum)]
+    pub model: Option<ModelArg>,
+    /// Sliding: time steps of the model (default: the board's known diameter).
     #[arg(long)]
     pub horizon: Option<usize>,
-    /// Goal convention: blank-last or blank-first.
+    /// Sliding: goal convention, blank-last or blank-first.
     #[arg(long, value_enum, default_value = "blank-last")]
     pub goal: GoalArg,
+    /// Edge milp: keep only placements with grey exactly on the rim (off: the paper's model).
+    #[arg(long)]
+    pub filter: bool,
+    /// Edge milp: fix the first corner piece in the top-left corner (square boards).
+    #[arg(long)]
+    pub fix_corner: bool,
     /// NEOS solver (as NEOS spells it: Cbc, CPLEX, …; any case).
     #[arg(long, default_value = "Cbc")]
     pub solver: String,
@@ -78,7 +89,8 @@ pub(crate) struct ModelOpts {
     /// short (≤ 5 min, output streams) or long.
     #[arg(long, value_enum, default_value = "short")]
     pub priority: PriorityArg,
-    /// Solver time limit written into GAMS models, in seconds.
+    /// The remote solver's time limit in seconds: written into GAMS models (`reslim`); LP and
+    /// MPS jobs cannot carry one (NEOS's queue limits apply).
     #[arg(long, default_value_t = 280.0)]
     pub time_limit: f64,
     /// Print the job document instead of submitting it.
@@ -104,7 +116,7 @@ pub(crate) enum NeosCmd {
     },
     /// Submit a job: a job document (.xml) as it is, or a model built from an instance.
     Submit {
-        /// A NEOS job document (*.xml) or a sliding-puzzle instance file.
+        /// A NEOS job document (*.xml), or an instance file (sliding or edge-matching).
         job_or_instance: PathBuf,
         #[command(flatten)]
         model: ModelOpts,
@@ -121,7 +133,8 @@ pub(crate) enum NeosCmd {
         #[command(flatten)]
         opts: NeosOpts,
     },
-    /// Fetch a job's results; decode and verify them when tilekit built the job.
+    /// Fetch a job's results; decode and verify them when tilekit built the job (from the
+    /// instance the job file keeps).
     Results {
         /// Job number.
         job: i64,
@@ -150,9 +163,10 @@ pub(crate) enum NeosCmd {
         #[command(flatten)]
         opts: NeosOpts,
     },
-    /// Export, submit, wait, fetch, decode and verify, like `tilekit solve` but on NEOS.
+    /// Export, submit, wait, fetch, decode and verify, like `tilekit solve --via milp` but on
+    /// NEOS (sliding and edge-matching instances).
     Solve {
-        /// The instance file.
+        /// The instance file (sliding or edge-matching).
         instance: PathBuf,
         #[command(flatten)]
         model: ModelOpts,
@@ -188,7 +202,7 @@ impl NeosOutcome {
 /// Run a subcommand: print its output and return the exit code (0 ok, 1 "no" answer).
 /// Errors map to exit codes through [`Error::exit_code`].
 pub(crate) fn run(cmd: NeosCmd) -> Result<i32, Error> {
-    let out = execute(cmd, &mut |msg| eprintln!("tilekit: {msg}"))?;
+    let out = execute(cmd, &|msg| eprintln!("tilekit: {msg}"))?;
     if !out.stdout.is_empty() {
         println!("{}", out.stdout.trim_end());
     }
@@ -196,7 +210,10 @@ pub(crate) fn run(cmd: NeosCmd) -> Result<i32, Error> {
 }
 
 /// Run a subcommand without printing: progress lines go to `progress`.
-pub(crate) fn execute(cmd: NeosCmd, progress: &mut dyn FnMut(&str)) -> Result<NeosOutcome, Error> {
+pub(crate) fn execute(
+    cmd: NeosCmd,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<NeosOutcome, Error> {
     execute_inner(cmd, progress)
 }
 
@@ -237,12 +254,15 @@ fn client_of(o: &NeosOpts) -> Result<Client, NeosError> {
     )
 }
 
+fn jobs_path(o: &NeosOpts) -> Result<PathBuf, NeosError> {
+    match &o.jobs_file {
+        Some(p) => Ok(p.clone()),
+        None => JobStore::default_path(),
+    }
+}
+
 fn store_of(o: &NeosOpts) -> Result<JobStore, NeosError> {
-    let path = match &o.jobs_file {
-        Some(p) => p.clone(),
-        None => JobStore::default_path()?,
-    };
-    JobStore::open(&path)
+    JobStore::open(&jobs_path(o)?)
 }
 
 /// The job's record: from the job file, or made from `--password`.
@@ -278,42 +298,43 @@ fn record_of(
     })
 }
 
-fn sliding_job(instance: &Path, m: &ModelOpts, email: String) -> Result<SlidingJob, Error> {
-    let model = match m.model {
-        ModelArg::Neos => "neos",
-        ModelArg::Flow => "flow",
-        other => {
-            return Err(NeosError::Usage(format!(
-                "--model {} cannot go to NEOS: use a MILP formulation (neos, or flow with lp/mps)",
-                tilekit::route::ModelName::from(other).name()
-            ))
-            .into());
-        }
-    }
-    .to_string();
-    let goal: Goal = m.goal.into();
-    let input: InputMethod = m.input.into();
-    let priority = match m.priority {
-        PriorityArg::Short => Priority::Short,
-        PriorityArg::Long => Priority::Long,
-    };
-    let puzzle =
-        route_sliding::load(instance, goal).map_err(|e| NeosError::Usage(e.to_string()))?;
-    let horizon = route_sliding::resolve_horizon(&puzzle, m.horizon)
-        .map_err(|e| NeosError::Usage(e.to_string()))?;
-    Ok(SlidingJob {
-        puzzle,
-        instance_path: instance.display().to_string(),
-        goal,
-        model,
-        horizon,
+/// The instance and model of a job, checked by the library.
+fn instance_of(instance: &Path, m: &ModelOpts) -> Result<NeosInstance, Error> {
+    NeosInstance::load(
+        instance,
+        &ModelRequest {
+            family: m.family.map(|f| match f {
+                FamilyArg::Sliding => FamilyName::Sliding,
+                FamilyArg::Edge => FamilyName::Edge,
+            }),
+            model: m.model.map(Into::into),
+            horizon: m.horizon,
+            goal: m.goal.into(),
+            edge: EdgeMilpOptions {
+                filter_feasible: m.filter,
+                fix_first_corner: m.fix_corner,
+            },
+        },
+    )
+}
+
+/// Where the job goes and who sends it.
+fn job_of(m: &ModelOpts, email: String) -> JobRequest {
+    JobRequest {
         category: m.category.clone(),
         solver: neos_solver_name(&m.solver),
-        input,
-        priority,
+        input: m.input.into(),
+        priority: match m.priority {
+            PriorityArg::Short => Priority::Short,
+            PriorityArg::Long => Priority::Long,
+        },
         email,
-        time_limit: secs("time-limit", m.time_limit)?,
-    })
+    }
+}
+
+/// The limits of a remote run: `--time-limit` for the remote solver, one thread.
+fn limits_of(m: &ModelOpts) -> Result<Limits, NeosError> {
+    Ok(Limits::new(secs("time-limit", m.time_limit)?, 1))
 }
 
 /// NEOS spells solvers its own way; map the usual lower-case names.
@@ -356,7 +377,7 @@ fn record_line(rec: &JobRecord, show_password: bool) -> String {
     }
 }
 
-fn execute_inner(cmd: NeosCmd, progress: &mut dyn FnMut(&str)) -> Result<NeosOutcome, Error> {
+fn execute_inner(cmd: NeosCmd, progress: &(dyn Fn(&str) + Sync)) -> Result<NeosOutcome, Error> {
     match cmd {
         NeosCmd::Ping { opts } => {
             let c = client_of(&opts)?;
@@ -388,34 +409,41 @@ fn execute_inner(cmd: NeosCmd, progress: &mut dyn FnMut(&str)) -> Result<NeosOut
             let is_xml = job_or_instance
                 .extension()
                 .is_some_and(|e| e.eq_ignore_ascii_case("xml"));
-            let (spec, xml, inst) = if is_xml {
+            let rec = if is_xml {
                 let xml = std::fs::read_to_string(&job_or_instance).map_err(|e| {
                     NeosError::Usage(format!("{}: cannot read: {e}", job_or_instance.display()))
                 })?;
                 let spec = neos_job::parse_job(&xml)
                     .map_err(|e| NeosError::Usage(format!("{}: {e}", job_or_instance.display())))?;
                 neos_job::check_email(&spec.email).map_err(NeosError::from)?;
-                (spec, xml, None)
+                if model.dry_run {
+                    return Ok(NeosOutcome::text(xml));
+                }
+                let c = client_of(&opts)?;
+                let mut store = store_of(&opts)?;
+                jobs::submit(&c, &mut store, &spec, &xml, None)?
             } else {
                 let email = resolve_email(opts.email.as_deref(), email_env)?;
-                let job = sliding_job(&job_or_instance, &model, email)?;
-                let spec = job.spec(route_sliding::neos_model_text(&job)?)?;
-                let xml = neos_job::job_to_string(&spec).map_err(NeosError::from)?;
-                (spec, xml, Some(job.instance_ref()))
+                let inst = instance_of(&job_or_instance, &model)?;
+                let path = job_or_instance.display().to_string();
+                let job = job_of(&model, email);
+                let limits = limits_of(&model)?;
+                if model.dry_run {
+                    return Ok(NeosOutcome::text(route_neos::job_text(
+                        &inst, &path, &job, &limits,
+                    )?));
+                }
+                let neos =
+                    route_neos::executor(&inst, &path, &job, client_of(&opts)?, jobs_path(&opts)?)?;
+                route_neos::submit(&inst, &neos, &limits)?
             };
-            if model.dry_run {
-                return Ok(NeosOutcome::text(xml));
-            }
-            let c = client_of(&opts)?;
-            let mut store = store_of(&opts)?;
-            let rec = jobs::submit(&c, &mut store, &spec, &xml, inst)?;
             Ok(NeosOutcome::text(if opts.json {
                 rec.to_json(opts.show_password).to_string()
             } else {
                 format!(
                     "submitted {}; recorded in {}",
                     record_line(&rec, opts.show_password),
-                    store.path().display()
+                    jobs_path(&opts)?.display()
                 )
             }))
         }
@@ -481,15 +509,14 @@ fn execute_inner(cmd: NeosCmd, progress: &mut dyn FnMut(&str)) -> Result<NeosOut
                     poll: secs("poll", poll)?,
                     follow: false,
                 };
-                jobs::wait_done(&c, &rec, &w, progress)?;
+                jobs::wait_done(&c, &rec, &w, &mut |m| progress(m))?;
             }
             let output = jobs::fetch(&c, &rec)?;
-            match (&rec.instance, raw) {
-                (Some(inst), false) => {
-                    let rep = route_sliding::judge_neos(&rec, inst, &output, started)?;
-                    Ok(report_outcome(rep, opts.json))
-                }
-                _ => Ok(NeosOutcome::text(output)),
+            if rec.instance.is_some() && !raw {
+                let rep = route_neos::judge_results(&rec, &output, started)?;
+                Ok(report_outcome(rep, opts.json))
+            } else {
+                Ok(NeosOutcome::text(output))
             }
         }
         NeosCmd::Solve {
@@ -500,32 +527,27 @@ fn execute_inner(cmd: NeosCmd, progress: &mut dyn FnMut(&str)) -> Result<NeosOut
             follow,
             opts,
         } => {
-            let started = Instant::now();
             let email = resolve_email(opts.email.as_deref(), std::env::var("NEOS_EMAIL").ok())?;
-            let job = sliding_job(&instance, &model, email)?;
-            let spec = job.spec(route_sliding::neos_model_text(&job)?)?;
-            let xml = neos_job::job_to_string(&spec).map_err(NeosError::from)?;
+            let inst = instance_of(&instance, &model)?;
+            let path = instance.display().to_string();
+            let job = job_of(&model, email);
+            let limits = limits_of(&model)?;
             if model.dry_run {
-                return Ok(NeosOutcome::text(xml));
+                return Ok(NeosOutcome::text(route_neos::job_text(
+                    &inst, &path, &job, &limits,
+                )?));
             }
             let w = WaitOptions {
                 max_wait: secs("wait", wait)?,
                 poll: secs("poll", poll)?,
                 follow,
             };
-            let c = client_of(&opts)?;
-            let mut store = store_of(&opts)?;
-            let inst = job.instance_ref();
-            let rec = jobs::submit(&c, &mut store, &spec, &xml, Some(inst.clone()))?;
-            progress(&format!(
-                "submitted {} to {}",
-                record_line(&rec, opts.show_password),
-                c.url()
-            ));
-            jobs::wait_done(&c, &rec, &w, progress)?;
-            let output = jobs::fetch(&c, &rec)?;
-            progress(&format!("fetched {} bytes of output", output.len()));
-            let rep = route_sliding::judge_neos(&rec, &inst, &output, started)?;
+            let neos =
+                route_neos::executor(&inst, &path, &job, client_of(&opts)?, jobs_path(&opts)?)?
+                    .with_wait(w)
+                    .with_progress(progress)
+                    .reveal_password(opts.show_password);
+            let rep = inst.solve(&neos, &limits, progress)?;
             Ok(report_outcome(rep, opts.json))
         }
     }
