@@ -31,25 +31,7 @@ where
             b + 1
         ));
     }
-    match g.decode(ids) {
-        Ok(s) => {
-            let v = checker.check(instance, s.borrow(), Some(0.0));
-            errors.extend(v.errors);
-            Checked {
-                solution: Some(s),
-                objective: v.objective,
-                errors,
-            }
-        }
-        Err(e) => {
-            errors.push(e.to_string());
-            Checked {
-                solution: None,
-                objective: None,
-                errors,
-            }
-        }
-    }
+    Checked::judge_decoded(errors, g.decode(ids), checker, instance, Some(0.0))
 }
 
 /// Solve `g` with `solver` and judge the answer.

@@ -238,12 +238,7 @@ pub struct SolveRequest {
 impl SolveRequest {
     /// The model to solve, after checking the route rules: `--via` and `--model` must agree.
     pub fn model(&self) -> Result<EdgeModel, Error> {
-        let time = self.limits.time.as_secs_f64();
-        if !(time.is_finite() && time > 0.0) {
-            return Err(Error::usage(
-                "--time-limit must be a positive number of seconds",
-            ));
-        }
+        super::check_limits(&self.limits)?;
         let via = self.via.unwrap_or(Route::Milp);
         if via == Route::Native {
             return Err(Error::usage(

@@ -45,26 +45,8 @@ where
         Ok(x) => x,
         Err(e) => return Checked::failed(e.to_string()),
     };
-    let mut errors = verify::milp::check_point(f.model(), &x, sol.objective).errors;
-    match f.decode(&x) {
-        Ok(s) => {
-            let v = checker.check(instance, s.borrow(), sol.objective);
-            errors.extend(v.errors);
-            Checked {
-                solution: Some(s),
-                objective: v.objective,
-                errors,
-            }
-        }
-        Err(e) => {
-            errors.push(e.to_string());
-            Checked {
-                solution: None,
-                objective: None,
-                errors,
-            }
-        }
-    }
+    let errors = verify::milp::check_point(f.model(), &x, sol.objective).errors;
+    Checked::judge_decoded(errors, f.decode(&x), checker, instance, sol.objective)
 }
 
 /// Judge a MILP answer: its outcome as a status, and when it carries a solution, that

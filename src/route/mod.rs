@@ -103,6 +103,40 @@ impl<S> Checked<S> {
             errors: vec![error],
         }
     }
+
+    /// The common end of every route's check: `errors` found at the model level so far, then
+    /// the decoded solution judged by `checker` (claiming `claimed`), or the decode error.
+    fn judge_decoded<C>(
+        mut errors: Vec<String>,
+        decoded: Result<S, crate::formulate::DecodeError>,
+        checker: &C,
+        instance: &C::Instance,
+        claimed: Option<f64>,
+    ) -> Self
+    where
+        C: crate::verify::Checker,
+        S: std::borrow::Borrow<C::Solution>,
+    {
+        match decoded {
+            Ok(s) => {
+                let v = checker.check(instance, s.borrow(), claimed);
+                errors.extend(v.errors);
+                Checked {
+                    solution: Some(s),
+                    objective: v.objective,
+                    errors,
+                }
+            }
+            Err(e) => {
+                errors.push(e.to_string());
+                Checked {
+                    solution: None,
+                    objective: None,
+                    errors,
+                }
+            }
+        }
+    }
 }
 
 /// An answer as a route judged it, before the family words it into a [`Report`].
@@ -212,6 +246,18 @@ pub fn with_heartbeat<T>(
         done.store(true, std::sync::atomic::Ordering::Relaxed);
         out
     })
+}
+
+/// The time limit must be a positive, finite number of seconds (every family's rule).
+pub fn check_limits(limits: &crate::solve::Limits) -> Result<(), Error> {
+    let time = limits.time.as_secs_f64();
+    if time.is_finite() && time > 0.0 {
+        Ok(())
+    } else {
+        Err(Error::usage(
+            "--time-limit must be a positive number of seconds",
+        ))
+    }
 }
 
 /// Read an instance file (or a solution, a plan: `what` names it in the error).

@@ -28,25 +28,7 @@ where
     if let Some(i) = f.cnf().first_violated(assignment) {
         errors.push(format!("the model violates clause {} of the CNF", i + 1));
     }
-    match f.decode(assignment) {
-        Ok(s) => {
-            let v = checker.check(instance, s.borrow(), claimed);
-            errors.extend(v.errors);
-            Checked {
-                solution: Some(s),
-                objective: v.objective,
-                errors,
-            }
-        }
-        Err(e) => {
-            errors.push(e.to_string());
-            Checked {
-                solution: None,
-                objective: None,
-                errors,
-            }
-        }
-    }
+    Checked::judge_decoded(errors, f.decode(assignment), checker, instance, claimed)
 }
 
 /// Solve `f` once with `solver` and judge the answer: a model is a solution claiming

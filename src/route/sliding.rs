@@ -307,12 +307,7 @@ impl SolveRequest {
     /// Check the route rules: which flags go with which route, and which model each route
     /// solves.
     pub fn plan(self) -> Result<SolvePlan, Error> {
-        let time = self.limits.time.as_secs_f64();
-        if !(time.is_finite() && time > 0.0) {
-            return Err(Error::usage(
-                "--time-limit must be a positive number of seconds",
-            ));
-        }
+        super::check_limits(&self.limits)?;
         // --certify and --encoding belong to the SAT route, so they imply --via sat.
         let sat_only = self.certify.is_some() || self.encoding.is_some();
         let route = self
