@@ -8,11 +8,10 @@
 
 use crate::format::solution;
 pub use crate::model::answer::CliqueOutcome;
-use crate::model::graph::StreamedGraph;
+use crate::solve::SolveError;
 use crate::solve::external::RunOutput;
-use crate::solve::milp_external::{check_kind, launch, tail, write_model_file};
+use crate::solve::milp_external::{check_kind, launch, tail};
 use crate::solve::registry::{SolutionFormat, SolverEntry, SolverKind};
-use crate::solve::{Capabilities, CliqueSolver, Limits, SolveError, Solver};
 use std::path::Path;
 use std::time::Duration;
 
@@ -52,60 +51,5 @@ pub fn solve_clique_file(
             error,
             tail: tail(&run),
         }),
-    }
-}
-
-/// An external max-clique solver of the registry as a [`CliqueSolver`]: the graph is streamed
-/// as DIMACS (with a label comment per vertex) to a temporary directory and solved there.
-#[derive(Debug, Clone)]
-pub struct ExternalClique {
-    entry: SolverEntry,
-}
-
-impl ExternalClique {
-    /// Wrap a registry entry, which must be a clique solver.
-    pub fn new(entry: SolverEntry) -> Result<Self, SolveError> {
-        check_kind(&entry, SolverKind::Clique)?;
-        Ok(ExternalClique { entry })
-    }
-}
-
-impl Solver for ExternalClique {
-    fn name(&self) -> &str {
-        &self.entry.name
-    }
-    fn capabilities(&self) -> Capabilities {
-        Capabilities {
-            time_limit: true,
-            threads: false,
-            proofs: false,
-            embedded: false,
-        }
-    }
-}
-
-impl CliqueSolver for ExternalClique {
-    fn solve(
-        &self,
-        graph: &dyn StreamedGraph,
-        limits: &Limits,
-    ) -> Result<CliqueOutcome, SolveError> {
-        let dir = tempfile::tempdir().map_err(|source| SolveError::Io {
-            solver: self.entry.name.clone(),
-            path: std::env::temp_dir(),
-            source,
-        })?;
-        let path = dir.path().join("graph.dimacs");
-        write_model_file(&self.entry, &path, |w| {
-            crate::format::dimacs_graph::write_graph(graph, false, true, w)
-        })?;
-        let (outcome, _run) = solve_clique_file(
-            &self.entry,
-            &path,
-            dir.path(),
-            limits.time,
-            graph.num_nodes(),
-        )?;
-        Ok(outcome)
     }
 }

@@ -14,6 +14,7 @@ pub mod external;
 pub mod milp_embedded;
 pub mod milp_external;
 pub mod registry;
+pub mod resolve;
 pub mod sat_embedded;
 pub mod sat_proof;
 

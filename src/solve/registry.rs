@@ -4,10 +4,7 @@
 //! Lookup order: an explicit file (`--solvers FILE`), `$TILEKIT_SOLVERS`, `./solvers.toml`,
 //! then the crate's own `solvers.toml`, built in.
 
-use crate::solve::clique_external::ExternalClique;
 use crate::solve::external::{self, RunSpec};
-use crate::solve::milp_external::{ExternalMilp, ExternalSat};
-use crate::solve::{CliqueSolver, MilpSolver, SatSolver};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -401,7 +398,11 @@ impl Registry {
     }
 
     /// The entry called `name` of `kind`, with the error messages every route gives.
-    fn entry_of(&self, name: &str, kind: SolverKind) -> Result<SolverEntry, RegistryError> {
+    pub(crate) fn entry_of(
+        &self,
+        name: &str,
+        kind: SolverKind,
+    ) -> Result<SolverEntry, RegistryError> {
         let entry = self.lookup(name)?;
         if entry.kind != kind {
             return Err(RegistryError::WrongKind {
@@ -413,104 +414,10 @@ impl Registry {
         Ok(entry.clone())
     }
 
-    /// The MILP solver called `name`: an embedded engine ([`embedded`]) or a registry entry.
-    pub fn milp(&self, name: &str) -> Result<Box<dyn MilpSolver>, RegistryError> {
-        match embedded().into_iter().find(|e| e.name == name) {
-            Some(EmbeddedEngine {
-                make: Engine::Milp(make),
-                ..
-            }) => Ok(make()),
-            Some(e) => Err(e.wrong_kind(SolverKind::Milp)),
-            None => Ok(Box::new(
-                ExternalMilp::new(self.entry_of(name, SolverKind::Milp)?)
-                    .expect("entry_of checked the kind"),
-            )),
-        }
-    }
-
-    /// The SAT solver called `name`: an embedded engine or a registry entry.
-    pub fn sat(&self, name: &str) -> Result<Box<dyn SatSolver>, RegistryError> {
-        match embedded().into_iter().find(|e| e.name == name) {
-            Some(EmbeddedEngine {
-                make: Engine::Sat(make),
-                ..
-            }) => Ok(make()),
-            Some(e) => Err(e.wrong_kind(SolverKind::Sat)),
-            None => Ok(Box::new(
-                ExternalSat::new(self.entry_of(name, SolverKind::Sat)?)
-                    .expect("entry_of checked the kind"),
-            )),
-        }
-    }
-
-    /// The clique solver called `name` (a registry entry: no clique engine is embedded).
-    pub fn clique(&self, name: &str) -> Result<Box<dyn CliqueSolver>, RegistryError> {
-        if let Some(e) = embedded().into_iter().find(|e| e.name == name) {
-            return Err(e.wrong_kind(SolverKind::Clique));
-        }
-        Ok(Box::new(
-            ExternalClique::new(self.entry_of(name, SolverKind::Clique)?)
-                .expect("entry_of checked the kind"),
-        ))
-    }
-
     /// The entries of one kind, in name order.
     pub fn of_kind(&self, kind: SolverKind) -> impl Iterator<Item = &SolverEntry> + '_ {
         self.entries.iter().filter(move |e| e.kind == kind)
     }
-}
-
-/// How to make an embedded engine, by kind.
-#[derive(Clone, Copy)]
-pub enum Engine {
-    /// A MILP engine.
-    Milp(fn() -> Box<dyn MilpSolver>),
-    /// A SAT engine.
-    Sat(fn() -> Box<dyn SatSolver>),
-}
-
-/// An engine linked into tilekit: registered beside the external entries, resolved by the
-/// same name lookup, listed by `tilekit solvers`.
-#[derive(Clone, Copy)]
-pub struct EmbeddedEngine {
-    /// The name `--solver` takes.
-    pub name: &'static str,
-    /// What it solves.
-    pub kind: SolverKind,
-    /// The linked library's version.
-    pub version: &'static str,
-    /// Its constructor.
-    pub make: Engine,
-}
-
-impl EmbeddedEngine {
-    fn wrong_kind(&self, wanted: SolverKind) -> RegistryError {
-        RegistryError::WrongKind {
-            name: self.name.to_string(),
-            kind: self.kind,
-            wanted,
-        }
-    }
-}
-
-/// The embedded engines, one row each (a new engine is one file in `solve/` and one row here).
-pub fn embedded() -> Vec<EmbeddedEngine> {
-    #[allow(unused_mut, reason = "the `highs` feature adds a row")]
-    let mut engines = vec![
-        EmbeddedEngine {
-            name: "microlp",
-            kind: SolverKind::Milp,
-            version: crate::solve::milp_embedded::VERSION,
-            make: Engine::Milp(|| Box::new(crate::solve::milp_embedded::Microlp)),
-        },
-        EmbeddedEngine {
-            name: "varisat",
-            kind: SolverKind::Sat,
-            version: crate::solve::sat_embedded::VERSION,
-            make: Engine::Sat(|| Box::new(crate::solve::sat_embedded::Varisat)),
-        },
-    ];
-    engines
 }
 
 /// The first `{name}` in `arg` that is not a known placeholder.

@@ -53,7 +53,7 @@ pub(crate) fn solvers(reg: &Registry, json: bool) -> String {
         "{:<10} {:<6} {:<6} {:<9} version",
         "name", "kind", "input", "installed"
     )];
-    for e in registry::embedded() {
+    for e in tilekit::solve::resolve::embedded() {
         out.push(format!(
             "{:<10} {:<6} {:<6} {:<9} {}",
             e.name,

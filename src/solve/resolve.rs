@@ -1,0 +1,317 @@
+//! Names to solver objects: the external entries of the registry wrapped as [`MilpSolver`],
+//! [`SatSolver`] and [`CliqueSolver`] (the model written to a temporary directory, run by the
+//! drivers of [`super::milp_external`], [`super::sat_proof`] and [`super::clique_external`]),
+//! the embedded engines as a table beside them ([`embedded`]), and [`Registry`]'s lookups that
+//! return either.
+
+use crate::model::answer::{CliqueOutcome, MilpSolution, SatOutcome};
+use crate::model::cnf::Cnf;
+use crate::model::graph::StreamedGraph;
+use crate::model::milp::Model;
+use crate::solve::clique_external::solve_clique_file;
+use crate::solve::milp_external::{check_kind, solve_milp_file, solve_sat_file};
+use crate::solve::registry::{InputFormat, Registry, RegistryError, SolverEntry, SolverKind};
+use crate::solve::{
+    Capabilities, CliqueSolver, Limits, MilpSolver, ProofSatSolver, SatSolver, SolveError, Solver,
+};
+use std::path::{Path, PathBuf};
+
+impl Registry {
+    /// The MILP solver called `name`: an embedded engine ([`embedded`]) or a registry entry.
+    pub fn milp(&self, name: &str) -> Result<Box<dyn MilpSolver>, RegistryError> {
+        match embedded().into_iter().find(|e| e.name == name) {
+            Some(EmbeddedEngine {
+                make: Engine::Milp(make),
+                ..
+            }) => Ok(make()),
+            Some(e) => Err(e.wrong_kind(SolverKind::Milp)),
+            None => Ok(Box::new(
+                ExternalMilp::new(self.entry_of(name, SolverKind::Milp)?)
+                    .expect("entry_of checked the kind"),
+            )),
+        }
+    }
+
+    /// The SAT solver called `name`: an embedded engine or a registry entry.
+    pub fn sat(&self, name: &str) -> Result<Box<dyn SatSolver>, RegistryError> {
+        match embedded().into_iter().find(|e| e.name == name) {
+            Some(EmbeddedEngine {
+                make: Engine::Sat(make),
+                ..
+            }) => Ok(make()),
+            Some(e) => Err(e.wrong_kind(SolverKind::Sat)),
+            None => Ok(Box::new(
+                ExternalSat::new(self.entry_of(name, SolverKind::Sat)?)
+                    .expect("entry_of checked the kind"),
+            )),
+        }
+    }
+
+    /// The clique solver called `name` (a registry entry: no clique engine is embedded).
+    pub fn clique(&self, name: &str) -> Result<Box<dyn CliqueSolver>, RegistryError> {
+        if let Some(e) = embedded().into_iter().find(|e| e.name == name) {
+            return Err(e.wrong_kind(SolverKind::Clique));
+        }
+        Ok(Box::new(
+            ExternalClique::new(self.entry_of(name, SolverKind::Clique)?)
+                .expect("entry_of checked the kind"),
+        ))
+    }
+}
+
+/// How to make an embedded engine, by kind.
+#[derive(Clone, Copy)]
+pub enum Engine {
+    /// A MILP engine.
+    Milp(fn() -> Box<dyn MilpSolver>),
+    /// A SAT engine.
+    Sat(fn() -> Box<dyn SatSolver>),
+}
+
+/// An engine linked into tilekit: registered beside the external entries, resolved by the
+/// same name lookup, listed by `tilekit solvers`.
+#[derive(Clone, Copy)]
+pub struct EmbeddedEngine {
+    /// The name `--solver` takes.
+    pub name: &'static str,
+    /// What it solves.
+    pub kind: SolverKind,
+    /// The linked library's version.
+    pub version: &'static str,
+    /// Its constructor.
+    pub make: Engine,
+}
+
+impl EmbeddedEngine {
+    fn wrong_kind(&self, wanted: SolverKind) -> RegistryError {
+        RegistryError::WrongKind {
+            name: self.name.to_string(),
+            kind: self.kind,
+            wanted,
+        }
+    }
+}
+
+/// The embedded engines, one row each (a new engine is one file in `solve/` and one row here).
+pub fn embedded() -> Vec<EmbeddedEngine> {
+    #[allow(unused_mut, reason = "the `highs` feature adds a row")]
+    let mut engines = vec![
+        EmbeddedEngine {
+            name: "microlp",
+            kind: SolverKind::Milp,
+            version: crate::solve::milp_embedded::VERSION,
+            make: Engine::Milp(|| Box::new(crate::solve::milp_embedded::Microlp)),
+        },
+        EmbeddedEngine {
+            name: "varisat",
+            kind: SolverKind::Sat,
+            version: crate::solve::sat_embedded::VERSION,
+            make: Engine::Sat(|| Box::new(crate::solve::sat_embedded::Varisat)),
+        },
+    ];
+    engines
+}
+
+/// An external MILP solver of the registry as a [`MilpSolver`]: the model is written in the
+/// entry's input format (LP or MPS) to a temporary directory, solved there and the directory
+/// removed.
+#[derive(Debug, Clone)]
+pub struct ExternalMilp {
+    entry: SolverEntry,
+}
+
+/// An external SAT solver of the registry as a [`SatSolver`] (and a [`ProofSatSolver`] when it
+/// follows the SAT-competition convention, [`crate::solve::sat_proof::writes_proofs`]).
+#[derive(Debug, Clone)]
+pub struct ExternalSat {
+    entry: SolverEntry,
+}
+
+fn external_capabilities(entry: &SolverEntry, proofs: bool) -> Capabilities {
+    Capabilities {
+        // The runner kills the process group at the limit (plus a grace period).
+        time_limit: true,
+        threads: entry.args.iter().any(|a| a.contains("{threads}")),
+        proofs,
+        embedded: false,
+    }
+}
+
+fn temp_model_path(entry: &SolverEntry) -> Result<(tempfile::TempDir, PathBuf), SolveError> {
+    let dir = tempfile::tempdir().map_err(|source| SolveError::Io {
+        solver: entry.name.clone(),
+        path: std::env::temp_dir(),
+        source,
+    })?;
+    let path = dir.path().join(format!("model.{}", entry.input.as_str()));
+    Ok((dir, path))
+}
+
+/// Write a model file through a buffer, flushed explicitly: a `BufWriter` dropped with an
+/// error would lose it silently.
+pub(crate) fn write_model_file(
+    entry: &SolverEntry,
+    path: &Path,
+    write: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<u64>,
+) -> Result<(), SolveError> {
+    let io = |source| SolveError::Io {
+        solver: entry.name.clone(),
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut file = std::io::BufWriter::new(std::fs::File::create(path).map_err(io)?);
+    write(&mut file).map_err(io)?;
+    std::io::Write::flush(&mut file).map_err(io)?;
+    Ok(())
+}
+
+impl ExternalMilp {
+    /// Wrap a registry entry, which must be a MILP solver reading LP or MPS.
+    pub fn new(entry: SolverEntry) -> Result<Self, SolveError> {
+        check_kind(&entry, SolverKind::Milp)?;
+        Ok(ExternalMilp { entry })
+    }
+    /// The registry entry.
+    pub fn entry(&self) -> &SolverEntry {
+        &self.entry
+    }
+}
+
+impl Solver for ExternalMilp {
+    fn name(&self) -> &str {
+        &self.entry.name
+    }
+    fn capabilities(&self) -> Capabilities {
+        external_capabilities(&self.entry, false)
+    }
+}
+
+impl MilpSolver for ExternalMilp {
+    fn solve(&self, model: &Model, limits: &Limits) -> Result<MilpSolution, SolveError> {
+        let (dir, path) = temp_model_path(&self.entry)?;
+        write_model_file(&self.entry, &path, |w| match self.entry.input {
+            InputFormat::Mps => crate::format::mps::write_mps(model, w),
+            // The registry ties MILP entries to LP or MPS when it loads them.
+            _ => crate::format::lp::write_lp(model, w),
+        })?;
+        let (sol, _run) =
+            solve_milp_file(&self.entry, &path, dir.path(), limits.time, limits.threads)?;
+        Ok(sol)
+    }
+}
+
+impl ExternalSat {
+    /// Wrap a registry entry, which must be a SAT solver.
+    pub fn new(entry: SolverEntry) -> Result<Self, SolveError> {
+        check_kind(&entry, SolverKind::Sat)?;
+        Ok(ExternalSat { entry })
+    }
+    /// The registry entry.
+    pub fn entry(&self) -> &SolverEntry {
+        &self.entry
+    }
+}
+
+impl Solver for ExternalSat {
+    fn name(&self) -> &str {
+        &self.entry.name
+    }
+    fn capabilities(&self) -> Capabilities {
+        external_capabilities(
+            &self.entry,
+            crate::solve::sat_proof::writes_proofs(&self.entry),
+        )
+    }
+}
+
+impl SatSolver for ExternalSat {
+    fn solve(&self, cnf: &Cnf, limits: &Limits) -> Result<SatOutcome, SolveError> {
+        let (dir, path) = temp_model_path(&self.entry)?;
+        write_model_file(&self.entry, &path, |w| {
+            crate::format::dimacs_cnf::write_cnf(cnf, w)
+        })?;
+        let (outcome, _run) =
+            solve_sat_file(&self.entry, &path, dir.path(), limits.time, cnf.num_vars())?;
+        Ok(outcome)
+    }
+    fn proofs(&self) -> Option<&dyn ProofSatSolver> {
+        crate::solve::sat_proof::writes_proofs(&self.entry).then_some(self as &dyn ProofSatSolver)
+    }
+}
+
+impl ProofSatSolver for ExternalSat {
+    fn solve_with_proof(
+        &self,
+        cnf: &Cnf,
+        cnf_file: &Path,
+        proof: &Path,
+        limits: &Limits,
+    ) -> Result<SatOutcome, SolveError> {
+        // The solver works beside the formula, where its certificate files live.
+        let workdir = cnf_file.parent().unwrap_or(Path::new("."));
+        let (outcome, _run) = crate::solve::sat_proof::solve_sat_file_with_proof(
+            &self.entry,
+            cnf_file,
+            workdir,
+            limits.time,
+            cnf.num_vars(),
+            proof,
+        )?;
+        Ok(outcome)
+    }
+}
+
+/// An external max-clique solver of the registry as a [`CliqueSolver`]: the graph is streamed
+/// as DIMACS (with a label comment per vertex) to a temporary directory and solved there.
+#[derive(Debug, Clone)]
+pub struct ExternalClique {
+    entry: SolverEntry,
+}
+
+impl ExternalClique {
+    /// Wrap a registry entry, which must be a clique solver.
+    pub fn new(entry: SolverEntry) -> Result<Self, SolveError> {
+        check_kind(&entry, SolverKind::Clique)?;
+        Ok(ExternalClique { entry })
+    }
+}
+
+impl Solver for ExternalClique {
+    fn name(&self) -> &str {
+        &self.entry.name
+    }
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            time_limit: true,
+            threads: false,
+            proofs: false,
+            embedded: false,
+        }
+    }
+}
+
+impl CliqueSolver for ExternalClique {
+    fn solve(
+        &self,
+        graph: &dyn StreamedGraph,
+        limits: &Limits,
+    ) -> Result<CliqueOutcome, SolveError> {
+        let dir = tempfile::tempdir().map_err(|source| SolveError::Io {
+            solver: self.entry.name.clone(),
+            path: std::env::temp_dir(),
+            source,
+        })?;
+        let path = dir.path().join("graph.dimacs");
+        write_model_file(&self.entry, &path, |w| {
+            crate::format::dimacs_graph::write_graph(graph, false, true, w)
+        })?;
+        let (outcome, _run) = solve_clique_file(
+            &self.entry,
+            &path,
+            dir.path(),
+            limits.time,
+            graph.num_nodes(),
+        )?;
+        Ok(outcome)
+    }
+}
