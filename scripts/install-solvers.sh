@@ -2,7 +2,9 @@
 # Install the real solvers tilekit's tests drive: CBC, GLPK, CaDiCaL, MiniSat, cliquer (apt);
 # HiGHS (highsbox), Kissat (passagemath-kissat) and the GAMS compiler (gamspy-base) from PyPI
 # into /opt/solvers, linked into /usr/local/bin; the DRAT proof checker rate (crates.io, built
-# with cargo into /opt/solvers). Idempotent: re-running skips what is there.
+# with cargo into /opt/solvers); and what `cargo build --features highs` needs to build HiGHS
+# from source: cmake and a C++ compiler (apt), libclang for bindgen. Idempotent: re-running
+# skips what is there.
 set -euo pipefail
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
@@ -12,6 +14,24 @@ for b in cbc glpsol cadical minisat cliquer; do command -v "$b" >/dev/null 2>&1 
 if [ "$need_apt" = 1 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq coinor-cbc glpk-utils cadical minisat cliquer >/dev/null
+fi
+
+# The `highs` feature: highs-sys drives HiGHS's C++ build with cmake and generates its Rust
+# bindings with bindgen, which loads libclang (the C library, not libclang-cpp) at build time.
+# libclang1 is the shared library alone; libclang-dev would add ~240 MB of static archives
+# that bindgen does not use.
+# (grep without -q reads all of ldconfig's output: an early exit would SIGPIPE ldconfig and
+# fail the pipeline under pipefail.)
+have_libclang() {
+  { ldconfig -p 2>/dev/null || /sbin/ldconfig -p; } | grep 'libclang\(-[0-9.]*\)\?\.so' >/dev/null
+}
+need_build=0
+for b in cmake c++; do command -v "$b" >/dev/null 2>&1 || need_build=1; done
+have_libclang || need_build=1
+if [ "$need_build" = 1 ]; then
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
+    cmake g++ libclang1 >/dev/null
 fi
 
 V=/opt/solvers
@@ -43,7 +63,12 @@ if [ ! -x "$V/bin/rate" ]; then
 fi
 $SUDO ln -sf "$V/bin/rate" /usr/local/bin/rate
 
-for b in cbc glpsol highs cadical minisat kissat cliquer gams rate; do
+for b in cbc glpsol highs cadical minisat kissat cliquer gams rate cmake c++; do
   command -v "$b" >/dev/null || { echo "install-solvers: $b is still missing" >&2; exit 1; }
 done
-echo "install-solvers: cbc glpsol highs cadical minisat kissat cliquer gams rate are installed"
+have_libclang || {
+  echo "install-solvers: libclang (for bindgen) is still missing" >&2
+  exit 1
+}
+echo "install-solvers: cbc glpsol highs cadical minisat kissat cliquer gams rate are installed," \
+  "and cmake, c++ and libclang for --features highs"

@@ -13,6 +13,8 @@ pub mod clique_external;
 pub mod external;
 pub mod milp_embedded;
 pub mod milp_external;
+#[cfg(feature = "highs")]
+pub mod milp_highs;
 pub mod registry;
 pub mod resolve;
 pub mod sat_embedded;

@@ -77,7 +77,7 @@ pub struct EmbeddedEngine {
     /// What it solves.
     pub kind: SolverKind,
     /// The linked library's version.
-    pub version: &'static str,
+    pub version: fn() -> String,
     /// Its constructor.
     pub make: Engine,
 }
@@ -99,16 +99,23 @@ pub fn embedded() -> Vec<EmbeddedEngine> {
         EmbeddedEngine {
             name: "microlp",
             kind: SolverKind::Milp,
-            version: crate::solve::milp_embedded::VERSION,
+            version: || crate::solve::milp_embedded::VERSION.into(),
             make: Engine::Milp(|| Box::new(crate::solve::milp_embedded::Microlp)),
         },
         EmbeddedEngine {
             name: "varisat",
             kind: SolverKind::Sat,
-            version: crate::solve::sat_embedded::VERSION,
+            version: || crate::solve::sat_embedded::VERSION.into(),
             make: Engine::Sat(|| Box::new(crate::solve::sat_embedded::Varisat)),
         },
     ];
+    #[cfg(feature = "highs")]
+    engines.push(EmbeddedEngine {
+        name: "highs-embedded",
+        kind: SolverKind::Milp,
+        version: crate::solve::milp_highs::version,
+        make: Engine::Milp(|| Box::new(crate::solve::milp_highs::HighsEmbedded)),
+    });
     engines
 }
 

@@ -6,9 +6,9 @@
 
 use tilekit::format::neos_job::{self, InputMethod, Priority};
 use tilekit::formulate::edge_milp::EdgeMilpOptions;
+use tilekit::neos::NeosError;
 use tilekit::neos::client::{Client, ClientOptions, JobStatus};
 use tilekit::neos::jobs::{self, JobRecord, JobStore, WaitOptions};
-use tilekit::neos::NeosError;
 use tilekit::route::neos::{self as route_neos, JobRequest, ModelRequest, NeosInstance};
 use tilekit::route::{Error, FamilyName, Report};
 use tilekit::solve::Limits;

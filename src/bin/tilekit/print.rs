@@ -49,23 +49,30 @@ pub(crate) fn solvers(reg: &Registry, json: bool) -> String {
     if json {
         return serde_json::to_string(&rows).unwrap_or_default();
     }
+    let engines = tilekit::solve::resolve::embedded();
+    // The name column fits the longest name (at least 10, the width it always had).
+    let w = engines
+        .iter()
+        .map(|e| e.name.len())
+        .chain(rows.iter().map(|r| r.name.len()))
+        .fold(10, usize::max);
     let mut out = vec![format!(
-        "{:<10} {:<6} {:<6} {:<9} version",
+        "{:<w$} {:<6} {:<6} {:<9} version",
         "name", "kind", "input", "installed"
     )];
-    for e in tilekit::solve::resolve::embedded() {
+    for e in engines {
         out.push(format!(
-            "{:<10} {:<6} {:<6} {:<9} {}",
+            "{:<w$} {:<6} {:<6} {:<9} {}",
             e.name,
             e.kind.as_str(),
             "-",
             "embedded",
-            e.version
+            (e.version)()
         ));
     }
     for r in rows {
         out.push(format!(
-            "{:<10} {:<6} {:<6} {:<9} {}",
+            "{:<w$} {:<6} {:<6} {:<9} {}",
             r.name,
             r.kind,
             r.input,

@@ -164,8 +164,9 @@ pub fn parse(text: &str, source: &str) -> Result<MilpSolution, InputError> {
     })
 }
 
-/// Map a HiGHS model status string and "the primal point is feasible" to an outcome.
-fn classify(status: &str, feasible: bool) -> Outcome {
+/// Map a HiGHS model status string and "the primal point is feasible" to an outcome. Shared
+/// with the embedded HiGHS engine, so that both HiGHS routes read a status the same way.
+pub(crate) fn classify(status: &str, feasible: bool) -> Outcome {
     match status {
         "Optimal" if feasible => Outcome::Optimal,
         "Infeasible" => Outcome::Infeasible,
