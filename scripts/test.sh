@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The whole test suite, against the real solvers (installed first). Set
-# TILEKIT_SKIP_SOLVERS=1 to opt out of the solver tests explicitly. Set
-# TILEKIT_TEST_FEATURES (e.g. `highs`, as CI does) to run the suite with those cargo features;
-# the featureless release build comes first either way, so the default build stays proven.
+# TILEKIT_SKIP_SOLVERS=1 to opt out of the solver tests explicitly. The suite runs with the
+# `highs` feature (the in-process HiGHS engine; install-solvers.sh installs what building it
+# needs); TILEKIT_TEST_FEATURES overrides the feature list (empty: none). The featureless
+# release build comes first either way, so the default build stays proven.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${TILEKIT_SKIP_SOLVERS:-0}" != 1 ]; then
   bash scripts/install-solvers.sh
 fi
 cargo build --release --locked
-cargo test --release --locked --all-targets \
-  ${TILEKIT_TEST_FEATURES:+--features "$TILEKIT_TEST_FEATURES"}
+FEATURES="${TILEKIT_TEST_FEATURES-highs}"
+cargo test --release --locked --all-targets ${FEATURES:+--features "$FEATURES"}

@@ -6,6 +6,7 @@
 //!
 //! A missing `rate`, `cadical` or `kissat` FAILS these tests unless `TILEKIT_SKIP_SOLVERS=1`.
 
+use crate::common::{Opts, Run, json, tilekit_with};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -17,8 +18,6 @@ use tilekit::route::sliding::{self, SolveRequest, load as load_sliding};
 use tilekit::route::{Report, Route, quiet};
 use tilekit::solve::Limits;
 use tilekit::{Goal, SlidingPuzzle};
-
-const BIN: &str = env!("CARGO_BIN_EXE_tilekit");
 
 fn models() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("models/sliding")
@@ -284,28 +283,16 @@ fn tampered_proofs_are_rejected() {
     assert_eq!(recheck(20, &bin), CheckVerdict::Rejected, "other formula");
 }
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
+/// Run the binary in the package root with the built-in registry.
 fn tilekit(args: &[&str]) -> Run {
-    let out = Command::new(BIN)
-        .args(args)
-        .env_remove("TILEKIT_SOLVERS")
-        .output()
-        .expect("the tilekit binary runs");
-    Run {
-        code: out.status.code().expect("tilekit exits normally"),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
-
-fn json(r: &Run) -> Value {
-    serde_json::from_str(r.stdout.trim())
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}\n{}", r.stdout, r.stderr))
+    tilekit_with(
+        &Opts {
+            builtin_registry: true,
+            exits_normally: true,
+            ..Opts::default()
+        },
+        args,
+    )
 }
 
 /// The certificate with its timings, sizes and output blanked (they vary run to run).

@@ -6,13 +6,11 @@
 //! registry is used unless `--solvers` is given. A missing real solver fails the test unless
 //! `TILEKIT_SKIP_SOLVERS=1`, in which case that test returns early.
 
+use crate::common::{Opts, Run, json, tilekit_with};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::Instant;
 use tempfile::TempDir;
-
-const BIN: &str = env!("CARGO_BIN_EXE_tilekit");
 /// The case study's start board (row-major, 0 = blank) and its optimum.
 const CASE: [u16; 16] = [5, 1, 2, 3, 9, 6, 7, 4, 13, 10, 11, 8, 14, 15, 0, 12];
 const OPT_LEN: usize = 11;
@@ -29,42 +27,17 @@ fn s(p: &Path) -> &str {
     p.to_str().expect("temp paths are UTF-8")
 }
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-    seconds: f64,
-}
-
-impl Run {
-    fn json(&self) -> Value {
-        serde_json::from_str(self.stdout.trim()).unwrap_or_else(|e| {
-            panic!(
-                "stdout is not one JSON object ({e}):\n{}\nstderr: {}",
-                self.stdout, self.stderr
-            )
-        })
-    }
-}
-
 /// Run the binary in `dir` with the built-in registry.
 fn tilekit(dir: &Path, args: &[&str]) -> Run {
-    let t = Instant::now();
-    let out = Command::new(BIN)
-        .args(args)
-        .current_dir(dir)
-        .env_remove("TILEKIT_SOLVERS")
-        .output()
-        .expect("the tilekit binary runs");
-    Run {
-        code: out
-            .status
-            .code()
-            .expect("tilekit exits normally, not by a signal"),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        seconds: t.elapsed().as_secs_f64(),
-    }
+    tilekit_with(
+        &Opts {
+            dir: Some(dir),
+            builtin_registry: true,
+            exits_normally: true,
+            ..Opts::default()
+        },
+        args,
+    )
 }
 
 /// True when `cmd` is on PATH; panics when it is not, unless skipping was asked for.
@@ -123,7 +96,7 @@ fn assert_verifies(dir: &Path, sol: &Path, extra: &[&str]) {
         r.stdout,
         r.stderr
     );
-    let v = r.json();
+    let v = json(&r);
     assert_eq!(v["valid"], true, "{v}");
     assert_eq!(v["objective"].as_f64(), Some(OPT_LEN as f64), "{v}");
     assert_eq!(v["errors"], serde_json::json!([]), "{v}");
@@ -149,7 +122,7 @@ fn assert_rejected(
         "{name} not rejected with exit 1: {}{}",
         r.stdout, r.stderr
     );
-    let v = r.json();
+    let v = json(&r);
     assert_eq!(v["valid"], false, "{name}: {v}");
     let errors = errors_of(&v);
     assert!(
@@ -264,7 +237,7 @@ fn assert_solve_route(model: &str, solver: &str, args: &[&str]) {
     all.extend_from_slice(args);
     let r = tilekit(dir.path(), &all);
     assert_eq!(r.code, 0, "{solver}: {}{}", r.stdout, r.stderr);
-    let v = r.json();
+    let v = json(&r);
     assert_eq!(v["status"], "solved", "{v}");
     assert_eq!(v["objective"].as_f64(), Some(OPT_LEN as f64), "{v}");
     assert_eq!(v["verified"], true, "{v}");
@@ -976,7 +949,7 @@ fn assert_time_limit(via: &str, entry: &str) {
         ],
     );
     assert_eq!(r.code, 1, "{via}: {}{}", r.stdout, r.stderr);
-    let v = r.json();
+    let v = json(&r);
     assert_eq!(v["status"], "time_limit", "{v}");
     assert_eq!(v["verified"], false, "{v}");
     assert!(v["moves"].is_null(), "{v}");
@@ -1061,7 +1034,7 @@ fn solvers_listing() -> Vec<Value> {
     let dir = TempDir::new().unwrap();
     let r = tilekit(dir.path(), &["solvers", "--json"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
-    r.json().as_array().expect("a JSON array").clone()
+    json(&r).as_array().expect("a JSON array").clone()
 }
 
 #[test]

@@ -1,24 +1,13 @@
 //! The edge-matching commands of the CLI: generate → verify (and its rejections), render,
 //! and a generated puzzle exported and solved through the clique and sat models.
 
+use crate::common::{Run, tilekit};
 use std::path::Path;
-use std::process::Command;
-
-fn tilekit(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_tilekit"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("the tilekit binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
 
 fn generate(dir: &Path, name: &str, seed: &str) {
-    let (code, _, err) = tilekit(
+    let Run {
+        code, stderr: err, ..
+    } = tilekit(
         dir,
         &[
             "generate",
@@ -45,7 +34,12 @@ fn generated_puzzles_verify_and_mutations_are_rejected() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     generate(d, "p.txt", "11");
-    let (code, out, err) = tilekit(d, &["verify", "p.txt", "p.txt.solution", "--json"]);
+    let Run {
+        code,
+        stdout: out,
+        stderr: err,
+        ..
+    } = tilekit(d, &["verify", "p.txt", "p.txt.solution", "--json"]);
     assert_eq!(code, 0, "{out}{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(v["valid"], true);
@@ -71,7 +65,12 @@ fn generated_puzzles_verify_and_mutations_are_rejected() {
     let board = |ls: &[String]| format!("{header}\n{}\n", ls.join("\n"));
     let check = |name: &str, text: String| -> serde_json::Value {
         std::fs::write(d.join(name), text).unwrap();
-        let (code, out, err) = tilekit(d, &["verify", "p.txt", name, "--json"]);
+        let Run {
+            code,
+            stdout: out,
+            stderr: err,
+            ..
+        } = tilekit(d, &["verify", "p.txt", name, "--json"]);
         assert!(code == 1 || code == 0, "{name}: {code} {err}");
         serde_json::from_str(&out).unwrap_or_else(|_| panic!("{name}: {out}{err}"))
     };
@@ -105,7 +104,9 @@ fn render_writes_svg_for_both_families() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     generate(d, "p.txt", "3");
-    let (code, _, err) = tilekit(
+    let Run {
+        code, stderr: err, ..
+    } = tilekit(
         d,
         &["render", "p.txt", "p.txt.solution", "-o", "p.svg", "--ids"],
     );
@@ -118,7 +119,9 @@ fn render_writes_svg_for_both_families() {
     );
     std::fs::write(d.join("m.txt"), "LLUUURRRDDD\n").unwrap();
     let case = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/sliding/neos_case_study.txt");
-    let (code, _, err) = tilekit(
+    let Run {
+        code, stderr: err, ..
+    } = tilekit(
         d,
         &["render", case.to_str().unwrap(), "m.txt", "-o", "s.svg"],
     );
@@ -139,7 +142,12 @@ fn clique_and_sat_models_export_and_solve_a_generated_puzzle() {
         ["export", "p.txt", "--model", "clique"],
         ["export", "p.txt", "--model", "sat"],
     ] {
-        let (code, out, err) = tilekit(d, &args);
+        let Run {
+            code,
+            stdout: out,
+            stderr: err,
+            ..
+        } = tilekit(d, &args);
         assert_eq!(code, 0, "{args:?}: {err}");
         assert!(
             out.contains("p edge ") || out.contains("p cnf "),
@@ -153,7 +161,12 @@ fn clique_and_sat_models_export_and_solve_a_generated_puzzle() {
         ["solve", "p.txt", "--via", "sat"],
         ["solve", "p.txt", "--via", "clique"],
     ] {
-        let (code, out, err) = tilekit(d, &args);
+        let Run {
+            code,
+            stdout: out,
+            stderr: err,
+            ..
+        } = tilekit(d, &args);
         assert_eq!(code, 0, "{args:?}: {err}");
         assert!(out.contains("(0 unmatched, optimal;"), "{args:?}: {out}");
         assert!(out.contains("verified"), "{args:?}: {out}");

@@ -6,8 +6,7 @@
 //!
 //! A missing solver fails these tests; set `TILEKIT_SKIP_SOLVERS=1` to skip the solver runs.
 
-mod common;
-use common::{json, meta, skip, tilekit};
+use crate::common::{json, meta, skip, tilekit};
 use std::path::Path;
 use std::process::Command;
 

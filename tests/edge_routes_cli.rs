@@ -6,8 +6,7 @@
 //!
 //! A missing solver fails these tests; set `TILEKIT_SKIP_SOLVERS=1` to skip the solver runs.
 
-mod common;
-use common::{Run, json, meta, skip, tilekit};
+use crate::common::{Run, json, meta, skip, tilekit};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

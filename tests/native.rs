@@ -25,7 +25,7 @@ fn shared_cache() -> PathBuf {
     PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("native-pdb-cache")
 }
 
-/// One 15-puzzle solver per test binary (the database is loaded or built once).
+/// One 15-puzzle solver per test run (the database is loaded or built once).
 fn fifteen() -> &'static NativeSolver {
     static S: OnceLock<NativeSolver> = OnceLock::new();
     S.get_or_init(|| {

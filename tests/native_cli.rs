@@ -3,40 +3,33 @@
 //! and `bench`. The 15-puzzle databases come from `CARGO_TARGET_TMPDIR/native-pdb-cache`
 //! (shared with tests/native.rs; built on first use).
 
+use crate::common::{Opts, Run, tilekit_with};
 use serde_json::Value;
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use tempfile::TempDir;
-
-const BIN: &str = env!("CARGO_BIN_EXE_tilekit");
 
 fn case_study() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("models/sliding/neos_case_study.txt")
 }
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
 fn tilekit(dir: &Path, args: &[&str]) -> Run {
     let cache = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("native-pdb-cache");
-    let out = Command::new(BIN)
-        .args(args)
-        .current_dir(dir)
-        .env_remove("TILEKIT_SOLVERS")
-        .env("TILEKIT_CACHE", cache)
+    let env = [
+        ("TILEKIT_CACHE", cache.as_os_str()),
         // Not the strongest cached file: tests/native.rs may have put the 7-8 one here, which
         // takes most of a second to load in every run.
-        .env("TILEKIT_PDB", "6-6-3")
-        .output()
-        .expect("the tilekit binary runs");
-    Run {
-        code: out.status.code().expect("exits normally"),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+        ("TILEKIT_PDB", OsStr::new("6-6-3")),
+    ];
+    tilekit_with(
+        &Opts {
+            dir: Some(dir),
+            builtin_registry: true,
+            env: &env,
+            exits_normally: true,
+        },
+        args,
+    )
 }
 
 fn s(p: &Path) -> &str {
@@ -257,12 +250,16 @@ fn unknown_or_misfitting_partitions_exit_2() {
     let r = tilekit(dir.path(), &["bench", "korf50-24", "--pdb", "7-8"]);
     assert_eq!(r.code, 2, "{}", r.stderr);
     insta::assert_snapshot!("bench_pdb_wrong_board", r.stderr);
-    let out = Command::new(BIN)
-        .args(["bench", "korf100", "--limit", "1"])
-        .current_dir(dir.path())
-        .env("TILEKIT_PDB", "8-7")
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    insta::assert_snapshot!("tilekit_pdb_unknown", String::from_utf8_lossy(&out.stderr));
+    // Neither the cache nor the registry of the helper above: only the unknown partition.
+    let r = tilekit_with(
+        &Opts {
+            dir: Some(dir.path()),
+            env: &[("TILEKIT_PDB", OsStr::new("8-7"))],
+            exits_normally: true,
+            ..Opts::default()
+        },
+        &["bench", "korf100", "--limit", "1"],
+    );
+    assert_eq!(r.code, 2);
+    insta::assert_snapshot!("tilekit_pdb_unknown", r.stderr);
 }

@@ -1,28 +1,73 @@
-//! Helpers shared by the edge-matching CLI tests: run the `tilekit` binary in a directory,
-//! read its JSON, honour `TILEKIT_SKIP_SOLVERS=1`, and copy a META instance in.
-#![allow(dead_code, reason = "each test module uses its own subset")]
+//! Helpers shared by the integration tests: run the `tilekit` binary (the one place that
+//! does), read its JSON, honour `TILEKIT_SKIP_SOLVERS=1`, and copy a META instance in.
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::Instant;
 
-/// What one `tilekit` run printed and how it ended.
+/// What one `tilekit` run printed, how it ended and how long it took.
 pub(crate) struct Run {
+    /// The exit code; -1 when a signal ended it (only without [`Opts::exits_normally`]).
     pub code: i32,
     pub stdout: String,
     pub stderr: String,
+    /// Wall time of the run, start to exit.
+    pub seconds: f64,
 }
 
-/// Run the binary under test with `args` in `dir`.
+/// How [`tilekit_with`] runs the binary. `Opts::default()` runs it in the test's own working
+/// directory (the package root) with the test's environment; stdin is always closed.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Opts<'a> {
+    /// The working directory; `None` keeps the test's.
+    pub dir: Option<&'a Path>,
+    /// Remove `$TILEKIT_SOLVERS`, so that the built-in registry is used.
+    pub builtin_registry: bool,
+    /// Variables set for the run (after the removal above).
+    pub env: &'a [(&'a str, &'a OsStr)],
+    /// Panic when a signal ends the binary, instead of reporting exit code -1.
+    pub exits_normally: bool,
+}
+
+/// Run the binary under test with `args` in `dir` (environment inherited; a signal is
+/// reported as exit code -1).
 pub(crate) fn tilekit(dir: &Path, args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_tilekit"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("the tilekit binary runs");
+    tilekit_with(
+        &Opts {
+            dir: Some(dir),
+            ..Opts::default()
+        },
+        args,
+    )
+}
+
+/// Run the binary under test with `args` as `opts` say.
+pub(crate) fn tilekit_with(opts: &Opts, args: &[&str]) -> Run {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tilekit"));
+    cmd.args(args);
+    if let Some(dir) = opts.dir {
+        cmd.current_dir(dir);
+    }
+    if opts.builtin_registry {
+        cmd.env_remove("TILEKIT_SOLVERS");
+    }
+    for (key, value) in opts.env {
+        cmd.env(key, value);
+    }
+    let t = Instant::now();
+    let out = cmd.output().expect("the tilekit binary runs");
+    let seconds = t.elapsed().as_secs_f64();
+    let code = match out.status.code() {
+        Some(code) => code,
+        None if opts.exits_normally => panic!("tilekit was ended by a signal: {}", out.status),
+        None => -1,
+    };
     Run {
-        code: out.status.code().unwrap_or(-1),
+        code,
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        seconds,
     }
 }
 
@@ -46,6 +91,10 @@ pub(crate) fn meta(dir: &Path, n: usize) -> &'static str {
 
 /// The run's stdout as one JSON value.
 pub(crate) fn json(r: &Run) -> serde_json::Value {
-    serde_json::from_str(r.stdout.trim())
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}{}", r.stdout, r.stderr))
+    serde_json::from_str(r.stdout.trim()).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not one JSON object ({e}):\n{}\nstderr: {}",
+            r.stdout, r.stderr
+        )
+    })
 }

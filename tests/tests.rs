@@ -1,0 +1,34 @@
+//! The integration tests, one binary (ripgrep's layout): each file beside this one is a
+//! module, and `common` holds what they share (the one helper that runs the `tilekit`
+//! binary among them). Insta names their snapshots `tests__<module>__<name>.snap`.
+//!
+//! One file's tests: `cargo test --release --test tests -- native::` (a substring filter, so
+//! `cli::` would take `native_cli::` and the other `…_cli::` modules along).
+
+mod common;
+
+mod certify;
+mod cli;
+mod cli_edge;
+mod edge_clique;
+mod edge_clique_faults;
+mod edge_matching;
+mod edge_milp;
+mod edge_milp_cli;
+mod edge_models_prop;
+mod edge_routes_cli;
+mod edge_sat;
+mod embedded_routes;
+mod gams_real;
+#[cfg(feature = "highs")]
+mod highs_embedded;
+mod layering;
+mod model_snapshots;
+mod native;
+mod native_cli;
+mod neos_horizon80;
+mod neos_loopback;
+mod runner_faults;
+mod sat_external;
+mod short_instances;
+mod writers_solvers;
