@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
-use tilekit::format::gams::{GamsOptions, SOLUTION_FILE, parse_gams_solution, write_edge_milp_gms};
+use tilekit::format::gams::{GamsOptions, SOLUTION_FILE, parse_gams_solution, write_gms};
 use tilekit::format::lp::write_lp;
 use tilekit::format::mps::write_mps;
 use tilekit::formulate::edge_milp::{self, EdgeMilpOptions, faithful_size};
@@ -200,7 +200,8 @@ fn files(o: EdgeMilpOptions) -> (String, String, String) {
     let (mut lp, mut mps, mut gms) = (Vec::new(), Vec::new(), Vec::new());
     write_lp(&e.model, &mut lp).unwrap();
     write_mps(&e.model, &mut mps).unwrap();
-    write_edge_milp_gms(&p, o, &GamsOptions::default(), &mut gms).unwrap();
+    let model = edge_milp::algebraic(&p, o).unwrap();
+    write_gms(&model, &GamsOptions::default(), &mut gms).unwrap();
     let s = |b: Vec<u8>| String::from_utf8(b).unwrap();
     (s(lp), s(mps), s(gms))
 }
@@ -273,7 +274,8 @@ fn gams_compiles_and_generates_our_counts() {
         let dir = tempfile::tempdir().unwrap();
         let file = format!("{name}.gms");
         let mut buf = Vec::new();
-        write_edge_milp_gms(&p, o, &GamsOptions::default(), &mut buf).unwrap();
+        let model = edge_milp::algebraic(&p, o).unwrap();
+        write_gms(&model, &GamsOptions::default(), &mut buf).unwrap();
         std::fs::write(dir.path().join(&file), &buf).unwrap();
         let Some(out) = gams(dir.path(), &file, &["action=c", "lo=0"]) else {
             return;
@@ -310,7 +312,8 @@ fn gams_solves_meta_3x3_with_the_same_size_and_a_verified_board() {
         let e = edge_milp::build(&p, o).unwrap();
         let dir = tempfile::tempdir().unwrap();
         let mut buf = Vec::new();
-        write_edge_milp_gms(&p, o, &GamsOptions::default(), &mut buf).unwrap();
+        let model = edge_milp::algebraic(&p, o).unwrap();
+        write_gms(&model, &GamsOptions::default(), &mut buf).unwrap();
         std::fs::write(dir.path().join(format!("{name}.gms")), &buf).unwrap();
         let Some(out) = gams(dir.path(), &format!("{name}.gms"), &["lo=0"]) else {
             return;

@@ -7,9 +7,7 @@
 
 use std::path::Path;
 use std::process::{Command, Output};
-use tilekit::format::gams::{
-    GamsOptions, SOLUTION_FILE, parse_gams_solution, write_sliding_neos_gms,
-};
+use tilekit::format::gams::{GamsOptions, SOLUTION_FILE, parse_gams_solution, write_gms};
 use tilekit::formulate::sliding_neos;
 use tilekit::{ColumnValues, Goal, Move, Outcome, SlidingPuzzle};
 
@@ -49,7 +47,8 @@ fn write_model(
     horizon: usize,
 ) -> String {
     let mut buf = Vec::new();
-    write_sliding_neos_gms(puzzle, goal, horizon, &GamsOptions::default(), &mut buf).unwrap();
+    let model = sliding_neos::algebraic(puzzle, goal, horizon).unwrap();
+    write_gms(&model, &GamsOptions::default(), &mut buf).unwrap();
     let text = String::from_utf8(buf).unwrap();
     std::fs::write(dir.join(name), &text).unwrap();
     text

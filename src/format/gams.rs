@@ -1,23 +1,36 @@
-//! GAMS: the NEOS "15 Puzzle" model written algebraically (sets, tables, indexed equations)
-//! from `templates/sliding_neos.gms.tera`, and the parser for the `tilekit_solution.txt` file
-//! that the model's `put` block writes after the solve.
+//! GAMS: algebraic models ([`Algebraic`]: a template and its instance data) written as GAMS
+//! programs that solve themselves, and the parser for the `tilekit_solution.txt` file that
+//! every template's `put` block writes after the solve.
 //!
-//! The GAMS model is the same model as [`crate::formulate::sliding_neos`] builds for LP/MPS:
-//! same rows and columns, plus GAMS's objective row and free objective variable `moves`. The
-//! solution file names values after the LP model's variables (`p_i3_t7 9`), so
-//! [`MilpSolution::resolve`] maps it onto that model by name.
+//! The writer knows no puzzle: a formulation (`formulate::sliding_neos::algebraic`,
+//! `formulate::edge_milp::algebraic`) validates its instance and hands over plain data; this
+//! module lays the data out as GAMS reads it (tables in aligned columns, set members as
+//! dotted tuples), adds the solver options and renders the template. Each template states the
+//! same model as its formulation builds for LP/MPS, and its solution file names values after
+//! that model's variables (`p_i3_t7 9`), so [`MilpSolution::resolve`] maps it back by name.
 
 use crate::error::InputError;
+use crate::model::algebraic::{Algebraic, Table, Template};
 use crate::model::answer::{ColumnValues, MilpSolution, Outcome};
-use crate::puzzle::sliding::{Goal, SlidingPuzzle};
 use std::collections::HashSet;
 use std::io::Write;
 use std::time::Duration;
 
-/// The template, embedded so the binary works from any directory.
+/// The NEOS "15 Puzzle" template, embedded so the binary works from any directory.
 const SLIDING_NEOS_TEMPLATE: &str = include_str!("../../templates/sliding_neos.gms.tera");
 /// The edge-matching MILP template (Salassa et al.), embedded likewise.
 const EDGE_MILP_TEMPLATE: &str = include_str!("../../templates/edge_milp.gms.tera");
+
+/// The template's text.
+fn template_text(template: Template) -> &'static str {
+    match template {
+        Template::SlidingNeos => SLIDING_NEOS_TEMPLATE,
+        Template::EdgeMilp => EDGE_MILP_TEMPLATE,
+    }
+}
+
+/// The placeholders every template takes from [`GamsOptions`]; model data may not use them.
+const OPTION_NAMES: [&str; 4] = ["solver", "optcr", "time_limit", "threads"];
 
 /// The file the generated model's `put` block writes, in GAMS's working directory.
 pub const SOLUTION_FILE: &str = "tilekit_solution.txt";
@@ -46,17 +59,10 @@ impl Default for GamsOptions {
     }
 }
 
-/// Why a GAMS model could not be written.
+/// Why a GAMS model could not be written. Whether the instance can be modelled at all is the
+/// formulation's question, answered before any [`Algebraic`] exists.
 #[derive(Debug, thiserror::Error)]
 pub enum GamsError {
-    /// The horizon allows no move: periods 0 and T would be the same period.
-    #[error("the horizon must be at least 1 step, not {0}")]
-    Horizon(usize),
-    /// The puzzle cannot reach the goal, so the model would only prove infeasibility.
-    #[error(
-        "this board cannot reach the {0} goal: its permutation parity differs from the blank's distance parity"
-    )]
-    Unsolvable(Goal),
     /// A solver name GAMS would not read as one identifier.
     #[error(
         "{0:?} is not a GAMS solver name: expected letters, digits and '_', starting with a letter"
@@ -72,9 +78,15 @@ pub enum GamsError {
         /// What is accepted.
         expected: &'static str,
     },
-    /// The edge MILP cannot be built with these options.
-    #[error(transparent)]
-    EdgeMilp(#[from] crate::formulate::edge_milp::EdgeMilpError),
+    /// The model's data cannot be laid out for its template (a bug in the formulation, not
+    /// in the input).
+    #[error("the {template} model's data cannot be written: {problem}")]
+    Data {
+        /// The template's name.
+        template: &'static str,
+        /// What is wrong.
+        problem: String,
+    },
     /// The template failed to render (a bug in the template, not in the input).
     #[error("the GAMS template failed to render: {0}")]
     Template(#[from] tera::Error),
@@ -83,44 +95,44 @@ pub enum GamsError {
     Io(#[from] std::io::Error),
 }
 
-/// Write the NEOS case study's model for `puzzle` → `goal` with `horizon` steps as a GAMS
-/// program that solves itself and writes [`SOLUTION_FILE`]. Output is deterministic.
-pub fn write_sliding_neos_gms<W: Write>(
-    puzzle: &SlidingPuzzle,
-    goal: Goal,
-    horizon: usize,
+/// Write `model` as a GAMS program that solves itself under `opts` and writes
+/// [`SOLUTION_FILE`]. Output is deterministic: the same data and options give the same bytes.
+pub fn write_gms<W: Write>(
+    model: &Algebraic,
     opts: &GamsOptions,
     mut out: W,
 ) -> Result<(), GamsError> {
-    if horizon == 0 {
-        return Err(GamsError::Horizon(horizon));
-    }
-    if !puzzle.is_solvable(goal) {
-        return Err(GamsError::Unsolvable(goal));
-    }
     check_options(opts)?;
-    let solver = &opts.solver;
-    let (rows, cols, n) = (puzzle.rows(), puzzle.cols(), puzzle.cells());
-    let goal_board = SlidingPuzzle::solved(rows, cols, goal);
+    let template = model.template.name();
+    let bad = |problem: String| GamsError::Data { template, problem };
+    // One name, one placeholder: a repeated name would silently overwrite the first value.
+    let mut seen = HashSet::new();
+    for name in model.names() {
+        if OPTION_NAMES.contains(&name) {
+            return Err(bad(format!("{name:?} is the name of a solver option")));
+        }
+        if !seen.insert(name) {
+            return Err(bad(format!("{name:?} is given twice")));
+        }
+    }
     let mut ctx = tera::Context::new();
-    ctx.insert("nrow", &rows);
-    ctx.insert("ncol", &cols);
-    ctx.insert("n", &n);
-    ctx.insert("tiles", &(n - 1));
-    ctx.insert("horizon", &horizon);
-    ctx.insert("goal", &goal.to_string());
-    ctx.insert(
-        "goal_text",
-        match goal {
-            Goal::BlankLast => "tiles 1..n-1 row-major, blank in the last cell",
-            Goal::BlankFirst => "blank in the first cell, then tiles 1..n-1 row-major",
-        },
-    );
-    ctx.insert("start_lines", &board_lines(puzzle));
-    ctx.insert("col_header", &table_header(cols));
-    ctx.insert("start_rows", &table_rows(puzzle));
-    ctx.insert("goal_rows", &table_rows(&goal_board));
-    ctx.insert("solver", solver);
+    for (name, value) in &model.scalars {
+        ctx.insert(name.clone(), value);
+    }
+    for (name, text) in &model.texts {
+        ctx.insert(name.clone(), text);
+    }
+    for (name, lines) in &model.blocks {
+        ctx.insert(name.clone(), lines);
+    }
+    for (name, members) in &model.sets {
+        ctx.insert(name.clone(), &set_lines(members));
+    }
+    for (name, table) in &model.tables {
+        let text = table_text(table).map_err(|e| bad(format!("table {name}: {e}")))?;
+        ctx.insert(name.clone(), &text);
+    }
+    ctx.insert("solver", &opts.solver);
     // Rust's shortest round-trip Display gives plain decimals ("0", "0.05", "300") that GAMS reads.
     ctx.insert("optcr", &opts.optcr.to_string());
     ctx.insert("time_limit", &opts.time_limit.as_secs_f64().to_string());
@@ -129,14 +141,14 @@ pub fn write_sliding_neos_gms<W: Write>(
     let mut tera = tera::Tera::default();
     // GAMS text, not HTML: never escape quotes or '<'.
     tera.autoescape_on(Vec::<&str>::new());
-    tera.add_raw_template("sliding_neos.gms", SLIDING_NEOS_TEMPLATE)?;
-    let text = tera.render("sliding_neos.gms", &ctx)?;
+    tera.add_raw_template(template, template_text(model.template))?;
+    let text = tera.render(template, &ctx)?;
     out.write_all(text.as_bytes())?;
     out.flush()?;
     Ok(())
 }
 
-/// Refuse option values GAMS would misread (shared by every GAMS writer).
+/// Refuse option values GAMS would misread.
 fn check_options(opts: &GamsOptions) -> Result<(), GamsError> {
     let solver = &opts.solver;
     let mut chars = solver.chars();
@@ -172,139 +184,77 @@ fn check_options(opts: &GamsOptions) -> Result<(), GamsError> {
     Ok(())
 }
 
-/// Write the edge-matching MILP of Salassa et al. ([`crate::formulate::edge_milp`]) for
-/// `puzzle` under `model_opts` as an algebraic GAMS program (sets t, r, c, a, l; the pieces as
-/// a table; equations (1)–(11) over the sets) that solves itself and writes
-/// [`SOLUTION_FILE`] under the LP model's variable names. GAMS counts the same rows and
-/// columns as the LP model, plus its objective row and the free variable `unmatched`.
-pub fn write_edge_milp_gms<W: Write>(
-    puzzle: &crate::puzzle::edge::EdgePuzzle,
-    model_opts: crate::formulate::edge_milp::EdgeMilpOptions,
-    opts: &GamsOptions,
-    mut out: W,
-) -> Result<(), GamsError> {
-    use crate::formulate::edge_milp::{EdgeMilpError, first_corner};
-    use crate::puzzle::edge::{Rotation, placed_colours};
-    check_options(opts)?;
-    let (rows, cols) = (puzzle.rows(), puzzle.cols());
-    let fixed = if model_opts.fix_first_corner {
-        if rows != cols {
-            return Err(EdgeMilpError::NotSquare { rows, cols }.into());
-        }
-        first_corner(puzzle)
-    } else {
-        None
-    };
-    const W: usize = 8;
-    let sides = ["bottom", "left", "top", "right"];
-    let mut header = " ".repeat(W);
-    for k in sides {
-        header.push_str(&format!("{k:>W$}"));
+/// A table's body as GAMS reads it: the header line of column labels, then one line per row
+/// (its label, then its values), every entry right-aligned in a column of the table's width
+/// (row labels left-aligned), as GAMS matches each value to the column label it overlaps.
+/// Lines are joined by newlines, with no final one: the template closes the statement.
+fn table_text(t: &Table) -> Result<String, String> {
+    let w = t.width;
+    if t.values.len() != t.rows.len() {
+        return Err(format!(
+            "{} rows of values for {} row labels",
+            t.values.len(),
+            t.rows.len()
+        ));
     }
-    let colour_rows: Vec<String> = puzzle
-        .pieces()
+    if let Some((i, row)) = t
+        .values
         .iter()
-        .map(|pc| {
-            let mut line = format!("{:<W$}", format!("t{}", pc.id));
-            for c in pc.colours {
-                line.push_str(&format!("{c:>W$}"));
-            }
-            line
-        })
-        .collect();
-    // The rotation convention, from the one function that defines it: placed side d of a
-    // piece listed [0, 1, 2, 3] at rotation a shows listed side placed_colours(..)[d].
-    let placed_names = ["up", "right", "down", "left"];
-    let mut turn_lines = Vec::new();
-    for rot in Rotation::ALL {
-        let shown = placed_colours([0, 1, 2, 3], rot);
-        let items: Vec<String> = (0..4)
-            .map(|d| {
-                format!(
-                    "a{}.{}.{}",
-                    rot.turns(),
-                    placed_names[d],
-                    sides[shown[d] as usize]
-                )
-            })
-            .collect();
-        turn_lines.push(items.join(", "));
+        .enumerate()
+        .find(|(_, row)| row.len() != t.cols.len())
+    {
+        return Err(format!(
+            "row {} has {} values for {} column labels",
+            t.rows[i],
+            row.len(),
+            t.cols.len()
+        ));
     }
-    let variant = match (model_opts.filter_feasible, model_opts.fix_first_corner) {
-        (false, false) => "faithful (every tile in every cell with every rotation)".to_string(),
-        (f, x) => format!(
-            "{}{}{}",
-            if f {
-                "--filter (grey exactly on the rim)"
-            } else {
-                ""
-            },
-            if f && x { " and " } else { "" },
-            if x {
-                "--fix-corner (first corner tile in the top-left cell)"
-            } else {
-                ""
-            }
-        ),
-    };
-    let mut ctx = tera::Context::new();
-    ctx.insert("nrow", &rows);
-    ctx.insert("ncol", &cols);
-    ctx.insert("ntiles", &puzzle.pieces().len());
-    ctx.insert("ncolours", &puzzle.max_colour().max(1));
-    ctx.insert("variant", &variant);
-    ctx.insert("colour_header", &header);
-    ctx.insert("colour_rows", &colour_rows);
-    ctx.insert("turn_lines", &turn_lines);
-    ctx.insert("filter", &u8::from(model_opts.filter_feasible));
-    ctx.insert("fix", &u8::from(fixed.is_some()));
-    if let Some((t, a)) = fixed {
-        ctx.insert("fix_tile", &format!("t{t}"));
-        ctx.insert("fix_rot", &format!("a{}", a.turns()));
+    // An entry as wide as its column would touch its neighbour, and GAMS could no longer
+    // tell which label a value belongs to.
+    let values = t.values.iter().flatten().map(i64::to_string);
+    if let Some(wide) = t
+        .rows
+        .iter()
+        .chain(&t.cols)
+        .cloned()
+        .chain(values)
+        .find(|e| e.chars().count() >= w)
+    {
+        return Err(format!(
+            "{wide:?} does not fit a column {w} characters wide"
+        ));
     }
-    ctx.insert("solver", &opts.solver);
-    ctx.insert("optcr", &opts.optcr.to_string());
-    ctx.insert("time_limit", &opts.time_limit.as_secs_f64().to_string());
-    ctx.insert("threads", &opts.threads.to_string());
-    let mut tera = tera::Tera::default();
-    tera.autoescape_on(Vec::<&str>::new());
-    tera.add_raw_template("edge_milp.gms", EDGE_MILP_TEMPLATE)?;
-    let text = tera.render("edge_milp.gms", &ctx)?;
-    out.write_all(text.as_bytes())?;
-    out.flush()?;
-    Ok(())
+    let mut s = " ".repeat(w);
+    for c in &t.cols {
+        s.push_str(&format!("{c:>w$}"));
+    }
+    for (label, row) in t.rows.iter().zip(&t.values) {
+        s.push('\n');
+        s.push_str(&format!("{label:<w$}"));
+        for v in row {
+            s.push_str(&format!("{v:>w$}"));
+        }
+    }
+    Ok(s)
 }
 
-/// Width of one GAMS table column: wide enough for the largest tile on a 64×64 board.
-const TABLE_WIDTH: usize = 6;
-
-/// The table's header line: column labels right-aligned, as GAMS matches values to labels
-/// by the columns they overlap.
-fn table_header(cols: usize) -> String {
-    let mut s = " ".repeat(TABLE_WIDTH);
-    for c in 1..=cols {
-        s.push_str(&format!("{c:>TABLE_WIDTH$}"));
+/// A set's members as GAMS lists them: each tuple's labels joined by dots (`a1.up.left`),
+/// one line per leading label with its members separated by commas, so that a relation reads
+/// as one line per element of its first index.
+fn set_lines(members: &[Vec<String>]) -> Vec<String> {
+    let mut lines: Vec<(Option<&String>, Vec<String>)> = Vec::new();
+    for m in members {
+        let lead = m.first();
+        match lines.last_mut() {
+            Some((l, items)) if *l == lead => items.push(m.join(".")),
+            _ => lines.push((lead, vec![m.join(".")])),
+        }
     }
-    s
-}
-
-/// One table line per board row: the row label, then each cell's tile right-aligned under
-/// its column label.
-fn table_rows(p: &SlidingPuzzle) -> Vec<String> {
-    (0..p.rows())
-        .map(|r| {
-            let mut s = format!("{:<TABLE_WIDTH$}", r + 1);
-            for c in 0..p.cols() {
-                s.push_str(&format!("{:>TABLE_WIDTH$}", p.tile_at(r * p.cols() + c)));
-            }
-            s
-        })
+    lines
+        .into_iter()
+        .map(|(_, items)| items.join(", "))
         .collect()
-}
-
-/// The board in the header comment, one row per line.
-fn board_lines(p: &SlidingPuzzle) -> Vec<String> {
-    p.to_text().lines().skip(1).map(str::to_string).collect()
 }
 
 /// Parse the `tilekit_solution.txt` written by the generated model: `modelstat M`,
@@ -471,10 +421,13 @@ fn solve_status_name(code: u32) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::formulate::sliding_neos;
+    use crate::puzzle::sliding::{Goal, SlidingPuzzle};
 
     fn render(p: &SlidingPuzzle, goal: Goal, horizon: usize, opts: &GamsOptions) -> String {
+        let model = sliding_neos::algebraic(p, goal, horizon).unwrap();
         let mut buf = Vec::new();
-        write_sliding_neos_gms(p, goal, horizon, opts, &mut buf).unwrap();
+        write_gms(&model, opts, &mut buf).unwrap();
         String::from_utf8(buf).unwrap()
     }
 
@@ -517,19 +470,13 @@ mod tests {
     }
 
     #[test]
-    fn bad_input_is_an_error_not_a_panic() {
+    fn bad_options_are_an_error_not_a_panic() {
         let p = SlidingPuzzle::new(2, 2, vec![1, 2, 0, 3]).unwrap();
-        let w = |h: usize, o: &GamsOptions| {
-            write_sliding_neos_gms(&p, Goal::BlankLast, h, o, Vec::new())
-        };
-        assert!(matches!(
-            w(0, &GamsOptions::default()),
-            Err(GamsError::Horizon(0))
-        ));
+        let model = sliding_neos::algebraic(&p, Goal::BlankLast, 3).unwrap();
         let bad = |f: fn(&mut GamsOptions)| {
             let mut o = GamsOptions::default();
             f(&mut o);
-            w(3, &o).unwrap_err().to_string()
+            write_gms(&model, &o, Vec::new()).unwrap_err().to_string()
         };
         assert!(bad(|o| o.solver = "cplex; abort".into()).contains("not a GAMS solver name"));
         assert!(bad(|o| o.solver = String::new()).contains("not a GAMS solver name"));
@@ -537,17 +484,49 @@ mod tests {
         assert!(bad(|o| o.optcr = -0.1).contains("optcr"));
         assert!(bad(|o| o.time_limit = Duration::ZERO).contains("reslim"));
         assert!(bad(|o| o.threads = 0).contains("threads"));
-        let unsolvable = SlidingPuzzle::new(2, 2, vec![2, 1, 3, 0]).unwrap();
-        assert!(matches!(
-            write_sliding_neos_gms(
-                &unsolvable,
-                Goal::BlankLast,
-                3,
-                &GamsOptions::default(),
-                Vec::new()
-            ),
-            Err(GamsError::Unsolvable(Goal::BlankLast))
-        ));
+    }
+
+    #[test]
+    fn tables_and_sets_are_laid_out_in_columns_and_lines() {
+        let t = Table {
+            rows: vec!["t1".into(), "t12".into()],
+            cols: vec!["up".into(), "left".into()],
+            values: vec![vec![0, 7], vec![12, 3]],
+            width: 6,
+        };
+        assert_eq!(
+            table_text(&t).unwrap(),
+            "          up  left\nt1         0     7\nt12       12     3"
+        );
+        let m = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            set_lines(&[m(&["a0", "up"]), m(&["a0", "down"]), m(&["a1", "up"])]),
+            ["a0.up, a0.down", "a1.up"]
+        );
+    }
+
+    #[test]
+    fn malformed_data_is_refused() {
+        let table = |values: Vec<Vec<i64>>, width| Table {
+            rows: vec!["1".into()],
+            cols: vec!["1".into(), "2".into()],
+            values,
+            width,
+        };
+        let err = |model: Algebraic| {
+            write_gms(&model, &GamsOptions::default(), Vec::new())
+                .unwrap_err()
+                .to_string()
+        };
+        let new = || Algebraic::new(Template::SlidingNeos);
+        assert_eq!(
+            err(new().table("board0", table(vec![vec![1, 123456]], 6))),
+            "the sliding_neos model's data cannot be written: table board0: \"123456\" does not fit a column 6 characters wide"
+        );
+        assert!(err(new().table("board0", table(vec![vec![1]], 6))).contains("row 1 has 1 values"));
+        assert!(err(new().table("board0", table(vec![], 6))).contains("0 rows of values"));
+        assert!(err(new().scalar("n", 1).text("n", "x")).contains("\"n\" is given twice"));
+        assert!(err(new().scalar("threads", 1)).contains("name of a solver option"));
     }
 
     #[test]

@@ -51,8 +51,9 @@
 //! `10 + (4(n−2))² + 4(n−2)⁴` on an `n × n` board (30, 138, 478, 1290, 2910, 5770 for the
 //! META 3×3..8×8 instances; see the unit tests and `tests/edge_milp.rs`).
 
+use crate::model::algebraic::{Algebraic, Table, Template};
 use crate::model::milp::{Model, ModelError, ObjSense, Sense, Var, VarKind};
-use crate::puzzle::edge::{Board, EdgePuzzle, PieceKind, Rotation};
+use crate::puzzle::edge::{Board, EdgePuzzle, PieceKind, Rotation, placed_colours};
 use std::collections::BTreeSet;
 
 /// Options of the edge MILP. Both are off by default: the default model is the paper's.
@@ -189,6 +190,22 @@ pub fn first_corner(p: &EdgePuzzle) -> Option<(u16, Rotation)> {
     Some((piece.id, rot))
 }
 
+/// The corner fixed by `fix_first_corner` (`None` without it), refused on a rectangular
+/// board. Shared by [`build`] and [`algebraic`] so that both forms refuse the same inputs.
+fn fixed_corner(
+    p: &EdgePuzzle,
+    opts: EdgeMilpOptions,
+) -> Result<Option<(u16, Rotation)>, EdgeMilpError> {
+    if !opts.fix_first_corner {
+        return Ok(None);
+    }
+    let (rows, cols) = (p.rows(), p.cols());
+    if rows != cols {
+        return Err(EdgeMilpError::NotSquare { rows, cols });
+    }
+    Ok(first_corner(p))
+}
+
 /// Whether tile `id` in cell (`row`, `col`) with rotation `rot` gets a variable: `fits` are
 /// the rotations that fit the cell (consulted only when filtering), `fixed` the fixed corner.
 fn allowed(
@@ -212,14 +229,7 @@ fn allowed(
 /// Build the model for `p` under `opts`. Deterministic: same input, same model.
 pub fn build(p: &EdgePuzzle, opts: EdgeMilpOptions) -> Result<EdgeMilp, EdgeMilpError> {
     let (rows, cols) = (p.rows(), p.cols());
-    let fixed = if opts.fix_first_corner {
-        if rows != cols {
-            return Err(EdgeMilpError::NotSquare { rows, cols });
-        }
-        first_corner(p)
-    } else {
-        None
-    };
+    let fixed = fixed_corner(p, opts)?;
     let colours: Vec<u16> = p
         .pieces()
         .iter()
@@ -494,6 +504,78 @@ impl EdgeMilp {
     }
 }
 
+/// Width of one column of the colour table: wide enough for `t10000` (a 100×100 board) and
+/// for any colour number, with room to spare so that a value never touches its neighbour.
+const TABLE_WIDTH: usize = 8;
+
+/// The same model stated algebraically ([`Template::EdgeMilp`]): the template holds
+/// equations (1)–(11) over the sets of tiles, rows, columns, rotations and colours; this gives
+/// it the instance: sizes, the pieces as a table `colour(t, k)` over the listed sides, the
+/// rotation convention as the set `turn(a, s, k)`, and the options as 0/1 switches (with the
+/// fixed corner's tile and rotation labels). GAMS then counts the same rows and columns as
+/// [`build`], plus its objective row and free objective variable. Refuses what [`build`]
+/// refuses ([`EdgeMilpError::NotSquare`]).
+pub fn algebraic(p: &EdgePuzzle, opts: EdgeMilpOptions) -> Result<Algebraic, EdgeMilpError> {
+    let fixed = fixed_corner(p, opts)?;
+    let sides = ["bottom", "left", "top", "right"];
+    let colour = Table {
+        rows: p.pieces().iter().map(|pc| format!("t{}", pc.id)).collect(),
+        cols: sides.iter().map(|k| k.to_string()).collect(),
+        values: p
+            .pieces()
+            .iter()
+            .map(|pc| pc.colours.iter().map(|&c| i64::from(c)).collect())
+            .collect(),
+        width: TABLE_WIDTH,
+    };
+    // The rotation convention, from the one function that defines it: placed side d of a
+    // piece listed [0, 1, 2, 3] at rotation a shows listed side placed_colours(..)[d]. The
+    // template never restates it, so GAMS and the LP model cannot disagree.
+    let placed = ["up", "right", "down", "left"];
+    let turn = Rotation::ALL
+        .into_iter()
+        .flat_map(|rot| {
+            let shown = placed_colours([0, 1, 2, 3], rot);
+            (0..4).map(move |d| {
+                vec![
+                    format!("a{}", rot.turns()),
+                    placed[d].to_string(),
+                    sides[shown[d] as usize].to_string(),
+                ]
+            })
+        })
+        .collect();
+    let variant = match (opts.filter_feasible, opts.fix_first_corner) {
+        (false, false) => "faithful (every tile in every cell with every rotation)".to_string(),
+        (f, x) => [
+            f.then_some("--filter (grey exactly on the rim)"),
+            x.then_some("--fix-corner (first corner tile in the top-left cell)"),
+        ]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" and "),
+    };
+    let int = |v: usize| v as i64;
+    let mut model = Algebraic::new(Template::EdgeMilp)
+        .scalar("nrow", int(p.rows()))
+        .scalar("ncol", int(p.cols()))
+        .scalar("ntiles", int(p.pieces().len()))
+        // At least one colour, so that the set l is never empty (GAMS rejects 1*0).
+        .scalar("ncolours", i64::from(p.max_colour().max(1)))
+        .scalar("filter", i64::from(opts.filter_feasible))
+        .scalar("fix", i64::from(fixed.is_some()))
+        .text("variant", variant)
+        .set("turn", turn)
+        .table("colour", colour);
+    if let Some((t, a)) = fixed {
+        model = model
+            .text("fix_tile", format!("t{t}"))
+            .text("fix_rot", format!("a{}", a.turns()));
+    }
+    Ok(model)
+}
+
 /// Closed-form size of the faithful model (no options): (variables, rows) for an `R × C`
 /// board whose pieces use `colours` distinct non-grey colours, each on at least one side of
 /// some piece (then every (seam, colour) pair has rows, since every tile may sit anywhere).
@@ -657,5 +739,35 @@ mod tests {
             "--fix-corner needs a square board: on a 3×4 board the first corner piece cannot be assumed to sit in the top-left corner"
         );
         assert!(build(&p, opts(true, false)).is_ok());
+        // The algebraic form refuses the same boards with the same words.
+        assert_eq!(
+            algebraic(&p, opts(false, true)).unwrap_err(),
+            build(&p, opts(false, true)).unwrap_err()
+        );
+        assert!(algebraic(&p, opts(true, false)).is_ok());
+    }
+
+    #[test]
+    fn algebraic_data_follows_the_options() {
+        let p = EdgePuzzle::parse(B3, "b3").unwrap();
+        let text = |m: &Algebraic, name: &str| {
+            m.texts
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, t)| t.clone())
+        };
+        let plain = algebraic(&p, opts(false, false)).unwrap();
+        assert_eq!(plain.template, Template::EdgeMilp);
+        assert_eq!(text(&plain, "fix_tile"), None);
+        let fixed = algebraic(&p, opts(true, true)).unwrap();
+        let (t, a) = first_corner(&p).unwrap();
+        assert_eq!(text(&fixed, "fix_tile"), Some(format!("t{t}")));
+        assert_eq!(text(&fixed, "fix_rot"), Some(format!("a{}", a.turns())));
+        assert_eq!(
+            text(&fixed, "variant").unwrap(),
+            "--filter (grey exactly on the rim) and --fix-corner (first corner tile in the top-left cell)"
+        );
+        // 4 rotations × 4 placed sides, each showing one listed side.
+        assert_eq!(fixed.sets[0].1.len(), 16);
     }
 }

@@ -24,6 +24,7 @@
 //! follows its published variable set and description. It is "faithful" in that it adds
 //! nothing: no cuts, no pruning (those live in other formulations).
 
+use crate::model::algebraic::{Algebraic, Table, Template};
 use crate::model::milp::{Model, ModelError, ObjSense, Sense, Var, VarKind};
 use crate::puzzle::sliding::{Goal, Move, SlidingPuzzle};
 
@@ -214,6 +215,89 @@ pub fn build(puzzle: &SlidingPuzzle, goal: Goal, horizon: usize) -> Result<NeosM
     })
 }
 
+/// Why the algebraic (GAMS) form of the model was not built.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum AlgebraicError {
+    /// The horizon allows no move: periods 0 and T would be the same period.
+    #[error("the horizon must be at least 1 step, not {0}")]
+    Horizon(usize),
+    /// The puzzle cannot reach the goal, so the model would only prove infeasibility.
+    #[error(
+        "this board cannot reach the {0} goal: its permutation parity differs from the blank's distance parity"
+    )]
+    Unsolvable(Goal),
+}
+
+/// Width of one column of the board tables: wide enough for the largest tile on a 64×64
+/// board (4095), with room to spare so that a value never touches its neighbour.
+const TABLE_WIDTH: usize = 6;
+
+/// The same model stated algebraically ([`Template::SlidingNeos`]): the template holds the
+/// equations over the sets of periods, tiles, rows and columns; this gives it the instance
+/// (sizes, horizon, the start and goal boards as tables, the comment's board and goal
+/// text). GAMS derives every tile's start and goal cell from the tables itself, so the data
+/// stays as readable as the board file.
+///
+/// Unlike [`build`], which writes whatever it is asked, this refuses a zero horizon and an
+/// unsolvable board: the algebraic file is meant to be run, and would only prove
+/// infeasibility.
+pub fn algebraic(
+    puzzle: &SlidingPuzzle,
+    goal: Goal,
+    horizon: usize,
+) -> Result<Algebraic, AlgebraicError> {
+    if horizon == 0 {
+        return Err(AlgebraicError::Horizon(horizon));
+    }
+    if !puzzle.is_solvable(goal) {
+        return Err(AlgebraicError::Unsolvable(goal));
+    }
+    let (rows, cols, n) = (puzzle.rows(), puzzle.cols(), puzzle.cells());
+    let goal_text = match goal {
+        Goal::BlankLast => "tiles 1..n-1 row-major, blank in the last cell",
+        Goal::BlankFirst => "blank in the first cell, then tiles 1..n-1 row-major",
+    };
+    // The header comment shows the board as its file does, without the size line.
+    let start_lines = puzzle
+        .to_text()
+        .lines()
+        .skip(1)
+        .map(str::to_string)
+        .collect();
+    let int = |v: usize| v as i64;
+    Ok(Algebraic::new(Template::SlidingNeos)
+        .scalar("nrow", int(rows))
+        .scalar("ncol", int(cols))
+        .scalar("n", int(n))
+        .scalar("tiles", int(n - 1))
+        .scalar("horizon", int(horizon))
+        .text("goal", goal.to_string())
+        .text("goal_text", goal_text)
+        .block("start_lines", start_lines)
+        .table("board0", board_table(puzzle))
+        .table(
+            "boardT",
+            board_table(&SlidingPuzzle::solved(rows, cols, goal)),
+        ))
+}
+
+/// The board as a table `(row, col)` → tile (0 = blank), rows and columns labelled from 1.
+fn board_table(p: &SlidingPuzzle) -> Table {
+    let labels = |k: usize| (1..=k).map(|i| i.to_string()).collect();
+    Table {
+        rows: labels(p.rows()),
+        cols: labels(p.cols()),
+        values: (0..p.rows())
+            .map(|r| {
+                (0..p.cols())
+                    .map(|c| i64::from(p.tile_at(r * p.cols() + c)))
+                    .collect()
+            })
+            .collect(),
+        width: TABLE_WIDTH,
+    }
+}
+
 /// A solution that does not read as a move sequence.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum DecodeError {
@@ -394,5 +478,24 @@ mod tests {
         assert_eq!(default_horizon(4, 4), Some(80));
         assert_eq!(default_horizon(4, 3), Some(53));
         assert_eq!(default_horizon(5, 5), None);
+    }
+
+    #[test]
+    fn algebraic_refuses_what_it_cannot_run() {
+        let p = SlidingPuzzle::new(2, 2, vec![1, 2, 0, 3]).unwrap();
+        assert_eq!(
+            algebraic(&p, Goal::BlankLast, 0),
+            Err(AlgebraicError::Horizon(0))
+        );
+        let unsolvable = SlidingPuzzle::new(2, 2, vec![2, 1, 3, 0]).unwrap();
+        assert_eq!(
+            algebraic(&unsolvable, Goal::BlankLast, 3),
+            Err(AlgebraicError::Unsolvable(Goal::BlankLast))
+        );
+        let m = algebraic(&p, Goal::BlankLast, 3).unwrap();
+        assert_eq!(m.template, Template::SlidingNeos);
+        // The goal table is the solved board, blank last.
+        let goal = &m.tables.iter().find(|(n, _)| n == "boardT").unwrap().1;
+        assert_eq!(goal.values, vec![vec![1, 2], vec![3, 0]]);
     }
 }

@@ -8,12 +8,13 @@
 use super::{
     Answer, Checked, Details, Error, FamilyName, ModelName, Progress, Report, Route, Solution,
 };
-use crate::format::gams::{GamsError, GamsOptions, write_edge_milp_gms};
+use crate::format::gams::{self, GamsOptions};
 use crate::format::solution::{clique as clique_answer, sat as sat_answer};
 use crate::format::{Format, dimacs_cnf, dimacs_graph, lp, mps};
 use crate::formulate::edge_clique::{self, CliqueOptions, EdgeClique};
 use crate::formulate::edge_milp::{self, EdgeMilp, EdgeMilpOptions};
 use crate::formulate::edge_sat::{self, EdgeSat, SatOptions};
+use crate::model::algebraic::Algebraic;
 use crate::model::answer::{MilpSolution, SatOutcome};
 use crate::puzzle::edge::{Board, EdgePuzzle};
 use crate::solve::registry::Registry;
@@ -109,10 +110,22 @@ fn sat_variant(opts: EdgeMilpOptions) -> &'static str {
 
 /// Build the MILP, turning a refused option into a usage error.
 pub fn build_milp(p: &EdgePuzzle, opts: EdgeMilpOptions) -> Result<EdgeMilp, Error> {
-    edge_milp::build(p, opts).map_err(|e| match e {
+    edge_milp::build(p, opts).map_err(milp_error)
+}
+
+/// The MILP stated algebraically, for GAMS: refuses what [`build_milp`] refuses, with the
+/// same error (`--fix-corner` on a rectangular board is a usage error).
+pub fn build_algebraic(p: &EdgePuzzle, opts: EdgeMilpOptions) -> Result<Algebraic, Error> {
+    edge_milp::algebraic(p, opts).map_err(milp_error)
+}
+
+/// A formulation's refusal as the route reports it: `--fix-corner` on a rectangular board is
+/// the user's choice of flags; anything else is a bug.
+fn milp_error(e: edge_milp::EdgeMilpError) -> Error {
+    match e {
         edge_milp::EdgeMilpError::NotSquare { .. } => Error::Usage(e.to_string()),
         other => Error::failure(other),
-    })
+    }
 }
 
 /// The clique graph: always the paper's graph (R1 border filter and R2, the first corner
@@ -191,12 +204,8 @@ pub fn export(
             mps::write_mps(&build_milp(p, opts)?.model, &mut *out).map_err(Error::failure)?;
         }
         (EdgeModel::Milp, Format::Gms) => {
-            write_edge_milp_gms(p, opts, &GamsOptions::default(), &mut *out).map_err(
-                |e| match e {
-                    GamsError::EdgeMilp(_) => Error::Usage(e.to_string()),
-                    other => Error::failure(other),
-                },
-            )?;
+            let model = build_algebraic(p, opts)?;
+            gams::write_gms(&model, &GamsOptions::default(), &mut *out).map_err(Error::failure)?;
         }
         (EdgeModel::Milp, other) => {
             // Only `neos` gets here: a job document wraps the model (`route::neos`).

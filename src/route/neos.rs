@@ -264,8 +264,8 @@ impl NeosInstance {
 
     /// For GAMS input, the writer of the algebraic model, with the NEOS solver (as GAMS
     /// names it: lower case) and each run's time limit and threads written in; `None` for
-    /// LP and MPS. A formulation without a GAMS template is a usage error here, before
-    /// anything is sent.
+    /// LP and MPS. A formulation without a GAMS template, or an instance the formulation
+    /// refuses, is an error here, before anything is sent.
     pub fn algebraic(
         &self,
         input: InputMethod,
@@ -281,7 +281,9 @@ impl NeosInstance {
             threads: limits.threads.max(1),
             ..GamsOptions::default()
         };
-        let write: AlgebraicModel = match self {
+        // The data is built once, here, so that a refused instance is an error before
+        // anything is sent; each run only renders it under its own limits.
+        let model = match self {
             NeosInstance::Sliding {
                 puzzle,
                 goal,
@@ -294,30 +296,15 @@ impl NeosInstance {
                         model.name()
                     )));
                 }
-                let (puzzle, goal, horizon) = (puzzle.clone(), *goal, *horizon);
-                Box::new(move |limits: &Limits| {
-                    let mut buf = Vec::new();
-                    gams::write_sliding_neos_gms(
-                        &puzzle,
-                        goal,
-                        horizon,
-                        &options(limits),
-                        &mut buf,
-                    )
-                    .map_err(|e| e.to_string())?;
-                    String::from_utf8(buf).map_err(|e| e.to_string())
-                })
+                sliding::build_algebraic(puzzle, *goal, *horizon)?
             }
-            NeosInstance::Edge { puzzle, options: o } => {
-                let (puzzle, o) = (puzzle.clone(), *o);
-                Box::new(move |limits: &Limits| {
-                    let mut buf = Vec::new();
-                    gams::write_edge_milp_gms(&puzzle, o, &options(limits), &mut buf)
-                        .map_err(|e| e.to_string())?;
-                    String::from_utf8(buf).map_err(|e| e.to_string())
-                })
-            }
+            NeosInstance::Edge { puzzle, options: o } => edge::build_algebraic(puzzle, *o)?,
         };
+        let write: AlgebraicModel = Box::new(move |limits: &Limits| {
+            let mut buf = Vec::new();
+            gams::write_gms(&model, &options(limits), &mut buf).map_err(|e| e.to_string())?;
+            String::from_utf8(buf).map_err(|e| e.to_string())
+        });
         Ok(Some(write))
     }
 

@@ -11,6 +11,7 @@ use crate::certify::{self, CertifyOptions, Producer};
 use crate::format::solution::{cbc, glpk, highs, sat as sat_out};
 use crate::format::{Format, dimacs_cnf, gams, lp, mps};
 use crate::formulate::{MilpFormulation, sliding_flow, sliding_neos, sliding_sat};
+use crate::model::algebraic::Algebraic;
 use crate::model::answer::{MilpSolution, SatOutcome};
 use crate::puzzle::sliding::{Goal, Move, SlidingPuzzle, moves_to_string};
 use crate::search::sat_horizon::{self, SatStep, StepResult};
@@ -213,6 +214,13 @@ pub fn build_milp(
     })
 }
 
+/// The `neos` model stated algebraically, for GAMS (the only sliding model with a template).
+/// A zero horizon or an unsolvable board is refused earlier, by the flags' checks and by
+/// loading, so here either is a failure of the route, not of the input.
+pub fn build_algebraic(p: &SlidingPuzzle, goal: Goal, horizon: usize) -> Result<Algebraic, Error> {
+    sliding_neos::algebraic(p, goal, horizon).map_err(Error::failure)
+}
+
 /// Write the `model` of `p` in `format` to `out` (a NEOS job is [`neos_job`]'s).
 pub fn export(
     p: &SlidingPuzzle,
@@ -239,8 +247,8 @@ pub fn export(
                 .map_err(Error::failure)?;
         }
         Format::Gms => {
-            gams::write_sliding_neos_gms(p, goal, horizon, &gams::GamsOptions::default(), out)
-                .map_err(Error::failure)?;
+            let model = build_algebraic(p, goal, horizon)?;
+            gams::write_gms(&model, &gams::GamsOptions::default(), out).map_err(Error::failure)?;
         }
         _ => {
             let enc = sliding_sat::build(p, goal, horizon);
