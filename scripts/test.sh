@@ -2,7 +2,8 @@
 # The whole test suite, against the real solvers (installed first). Set
 # TILEKIT_SKIP_SOLVERS=1 to opt out of the solver tests explicitly. The suite runs with the
 # `highs` feature (the in-process HiGHS engine; install-solvers.sh installs what building it
-# needs); TILEKIT_TEST_FEATURES overrides the feature list (empty: none). The featureless
+# needs; not with TILEKIT_SKIP_SOLVERS=1); TILEKIT_TEST_FEATURES overrides the feature list
+# (empty: none). The featureless
 # release build comes first either way, so the default build stays proven.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,5 +11,8 @@ if [ "${TILEKIT_SKIP_SOLVERS:-0}" != 1 ]; then
   bash scripts/install-solvers.sh
 fi
 cargo build --release --locked
-FEATURES="${TILEKIT_TEST_FEATURES-highs}"
+# Opting out of the solvers opts out of HiGHS's build tools too, so no feature by default then.
+default_features=highs
+[ "${TILEKIT_SKIP_SOLVERS:-0}" != 1 ] || default_features=
+FEATURES="${TILEKIT_TEST_FEATURES-$default_features}"
 cargo test --release --locked --all-targets ${FEATURES:+--features "$FEATURES"}
