@@ -47,6 +47,14 @@ impl Format {
             Format::Neos => "neos",
         }
     }
+    /// Other names and file extensions of the same format.
+    pub fn aliases(self) -> &'static [&'static str] {
+        match self {
+            Format::Dimacs => &["clq", "col"],
+            Format::Neos => &["xml"],
+            _ => &[],
+        }
+    }
     /// A `--format` value or a file extension (`clq` and `col` are DIMACS graphs, `xml` a
     /// NEOS job).
     pub fn from_name(s: &str) -> Option<Format> {

@@ -38,6 +38,12 @@ pub enum Route {
 }
 
 impl Route {
+    /// Every route, in the order help texts list them.
+    pub const ALL: [Route; 4] = [Route::Native, Route::Milp, Route::Sat, Route::Clique];
+    /// The route of a `--via` name.
+    pub fn from_name(s: &str) -> Option<Route> {
+        Route::ALL.into_iter().find(|r| r.name() == s)
+    }
     /// The name `--via` takes.
     pub fn name(self) -> &'static str {
         match self {
@@ -65,6 +71,19 @@ pub enum ModelName {
 }
 
 impl ModelName {
+    /// Every model name, in the order help texts list them (a new formulation's name is one
+    /// variant and one entry here; the command line takes its values from this list).
+    pub const ALL: [ModelName; 5] = [
+        ModelName::Neos,
+        ModelName::Flow,
+        ModelName::Sat,
+        ModelName::Milp,
+        ModelName::Clique,
+    ];
+    /// The model of a `--model` name.
+    pub fn from_name(s: &str) -> Option<ModelName> {
+        ModelName::ALL.into_iter().find(|m| m.name() == s)
+    }
     /// The name `--model` takes.
     pub fn name(self) -> &'static str {
         match self {

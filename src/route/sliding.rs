@@ -76,6 +76,18 @@ impl SlidingModel {
     }
 }
 
+/// Check that `model` can be written as `format`, before any output file is created.
+pub fn check_format(model: SlidingModel, format: Format) -> Result<(), Error> {
+    if model.writes(format) {
+        return Ok(());
+    }
+    Err(Error::Usage(format!(
+        "model {} cannot be written as {}: neos goes to lp, mps or gms; flow to lp or mps; sat to cnf",
+        model.name(),
+        format.name()
+    )))
+}
+
 /// Read and parse a sliding instance file.
 pub fn load(path: &Path, goal: Goal) -> Result<SlidingPuzzle, Error> {
     let text = super::read_text(path, "instance")?;
@@ -221,7 +233,7 @@ pub fn build_algebraic(p: &SlidingPuzzle, goal: Goal, horizon: usize) -> Result<
     sliding_neos::algebraic(p, goal, horizon).map_err(Error::failure)
 }
 
-/// Write the `model` of `p` in `format` to `out` (a NEOS job is [`neos_job`]'s).
+/// Write the `model` of `p` in `format` to `out` (a NEOS job document is [`super::neos::job_text`]'s).
 pub fn export(
     p: &SlidingPuzzle,
     goal: Goal,
@@ -230,12 +242,11 @@ pub fn export(
     horizon: usize,
     out: &mut dyn Write,
 ) -> Result<(), Error> {
-    if !model.writes(format) || format == Format::Neos {
-        return Err(Error::Usage(format!(
-            "model {} cannot be written as {}: neos goes to lp, mps or gms; flow to lp or mps; sat to cnf",
-            model.name(),
-            format.name()
-        )));
+    check_format(model, format)?;
+    if format == Format::Neos {
+        return Err(Error::usage(
+            "a NEOS job document is written by route::neos::job_text, not export",
+        ));
     }
     match format {
         Format::Lp => {

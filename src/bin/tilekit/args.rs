@@ -4,6 +4,7 @@
 //! are checked by the library (`route::sliding::SolveRequest::plan`,
 //! `route::edge::SolveRequest::model`).
 
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use tilekit::format::Format;
@@ -52,87 +53,24 @@ impl From<GoalArg> for Goal {
     }
 }
 
-/// Formulations of both families.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ModelArg {
-    /// Sliding: the NEOS case study's time-indexed MILP.
-    Neos,
-    /// Sliding: the strengthened flow MILP.
-    Flow,
-    /// Sliding or edge: the CNF.
-    Sat,
-    /// Edge: Salassa et al.'s MILP.
-    Milp,
-    /// Edge: the max-clique graph.
-    Clique,
+/// `--model`: the library's model names (a new formulation adds its name there, not here).
+fn model_names() -> impl TypedValueParser<Value = ModelName> {
+    PossibleValuesParser::new(ModelName::ALL.map(ModelName::name))
+        .map(|s| ModelName::from_name(&s).expect("clap accepts only the listed names"))
 }
 
-impl From<ModelArg> for ModelName {
-    fn from(m: ModelArg) -> ModelName {
-        match m {
-            ModelArg::Neos => ModelName::Neos,
-            ModelArg::Flow => ModelName::Flow,
-            ModelArg::Sat => ModelName::Sat,
-            ModelArg::Milp => ModelName::Milp,
-            ModelArg::Clique => ModelName::Clique,
-        }
-    }
+/// `--via`: the library's routes.
+fn route_names() -> impl TypedValueParser<Value = Route> {
+    PossibleValuesParser::new(Route::ALL.map(Route::name))
+        .map(|s| Route::from_name(&s).expect("clap accepts only the listed names"))
 }
 
-/// Routes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ViaArg {
-    /// Sliding: IDA* with pattern databases.
-    Native,
-    /// A MILP solver.
-    Milp,
-    /// A SAT solver.
-    Sat,
-    /// Edge: a max-clique solver.
-    Clique,
-}
-
-impl From<ViaArg> for Route {
-    fn from(v: ViaArg) -> Route {
-        match v {
-            ViaArg::Native => Route::Native,
-            ViaArg::Milp => Route::Milp,
-            ViaArg::Sat => Route::Sat,
-            ViaArg::Clique => Route::Clique,
-        }
-    }
-}
-
-/// Model file formats.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum FormatArg {
-    /// CPLEX LP.
-    Lp,
-    /// Free MPS.
-    Mps,
-    /// GAMS.
-    Gms,
-    /// DIMACS CNF.
-    Cnf,
-    /// DIMACS graph.
-    #[value(alias = "clq", alias = "col")]
-    Dimacs,
-    /// A NEOS job document.
-    #[value(alias = "xml")]
-    Neos,
-}
-
-impl From<FormatArg> for Format {
-    fn from(f: FormatArg) -> Format {
-        match f {
-            FormatArg::Lp => Format::Lp,
-            FormatArg::Mps => Format::Mps,
-            FormatArg::Gms => Format::Gms,
-            FormatArg::Cnf => Format::Cnf,
-            FormatArg::Dimacs => Format::Dimacs,
-            FormatArg::Neos => Format::Neos,
-        }
-    }
+/// `--format`: the library's formats, with their aliases (`clq`, `col`, `xml`).
+fn format_names() -> impl TypedValueParser<Value = Format> {
+    PossibleValuesParser::new(
+        Format::ALL.map(|f| PossibleValue::new(f.name()).aliases(f.aliases().iter().copied())),
+    )
+    .map(|s| Format::from_name(&s).expect("clap accepts only the listed names"))
 }
 
 /// How a NEOS job carries its model.
@@ -272,12 +210,12 @@ pub(crate) enum Cmd {
         instance: PathBuf,
         /// The formulation: sliding neos (default; the case study's MILP), flow or sat (CNF);
         /// edge milp (default; Salassa et al.), clique or sat.
-        #[arg(long, value_enum)]
-        model: Option<ModelArg>,
+        #[arg(long, value_parser = model_names())]
+        model: Option<ModelName>,
         /// The file format (default: from -o's extension, else the model's own: lp, cnf or
         /// dimacs); neos writes a NEOS job document.
-        #[arg(long, value_enum)]
-        format: Option<FormatArg>,
+        #[arg(long, value_parser = format_names())]
+        format: Option<Format>,
         /// For --format neos: the model's input method inside the job.
         #[arg(long, value_enum, default_value = "mps")]
         input: InputArg,
@@ -302,12 +240,12 @@ pub(crate) enum Cmd {
         instance: PathBuf,
         /// Sliding: native (default; IDA* with pattern databases), milp or sat (CNF, horizon
         /// stepped to optimality). Edge: milp (default), clique or sat.
-        #[arg(long, value_enum)]
-        via: Option<ViaArg>,
+        #[arg(long, value_parser = route_names())]
+        via: Option<Route>,
         /// Sliding: neos (default) or flow for --via milp, sat for --via sat. Edge: milp,
         /// clique or sat (default: the --via route's own model).
-        #[arg(long, value_enum)]
-        model: Option<ModelArg>,
+        #[arg(long, value_parser = model_names())]
+        model: Option<ModelName>,
         /// An embedded engine (microlp, varisat, and highs-embedded when built with the
         /// `highs` feature) or a registry entry: cbc, highs, glpk, cadical, kissat, minisat,
         /// cliquer (`tilekit solvers` lists them).
@@ -345,8 +283,8 @@ pub(crate) enum Cmd {
         solution: PathBuf,
         /// The model a raw solver output belongs to (sliding: neos, flow or sat; edge: milp,
         /// clique or sat).
-        #[arg(long, value_enum)]
-        model: Option<ModelArg>,
+        #[arg(long, value_parser = model_names())]
+        model: Option<ModelName>,
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
@@ -518,8 +456,8 @@ pub(crate) struct ModelOpts {
     pub family: Option<FamilyArg>,
     /// The MILP formulation: sliding neos (default; the case study's) or flow (LP/MPS input
     /// only); edge milp (default; Salassa et al.).
-    #[arg(long, value_enum)]
-    pub model: Option<ModelArg>,
+    #[arg(long, value_parser = model_names())]
+    pub model: Option<ModelName>,
     /// Sliding: time steps of the model (default: the board's known diameter).
     #[arg(long)]
     pub horizon: Option<usize>,
@@ -651,21 +589,20 @@ mod tests {
 
     #[test]
     fn value_enums_cover_the_library_names() {
-        for m in ModelArg::value_variants() {
-            let name = m.to_possible_value().unwrap().get_name().to_string();
-            assert_eq!(ModelName::from(*m).name(), name);
-        }
-        for v in ViaArg::value_variants() {
-            let name = v.to_possible_value().unwrap().get_name().to_string();
-            assert_eq!(Route::from(*v).name(), name);
-        }
         for b in BenchSetArg::value_variants() {
             let name = b.to_possible_value().unwrap().get_name().to_string();
             assert_eq!(BenchSet::from(*b).name(), name);
         }
-        for f in FormatArg::value_variants() {
-            let name = f.to_possible_value().unwrap().get_name().to_string();
-            assert_eq!(Format::from_name(&name), Some(Format::from(*f)));
+        for m in ModelName::ALL {
+            assert_eq!(ModelName::from_name(m.name()), Some(m));
+        }
+        for r in Route::ALL {
+            assert_eq!(Route::from_name(r.name()), Some(r));
+        }
+        for f in Format::ALL {
+            for alias in f.aliases() {
+                assert_eq!(Format::from_name(alias), Some(f));
+            }
         }
     }
 }

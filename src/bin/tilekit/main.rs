@@ -114,8 +114,8 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
         } => {
             let out = output.as_deref();
             if is_edge(&common, &instance)? {
-                let m = route::edge::EdgeModel::of(model.map_or(ModelName::Milp, Into::into))?;
-                let fmt = route::edge::export_format(m, format.map(Into::into), out, complement)?;
+                let m = route::edge::EdgeModel::of(model.unwrap_or(ModelName::Milp))?;
+                let fmt = route::edge::export_format(m, format, out, complement)?;
                 let p = route::edge::load(&instance)?;
                 let opts = milp_options(&common);
                 if fmt == tilekit::format::Format::Neos {
@@ -138,9 +138,9 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                 return Ok(ExitCode::SUCCESS);
             }
             let goal = common.goal.into();
-            let name = model.map_or(ModelName::Neos, Into::into);
+            let name = model.unwrap_or(ModelName::Neos);
             let m = SlidingModel::of(name)?;
-            let fmt = sliding::export_format(m, format.map(Into::into), out)?;
+            let fmt = sliding::export_format(m, format, out)?;
             if fmt == tilekit::format::Format::Neos {
                 if m == SlidingModel::Sat {
                     return Err(Error::usage(
@@ -154,13 +154,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                 write_to(out, text.as_bytes())?;
                 return Ok(ExitCode::SUCCESS);
             }
-            if !m.writes(fmt) {
-                return Err(Error::Usage(format!(
-                    "model {} cannot be written as {}: neos goes to lp, mps or gms; flow to lp or mps; sat to cnf",
-                    m.name(),
-                    fmt.name()
-                )));
-            }
+            sliding::check_format(m, fmt)?;
             let p = sliding::load(&instance, goal)?;
             let t = horizon(&common, &p, AUTO_HORIZON_SECONDS)?;
             let h = sliding::resolve_horizon(&p, t)?;
@@ -183,8 +177,8 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
         } => {
             if is_edge(&common, &instance)? {
                 let req = route::edge::SolveRequest {
-                    via: via.map(Into::into),
-                    model: model.map(Into::into),
+                    via,
+                    model,
                     solver,
                     limits: limits(time_limit, threads)?,
                     solvers_file: solvers,
@@ -211,8 +205,8 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             // The route rules first (an empty plan stands for `--plan` while they are
             // checked), then the plan file: a refused combination reads no file.
             let mut plan = sliding::SolveRequest {
-                via: via.map(Into::into),
-                model: model.map(Into::into),
+                via,
+                model,
                 solver,
                 horizon: common.horizon,
                 limits: lim,
@@ -249,9 +243,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             common,
         } => {
             if is_edge(&common, &instance)? {
-                let m = model
-                    .map(|m| route::edge::EdgeModel::of(m.into()))
-                    .transpose()?;
+                let m = model.map(route::edge::EdgeModel::of).transpose()?;
                 let p = route::edge::load(&instance)?;
                 let text = route::read_text(&solution, "solution")?;
                 let v = route::edge::verify(
@@ -265,7 +257,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                 return Ok(code(v.valid()));
             }
             let goal = common.goal.into();
-            let m = model.map(|m| SlidingModel::of(m.into())).transpose()?;
+            let m = model.map(SlidingModel::of).transpose()?;
             let p = sliding::load(&instance, goal)?;
             let t = horizon(&common, &p, AUTO_HORIZON_SECONDS)?;
             let text = std::fs::read_to_string(&solution)

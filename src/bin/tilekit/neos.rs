@@ -140,7 +140,7 @@ fn instance_of(instance: &Path, m: &ModelOpts) -> Result<NeosInstance, Error> {
                 FamilyArg::Sliding => FamilyName::Sliding,
                 FamilyArg::Edge => FamilyName::Edge,
             }),
-            model: m.model.map(Into::into),
+            model: m.model,
             horizon: m.horizon,
             goal: m.goal.into(),
             edge: EdgeMilpOptions {
