@@ -459,33 +459,25 @@ struct Run {
 
 /// Run `tilekit neos ARGS…` as the user does, a process of the real binary.
 fn neos(args: &[&str]) -> Run {
-    let started = Instant::now();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tilekit"))
-        .arg("neos")
-        .args(args)
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("the tilekit binary runs");
-    let seconds = started.elapsed().as_secs_f64();
-    let code = out.status.code().unwrap_or(-1);
+    let mut all = vec!["neos"];
+    all.extend_from_slice(args);
+    let r = crate::common::tilekit_with(&crate::common::Opts::default(), &all);
     // The binary ends its output with one newline, as `println!` does.
-    let stdout = String::from_utf8_lossy(&out.stdout).trim_end().to_string();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    let text = if code >= 2 {
-        stderr
+    let text = if r.code >= 2 {
+        r.stderr
             .lines()
             .last()
             .unwrap_or("")
             .trim_start_matches("tilekit: ")
             .to_string()
     } else {
-        stdout
+        r.stdout.trim_end().to_string()
     };
     Run {
-        code,
+        code: r.code,
         json: serde_json::from_str(&text).ok(),
         text,
-        seconds,
+        seconds: r.seconds,
     }
 }
 
@@ -1117,18 +1109,22 @@ fn edge_job_documents_of_every_input_method_carry_the_edge_milp() {
     }
     // `export --format neos` writes the same kind of document for an edge instance.
     let out = Path::new(&f.instance).with_file_name("job.xml");
-    let r = Command::new(env!("CARGO_BIN_EXE_tilekit"))
-        .args(["export", &f.instance, "--format", "neos", "--input", "lp"])
-        .args(["--email", "tester@example.org", "-o"])
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert_eq!(
-        r.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&r.stderr)
+    let r = crate::common::tilekit_with(
+        &crate::common::Opts::default(),
+        &[
+            "export",
+            &f.instance,
+            "--format",
+            "neos",
+            "--input",
+            "lp",
+            "--email",
+            "tester@example.org",
+            "-o",
+            out.to_str().unwrap(),
+        ],
     );
+    assert_eq!(r.code, 0, "{}", r.stderr);
     let spec = neos_job::parse_job(&std::fs::read_to_string(&out).unwrap()).unwrap();
     assert_eq!(spec.input, InputMethod::Lp);
     assert!(spec.model.contains("x_t1_r0_c0_a0"), "{}", spec.model);

@@ -226,6 +226,26 @@ pub fn export(
     Ok(())
 }
 
+/// [`export`] to the file `path` (`-` or none: stdout), the way each model needs: the MILP is
+/// built in memory first (a refused option leaves no output file behind), the graph and the
+/// CNF, which run to gigabytes, are streamed; a file is written beside its target and renamed
+/// into place only when complete ([`super::output`]).
+pub fn export_to(
+    p: &EdgePuzzle,
+    model: EdgeModel,
+    opts: EdgeMilpOptions,
+    complement: bool,
+    format: Format,
+    path: Option<&Path>,
+) -> Result<(), Error> {
+    if model == EdgeModel::Milp {
+        let mut buf = Vec::new();
+        export(p, model, opts, complement, format, &mut buf)?;
+        return super::output::write_to(path, &buf);
+    }
+    super::output::stream_to(path, |w| export(p, model, opts, complement, format, w))
+}
+
 /// What an edge `solve` is asked to do, as the flags say it (validated by
 /// [`SolveRequest::model`]).
 #[derive(Debug, Clone)]

@@ -124,17 +124,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                     write_to(out, text.as_bytes())?;
                     return Ok(ExitCode::SUCCESS);
                 }
-                if m == route::edge::EdgeModel::Milp {
-                    // Build into memory first: a refused option must not leave an output file.
-                    let mut buf = Vec::new();
-                    route::edge::export(&p, m, opts, complement, fmt, &mut buf)?;
-                    write_to(out, &buf)?;
-                } else {
-                    // Graphs run to gigabytes: stream them straight to the output.
-                    stream_to(out, |w| {
-                        route::edge::export(&p, m, opts, complement, fmt, w)
-                    })?;
-                }
+                route::edge::export_to(&p, m, opts, complement, fmt, out)?;
                 return Ok(ExitCode::SUCCESS);
             }
             let goal = common.goal.into();
