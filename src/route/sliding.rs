@@ -5,7 +5,7 @@
 
 use super::{
     Answer, Checked, Details, Error, FamilyName, ModelName, NativeStats, Progress, Report, Route,
-    Solution, Status, quiet,
+    Solution, Status,
 };
 use crate::certify::{self, CertifyOptions, Producer};
 use crate::format::solution::{cbc, glpk, highs, sat as sat_out};
@@ -814,11 +814,6 @@ pub fn verify(
             }
         }
     }
-}
-
-/// The progress function for callers that want none.
-pub fn no_progress() -> Progress<'static> {
-    &quiet
 }
 
 #[cfg(test)]
