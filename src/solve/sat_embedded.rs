@@ -228,6 +228,28 @@ mod tests {
         f
     }
 
+    /// varisat cannot be interrupted; the solver object keeps the limit all the same by
+    /// abandoning its thread. PHP(12, 11) takes resolution-based solvers exponential time.
+    #[test]
+    fn the_time_limit_is_kept() {
+        let limits = Limits::new(std::time::Duration::from_millis(200), 1);
+        let started = std::time::Instant::now();
+        let answer = Varisat.solve(&php(12, 11), &limits).unwrap();
+        assert_eq!(answer, SatOutcome::Unknown);
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(2),
+            "{:?}",
+            started.elapsed()
+        );
+        // A formula it finishes within the limit is answered as usual.
+        let long = Limits::new(std::time::Duration::from_secs(60), 1);
+        assert_eq!(Varisat.solve(&php(4, 3), &long).unwrap(), SatOutcome::Unsat);
+        assert!(matches!(
+            Varisat.solve(&php(3, 3), &long).unwrap(),
+            SatOutcome::Sat(_)
+        ));
+    }
+
     #[test]
     fn pigeonhole_sat_and_unsat() {
         match solve_varisat(&php(3, 3)) {
