@@ -417,18 +417,27 @@ fn run_leaf(
     std::fs::write(&cnf_path, bytes).map_err(io_err(&cnf_path))?;
     let left = || deadline.saturating_duration_since(Instant::now());
     let started = Instant::now();
-    // The leaf formula in memory for an embedded producer; external ones read the file.
-    let mut cnf = base_cnf.clone();
-    for &l in &cube.lits {
-        cnf.add_clause(&[Lit::from_dimacs(l).expect("cube literals are nonzero")]);
-    }
+    // An embedded producer solves the leaf formula in memory, so it gets the base plus the
+    // cube's units; an external one reads the leaf file and needs from the formula only its
+    // variables, which the units do not change: no copy of the base per leaf then.
+    let with_units;
+    let cnf = if producer.solver.capabilities().embedded {
+        let mut leaf = base_cnf.clone();
+        for &l in &cube.lits {
+            leaf.add_clause(&[Lit::from_dimacs(l).expect("cube literals are nonzero")]);
+        }
+        with_units = leaf;
+        &with_units
+    } else {
+        base_cnf
+    };
     let limits = Limits {
         time: producer.limits.time.min(left()),
         ..producer.limits
     };
     let outcome = producer
         .solver
-        .solve_with_proof(&cnf, &cnf_path, &proof_path, &limits)
+        .solve_with_proof(cnf, &cnf_path, &proof_path, &limits)
         .map_err(|e| CertifyError::Plan(e.to_string()))?;
     let mut leaf = not_run(cube);
     leaf.solve_seconds = started.elapsed().as_secs_f64();
