@@ -1084,3 +1084,42 @@ fn solvers_json_reports_glpk_version_from_its_banner() {
     let glpk = rows.iter().find(|r| r["name"] == "glpk").unwrap();
     assert_eq!(glpk["version"], want.as_str(), "{glpk}");
 }
+
+/// Outputs go to a temporary file beside the target and are renamed into place: an output
+/// that cannot be created is a usage error naming the file (exit 2, nothing written, the old
+/// file intact), and a file that is written replaces the old one whole.
+#[test]
+fn outputs_replace_the_old_file_whole_or_not_at_all() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let inst = instance();
+    let missing = d.join("no-such-dir").join("case.lp");
+    let r = tilekit(d, &["export", s(&inst), "-o", s(&missing)]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(
+        r.stderr.trim_end(),
+        format!(
+            "tilekit: {}: cannot create the output file: No such file or directory (os error 2)",
+            missing.display()
+        )
+    );
+    let out = d.join("case.lp");
+    std::fs::write(&out, "old").unwrap();
+    // A refused combination leaves the old file as it was.
+    let r = tilekit(d, &["export", s(&inst), "--model", "sat", "-o", s(&out)]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "old");
+    let r = tilekit(d, &["export", s(&inst), "--horizon", "12", "-o", s(&out)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        std::fs::read_to_string(&out)
+            .unwrap()
+            .starts_with("\\ tilekit LP")
+    );
+    // No temporary file is left beside it.
+    let names: Vec<_> = std::fs::read_dir(d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(names, vec!["case.lp".to_string()], "{names:?}");
+}

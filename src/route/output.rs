@@ -29,6 +29,10 @@ pub fn stream_to(
         }
     };
     let cannot_create = |e: std::io::Error| {
+        // The temporary file's error ends by naming the temporary path; the user named the
+        // output, and the message names that one only.
+        let e = e.to_string();
+        let e = e.split(" at path \"").next().unwrap_or(&e);
         Error::Usage(format!(
             "{}: cannot create the output file: {e}",
             path.display()
