@@ -19,6 +19,7 @@ mod edge_models_prop;
 mod edge_routes_cli;
 mod edge_sat;
 mod embedded_routes;
+mod front_door;
 mod gams_real;
 #[cfg(feature = "highs")]
 mod highs_embedded;

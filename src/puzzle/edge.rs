@@ -816,6 +816,23 @@ pub fn looks_like_edge_instance(text: &str) -> bool {
     any && zeros >= 8
 }
 
+/// A weaker guess than [`looks_like_edge_instance`]: numbers only, and at least eight of
+/// them are 0 (grey). A sliding board has one blank; a piece file with a line cut short or
+/// a stray token still has its grey rim.
+pub fn resembles_edge_instance(text: &str) -> bool {
+    let mut zeros = 0;
+    for line in text.lines() {
+        for t in line.split('#').next().unwrap_or("").split_whitespace() {
+            match t.parse::<u64>() {
+                Ok(0) => zeros += 1,
+                Ok(_) => {}
+                Err(_) => return false,
+            }
+        }
+    }
+    zeros >= 8
+}
+
 /// The score of a board, computed by the puzzle module (the verifier recomputes it on its own).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
 pub struct Score {

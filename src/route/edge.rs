@@ -5,6 +5,10 @@
 //! flags go together. Every answer is decoded to a board and judged by the independent
 //! [`BoardChecker`].
 
+use super::family::{
+    self, Detect, ExportRequest, Exported, Family, FamilyOptions, Instance, RenderRequest, Solved,
+    Verified, VerifyRequest,
+};
 use super::{
     Answer, Checked, Details, Error, FamilyName, ModelName, Progress, Report, Route, Solution,
 };
@@ -587,6 +591,153 @@ pub fn verify_raw_model(
             Ok(v)
         }
     }
+}
+
+/// The edge-matching family's row in [`super::family::FAMILIES`].
+pub const FAMILY: Family = Family {
+    name: FamilyName::Edge,
+    noun: "edge-matching puzzles",
+    one: "an edge-matching puzzle",
+    detect,
+    export: export_command,
+    solve: solve_command,
+    verify: verify_command,
+    render: render_command,
+};
+
+fn detect(text: &str) -> Detect {
+    if crate::puzzle::edge::looks_like_edge_instance(text) {
+        Detect::Yes("its lines hold four colours, many of them grey (0)")
+    } else if crate::puzzle::edge::resembles_edge_instance(text) {
+        Detect::Resembles
+    } else {
+        Detect::No
+    }
+}
+
+fn options(o: &FamilyOptions) -> EdgeMilpOptions {
+    EdgeMilpOptions {
+        filter_feasible: o.filter,
+        fix_first_corner: o.fix_corner,
+    }
+}
+
+fn export_command(
+    inst: &Instance,
+    req: &ExportRequest,
+    _: Progress<'_>,
+) -> Result<Exported, Error> {
+    FAMILY.check_flags(
+        &req.given(),
+        &[
+            "--filter",
+            "--fix-corner",
+            "--complement",
+            "--input",
+            "--neos-solver",
+            "--email",
+        ],
+    )?;
+    let out = req.output.as_deref();
+    let m = EdgeModel::of(req.model.unwrap_or(ModelName::Milp))?;
+    let fmt = export_format(m, req.format, out, req.complement)?;
+    req.check_neos_flags(fmt)?;
+    let p = inst.parse(EdgePuzzle::parse)?;
+    let opts = options(&req.options);
+    if fmt == Format::Neos {
+        return Ok(Exported::NeosJob {
+            model: ModelName::Milp,
+            horizon: None,
+        });
+    }
+    export_to(&p, m, opts, req.complement, fmt, out)?;
+    Ok(Exported::Written)
+}
+
+fn solve_command(
+    inst: &Instance,
+    req: &family::SolveRequest,
+    progress: Progress<'_>,
+) -> Result<Solved, Error> {
+    FAMILY.check_flags(&req.given(), &["--filter", "--fix-corner"])?;
+    let req = SolveRequest {
+        via: req.via,
+        model: req.model,
+        solver: req.solver.clone(),
+        limits: req.limits,
+        solvers_file: req.solvers_file.clone(),
+        options: options(&req.options),
+    };
+    req.model()?;
+    let p = inst.parse(EdgePuzzle::parse)?;
+    let report = solve(&p, &req, progress)?;
+    let solution_text = report.board().map(|b| b.to_text_with_colours(&p));
+    Ok(Solved {
+        report,
+        solution_text,
+    })
+}
+
+fn verify_command(
+    inst: &Instance,
+    req: &VerifyRequest,
+    _: Progress<'_>,
+) -> Result<Verified, Error> {
+    FAMILY.check_flags(&req.options.given(), &["--filter", "--fix-corner"])?;
+    let m = req.model.map(EdgeModel::of).transpose()?;
+    let p = inst.parse(EdgePuzzle::parse)?;
+    let text = super::read_text(&req.solution, "solution")?;
+    let source = req.solution.display().to_string();
+    let v = verify(&p, &text, &source, m, options(&req.options))?;
+    let json = match &v {
+        Verification::Raw(v) => serde_json::to_string(v),
+        Verification::Board(v) => serde_json::to_string(v),
+    }
+    .map_err(Error::failure)?;
+    let text = match &v {
+        Verification::Raw(v) if v.valid => {
+            let m = v.matched.unwrap_or(0);
+            format!(
+                "valid: {m} of {} inner edges matched ({} unmatched; {} output of the {} {})",
+                v.max,
+                v.max - m,
+                v.solver,
+                v.variant,
+                v.model
+            )
+        }
+        Verification::Board(v) if v.valid => format!(
+            "valid: {} of {} inner edges matched ({} unmatched)",
+            v.matched,
+            v.max,
+            v.max - v.matched
+        ),
+        Verification::Raw(v) => format!("invalid: {}", v.errors.join("; ")),
+        Verification::Board(v) => format!("invalid: {}", v.errors.join("; ")),
+    };
+    Ok(Verified {
+        valid: v.valid(),
+        text,
+        json,
+    })
+}
+
+fn render_command(inst: &Instance, req: &RenderRequest) -> Result<String, Error> {
+    FAMILY.check_flags(&req.given(), &["--ids"])?;
+    let p = inst.parse(EdgePuzzle::parse)?;
+    let board = match &req.solution {
+        Some(path) => Some(crate::puzzle::edge::parse_any_board(
+            &super::read_text(path, "solution")?,
+            &path.display().to_string(),
+            &p,
+        )?),
+        None => None,
+    };
+    let opts = crate::render::EdgeRenderOptions {
+        show_ids: req.ids,
+        ..Default::default()
+    };
+    Ok(crate::render::render_edge(&p, board.as_ref(), &opts))
 }
 
 #[cfg(test)]

@@ -12,6 +12,8 @@
 pub mod clique;
 pub mod edge;
 mod error;
+pub mod families;
+pub mod family;
 pub mod milp;
 pub mod neos;
 pub mod output;
@@ -279,8 +281,34 @@ pub fn check_limits(limits: &crate::solve::Limits) -> Result<(), Error> {
     }
 }
 
-/// Read an instance file (or a solution, a plan: `what` names it in the error).
+/// The most any input file may hold (an instance, a solution, a plan): far beyond any real
+/// one, and a bound on what a read of `/dev/zero` or a wrong file can cost.
+pub const MAX_INPUT_BYTES: u64 = 256 << 20;
+
+/// Read an instance file (or a solution, a plan: `what` names it in the error), refusing one
+/// over [`MAX_INPUT_BYTES`] or not UTF-8.
 pub fn read_text(path: &std::path::Path, what: &str) -> Result<String, Error> {
-    std::fs::read_to_string(path)
-        .map_err(|e| Error::Usage(format!("{}: cannot read the {what}: {e}", path.display())))
+    use std::io::Read;
+    let cannot = |e: std::io::Error| {
+        Error::Usage(format!("{}: cannot read the {what}: {e}", path.display()))
+    };
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(cannot)?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(Error::Usage(format!(
+            "{}: the {what} is larger than {} MiB: not a file tilekit reads",
+            path.display(),
+            MAX_INPUT_BYTES >> 20
+        )));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        Error::Usage(format!(
+            "{}: cannot read the {what}: not UTF-8 text (byte {})",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        ))
+    })
 }

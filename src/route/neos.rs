@@ -11,6 +11,7 @@
 //! ([`judge_results`]).
 
 use super::edge;
+use super::family::Instance;
 use super::sliding::{self, SlidingModel};
 use super::{Error, FamilyName, ModelName, Progress, Report};
 use crate::format::gams::{self, GamsOptions};
@@ -22,18 +23,16 @@ use crate::neos::NeosError;
 use crate::neos::client::Client;
 use crate::neos::jobs::{InstanceRef, JobFamily, JobRecord, parse_results};
 use crate::neos::remote::{AlgebraicModel, JobSettings, NeosMilp, job_document};
-use crate::puzzle::edge::{EdgePuzzle, looks_like_edge_instance};
+use crate::puzzle::edge::EdgePuzzle;
 use crate::puzzle::sliding::{Goal, SlidingPuzzle};
 use crate::solve::{Limits, MilpSolver};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Instant;
 
 /// What the model flags of a NEOS job say (`neos submit`, `neos solve`; checked by
-/// [`NeosInstance::load`]).
+/// [`NeosInstance::of`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ModelRequest {
-    /// `--family`; `None`: detected from the instance's content, as `tilekit solve` does.
-    pub family: Option<FamilyName>,
     /// `--model`; `None`: `neos` for a sliding puzzle, `milp` for an edge-matching one.
     pub model: Option<ModelName>,
     /// Sliding: `--horizon` (default: the board's known diameter).
@@ -42,6 +41,21 @@ pub struct ModelRequest {
     pub goal: Goal,
     /// Edge: `--filter` and `--fix-corner`.
     pub edge: EdgeMilpOptions,
+}
+
+/// The solver name as NEOS spells it (`cbc` → `Cbc`, `cplex` → `CPLEX`); other names pass
+/// through as given.
+pub fn neos_solver_name(s: &str) -> String {
+    match s.to_ascii_lowercase().as_str() {
+        "cbc" => "Cbc".into(),
+        "cplex" => "CPLEX".into(),
+        "scip" => "scip".into(),
+        "mosek" => "MOSEK".into(),
+        "xpress" | "fico-xpress" => "FICO-Xpress".into(),
+        "gurobi" => "Gurobi".into(),
+        "symphony" => "SYMPHONY".into(),
+        _ => s.to_string(),
+    }
 }
 
 /// Where a job goes and who sends it; the model text and the comments come from the
@@ -86,24 +100,18 @@ pub enum NeosInstance {
 const NOT_A_MILP: &str = "cannot go to NEOS: a NEOS job carries a MILP";
 
 impl NeosInstance {
-    /// Read the instance at `path` and check the model flags: the family from `--family` or
-    /// the content, the family's MILP (sliding `neos` or `flow`, edge `milp`), the horizon.
-    pub fn load(path: &Path, req: &ModelRequest) -> Result<Self, Error> {
-        let text = super::read_text(path, "instance")?;
-        let source = path.display().to_string();
-        let family = req.family.unwrap_or(if looks_like_edge_instance(&text) {
-            FamilyName::Edge
-        } else {
-            FamilyName::Sliding
-        });
-        match family {
+    /// The MILP job of an instance read through the front door
+    /// ([`super::families::read`]), after checking the model flags: the family's MILP
+    /// (sliding `neos` or `flow`, edge `milp`), the horizon.
+    pub fn of(inst: &Instance, req: &ModelRequest) -> Result<Self, Error> {
+        match inst.family.name {
             FamilyName::Sliding => Self::sliding(
-                SlidingPuzzle::parse(&text, &source, req.goal)?,
+                inst.parse(|t, s| SlidingPuzzle::parse(t, s, req.goal))?,
                 req.goal,
                 req.model,
                 req.horizon,
             ),
-            FamilyName::Edge => Self::edge(EdgePuzzle::parse(&text, &source)?, req.model, req.edge),
+            FamilyName::Edge => Self::edge(inst.parse(EdgePuzzle::parse)?, req.model, req.edge),
         }
     }
 
@@ -436,15 +444,19 @@ mod tests {
                          3 5 5 5\n";
     const CASE: &str = "5 1 2 3\n9 6 7 4\n13 10 11 8\n14 15 0 12\n";
 
-    fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-        let p = dir.join(name);
-        std::fs::write(&p, text).unwrap();
-        p
+    /// An instance of `family` as the front door would hand it over.
+    fn inst(text: &str, family: &'static super::super::family::Family) -> Instance {
+        Instance {
+            path: PathBuf::from("i.txt"),
+            text: text.into(),
+            family,
+            detected: None,
+            resembles: Vec::new(),
+        }
     }
 
     fn req() -> ModelRequest {
         ModelRequest {
-            family: None,
             model: None,
             horizon: None,
             goal: Goal::BlankLast,
@@ -467,15 +479,14 @@ mod tests {
     }
 
     #[test]
-    fn the_family_is_detected_and_the_model_checked() {
-        let dir = tempfile::tempdir().unwrap();
-        let edge_path = write(dir.path(), "e.txt", META4);
-        let case = write(dir.path(), "c.txt", CASE);
+    fn the_model_flags_are_checked_per_family() {
+        let edge_path = inst(META4, &super::super::edge::FAMILY);
+        let case = inst(CASE, &super::super::sliding::FAMILY);
         let opts = EdgeMilpOptions {
             filter_feasible: true,
             fix_first_corner: false,
         };
-        let e = NeosInstance::load(
+        let e = NeosInstance::of(
             &edge_path,
             &ModelRequest {
                 edge: opts,
@@ -484,7 +495,7 @@ mod tests {
         )
         .unwrap();
         assert!(matches!(e, NeosInstance::Edge { options, .. } if options == opts));
-        let s = NeosInstance::load(
+        let s = NeosInstance::of(
             &case,
             &ModelRequest {
                 horizon: Some(13),
@@ -500,8 +511,7 @@ mod tests {
                 ..
             }
         ));
-        let err =
-            |path: &Path, r: ModelRequest| NeosInstance::load(path, &r).unwrap_err().to_string();
+        let err = |i: &Instance, r: ModelRequest| NeosInstance::of(i, &r).unwrap_err().to_string();
         assert_eq!(
             err(
                 &edge_path,
@@ -533,16 +543,10 @@ mod tests {
             "--model sat cannot go to NEOS: a NEOS job carries a MILP: use neos, or flow with --input lp or mps"
         );
         // --family overrides detection: the case study is no edge instance.
-        let e = NeosInstance::load(
-            &case,
-            &ModelRequest {
-                family: Some(FamilyName::Edge),
-                ..req()
-            },
-        );
+        let e = NeosInstance::of(&inst(CASE, &super::super::edge::FAMILY), &req());
         assert!(e.is_err());
         // The flow model has no GAMS template.
-        let flow = NeosInstance::load(
+        let flow = NeosInstance::of(
             &case,
             &ModelRequest {
                 model: Some(ModelName::Flow),

@@ -28,39 +28,18 @@ pub fn stream_to(
             return w.flush().map_err(Error::failure);
         }
     };
-    let cannot_create = |e: std::io::Error| {
-        // The temporary file's error ends by naming the temporary path; the user named the
-        // output, and the message names that one only.
-        let e = e.to_string();
-        let e = e.split(" at path \"").next().unwrap_or(&e);
-        Error::Usage(format!(
-            "{}: cannot create the output file: {e}",
-            path.display()
-        ))
-    };
     // A device or a pipe (`-o /dev/null`) is written in place: renaming over it would replace
     // the device node itself.
-    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
         let file = std::fs::OpenOptions::new()
             .write(true)
             .open(path)
-            .map_err(cannot_create)?;
+            .map_err(|e| cannot_create(path, e))?;
         let mut w = std::io::BufWriter::with_capacity(BUFFER, file);
         write(&mut w)?;
         return w.flush().map_err(Error::failure);
     }
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let name = path
-        .file_name()
-        .map_or("output".into(), |n| n.to_string_lossy().into_owned());
-    let temp = tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
-        .suffix(".partial")
-        .tempfile_in(dir)
-        .map_err(cannot_create)?;
+    let temp = temp_beside(path)?;
     let mut w = std::io::BufWriter::with_capacity(BUFFER, temp);
     write(&mut w)?;
     let temp = w
@@ -74,6 +53,55 @@ pub fn stream_to(
     temp.persist(path)
         .map_err(|e| Error::Usage(format!("{}: cannot write: {}", path.display(), e.error)))?;
     Ok(())
+}
+
+/// The output cannot be created: the message names the user's file only (an error from the
+/// temporary file beside it ends by naming the temporary path).
+fn cannot_create(path: &Path, e: std::io::Error) -> Error {
+    let e = e.to_string();
+    let e = e.split(" at path \"").next().unwrap_or(&e);
+    Error::Usage(format!(
+        "{}: cannot create the output file: {e}",
+        path.display()
+    ))
+}
+
+/// A private temporary file in `path`'s directory, to be renamed over `path` once complete.
+fn temp_beside(path: &Path) -> Result<tempfile::NamedTempFile, Error> {
+    if path.is_dir() {
+        return Err(Error::Usage(format!(
+            "{}: cannot create the output file: it is a directory",
+            path.display()
+        )));
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .map_or("output".into(), |n| n.to_string_lossy().into_owned());
+    tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".partial")
+        .tempfile_in(dir)
+        .map_err(|e| cannot_create(path, e))
+}
+
+/// Check, before long work, that `path` can be written (stdout always can): a device must
+/// open for writing, a file must be creatable beside its target. Nothing is left behind.
+pub fn check_writable(path: &Path) -> Result<(), Error> {
+    if is_stdout(Some(path)) {
+        return Ok(());
+    }
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        return std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .map(drop)
+            .map_err(|e| cannot_create(path, e));
+    }
+    temp_beside(path).map(drop)
 }
 
 /// Write `bytes` to `path` (or stdout), atomically as [`stream_to`].
@@ -115,6 +143,23 @@ mod tests {
         assert_eq!(names, vec![std::ffi::OsString::from("model.lp")]);
         write_to(Some(&out), b"new").unwrap();
         assert_eq!(std::fs::read(&out).unwrap(), b"new");
+    }
+
+    #[test]
+    fn writability_is_checked_without_leaving_anything() {
+        let dir = tempfile::tempdir().unwrap();
+        check_writable(&dir.path().join("plan.txt")).unwrap();
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+        let e = check_writable(&dir.path().join("missing/plan.txt")).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("missing/plan.txt: cannot create the output file"),
+            "{e}"
+        );
+        let e = check_writable(dir.path()).unwrap_err();
+        assert!(e.to_string().ends_with("it is a directory"), "{e}");
+        check_writable(Path::new("/dev/null")).unwrap();
+        check_writable(Path::new("-")).unwrap();
     }
 
     #[test]

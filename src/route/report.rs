@@ -73,6 +73,22 @@ pub enum FamilyName {
     Edge,
 }
 
+impl FamilyName {
+    /// Every family name, in the order help texts list them.
+    pub const ALL: [FamilyName; 2] = [FamilyName::Sliding, FamilyName::Edge];
+    /// The name `--family` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            FamilyName::Sliding => "sliding",
+            FamilyName::Edge => "edge",
+        }
+    }
+    /// The family of a `--family` name.
+    pub fn from_name(s: &str) -> Option<FamilyName> {
+        FamilyName::ALL.into_iter().find(|f| f.name() == s)
+    }
+}
+
 /// A verified solution, typed.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Solution {

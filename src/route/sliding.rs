@@ -3,6 +3,10 @@
 //! routes that solve them (`native`, `milp`, `sat`), their default solvers, and the rules of
 //! which flags go together, checked here once so that every front end gets the same answers.
 
+use super::family::{
+    self, Detect, ExportRequest, Exported, Family, Instance, RenderRequest, Solved, Verified,
+    VerifyRequest,
+};
 use super::{
     Answer, Checked, Details, Error, FamilyName, ModelName, NativeStats, Progress, Report, Route,
     Solution, Status,
@@ -137,15 +141,7 @@ pub fn resolve_horizon(p: &SlidingPuzzle, horizon: Option<usize>) -> Result<usiz
     }
 }
 
-/// A `--horizon` as given: a number of steps, or `auto`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Horizon {
-    /// This many time steps.
-    Steps(usize),
-    /// The native solver's optimum: the smallest horizon at which a time-indexed model is
-    /// feasible.
-    Auto,
-}
+pub use super::family::Horizon;
 
 /// Seconds `--horizon auto` may spend finding the optimum when no time limit applies.
 pub const AUTO_HORIZON_SECONDS: f64 = 300.0;
@@ -344,6 +340,16 @@ impl SolveRequest {
                 "--certify and --encoding belong to --via sat (or --via native --certify), not --via {}",
                 route.name()
             )));
+        }
+        if route == Route::Native && self.horizon.is_some() {
+            return Err(Error::usage(
+                "--via native finds the optimal length itself and takes no --horizon",
+            ));
+        }
+        if route == Route::Native && !native_certify && self.solver.is_some() {
+            return Err(Error::usage(
+                "--via native is tilekit's own search and takes no --solver (with --certify, --solver names the SAT solver of the proof)",
+            ));
         }
         if native_certify && self.plan.is_some() {
             return Err(Error::usage(
@@ -814,6 +820,147 @@ pub fn verify(
             }
         }
     }
+}
+
+/// The sliding family's row in [`super::family::FAMILIES`]: the catch-all of detection.
+pub const FAMILY: Family = Family {
+    name: FamilyName::Sliding,
+    noun: "sliding-tile puzzles",
+    one: "a sliding-tile puzzle",
+    detect,
+    export: export_command,
+    solve: solve_command,
+    verify: verify_command,
+    render: render_command,
+};
+
+/// The catch-all: anything no other family claims is read as a board, so that the board
+/// parser's message says what does not fit.
+fn detect(_: &str) -> Detect {
+    Detect::Yes("no other family's file looks like it")
+}
+
+fn parse(inst: &Instance, goal: Goal) -> Result<SlidingPuzzle, Error> {
+    inst.parse(|t, s| SlidingPuzzle::parse(t, s, goal))
+}
+
+fn export_command(
+    inst: &Instance,
+    req: &ExportRequest,
+    progress: Progress<'_>,
+) -> Result<Exported, Error> {
+    FAMILY.check_flags(
+        &req.given(),
+        &["--goal", "--horizon", "--input", "--neos-solver", "--email"],
+    )?;
+    let goal = req.options.goal();
+    let out = req.output.as_deref();
+    let name = req.model.unwrap_or(ModelName::Neos);
+    let m = SlidingModel::of(name)?;
+    let fmt = export_format(m, req.format, out)?;
+    req.check_neos_flags(fmt)?;
+    if fmt == Format::Neos && m == SlidingModel::Sat {
+        return Err(Error::usage(
+            "a NEOS job carries a MILP: use --model neos or flow",
+        ));
+    }
+    if fmt != Format::Neos {
+        check_format(m, fmt)?;
+    }
+    let p = parse(inst, goal)?;
+    let limit = Duration::from_secs_f64(AUTO_HORIZON_SECONDS);
+    let t = horizon_of(req.options.horizon, &p, goal, limit, progress)?;
+    if fmt == Format::Neos {
+        return Ok(Exported::NeosJob {
+            model: name,
+            horizon: t,
+        });
+    }
+    let h = resolve_horizon(&p, t)?;
+    super::output::stream_to(out, |w| export(&p, goal, m, fmt, h, w))?;
+    Ok(Exported::Written)
+}
+
+fn solve_command(
+    inst: &Instance,
+    req: &family::SolveRequest,
+    progress: Progress<'_>,
+) -> Result<Solved, Error> {
+    FAMILY.check_flags(
+        &req.given(),
+        &["--goal", "--horizon", "--encoding", "--certify", "--plan"],
+    )?;
+    let goal = req.options.goal();
+    // The route rules first (an empty plan stands for `--plan` while they are checked),
+    // then the plan file: a refused combination reads no plan.
+    let mut plan = SolveRequest {
+        via: req.via,
+        model: req.model,
+        solver: req.solver.clone(),
+        horizon: req.options.horizon,
+        limits: req.limits,
+        solvers_file: req.solvers_file.clone(),
+        encoding: req.encoding,
+        certify: req.certify.clone(),
+        plan: req.plan.as_ref().map(|_| Vec::new()),
+    }
+    .plan()?;
+    if let Some(path) = &req.plan {
+        plan.request.plan = Some(crate::puzzle::sliding::parse_moves(
+            &super::read_text(path, "plan")?,
+            &path.display().to_string(),
+        )?);
+    }
+    let p = parse(inst, goal)?;
+    let report = solve(&p, goal, &plan, progress)?;
+    let solution_text = report.plan().map(|moves| {
+        format!(
+            "# {} moves, verified by replay\n{}\n",
+            moves.len(),
+            moves_to_string(moves)
+        )
+    });
+    Ok(Solved {
+        report,
+        solution_text,
+    })
+}
+
+fn verify_command(
+    inst: &Instance,
+    req: &VerifyRequest,
+    progress: Progress<'_>,
+) -> Result<Verified, Error> {
+    FAMILY.check_flags(&req.options.given(), &["--goal", "--horizon"])?;
+    let goal = req.options.goal();
+    let m = req.model.map(SlidingModel::of).transpose()?;
+    let p = parse(inst, goal)?;
+    let limit = Duration::from_secs_f64(AUTO_HORIZON_SECONDS);
+    let t = horizon_of(req.options.horizon, &p, goal, limit, progress)?;
+    let text = super::read_text(&req.solution, "solution")?;
+    let v = verify(&p, goal, &text, &req.solution.display().to_string(), m, t)?;
+    Ok(Verified {
+        valid: v.valid,
+        text: if v.valid {
+            format!("valid: {} moves reach the goal", v.objective.unwrap_or(0.0))
+        } else {
+            format!("invalid: {}", v.errors.join("; "))
+        },
+        json: serde_json::to_string(&v).map_err(Error::failure)?,
+    })
+}
+
+fn render_command(inst: &Instance, req: &RenderRequest) -> Result<String, Error> {
+    FAMILY.check_flags(&req.given(), &["--goal"])?;
+    let p = parse(inst, req.options.goal())?;
+    let moves = match &req.solution {
+        Some(path) => Some(crate::puzzle::sliding::parse_moves(
+            &super::read_text(path, "solution")?,
+            &path.display().to_string(),
+        )?),
+        None => None,
+    };
+    Ok(crate::render::render_sliding(&p, moves.as_deref()))
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ use tilekit::format::neos_job::InputMethod;
 use tilekit::formulate::sliding_sat::Encoding;
 use tilekit::puzzle::sliding::Goal;
 use tilekit::route::sliding::Horizon;
-use tilekit::route::{ModelName, Route};
+use tilekit::route::{FamilyName, ModelName, Route};
 use tilekit::search::bench::BenchSet;
 
 #[derive(Parser)]
@@ -26,13 +26,10 @@ pub(crate) struct Cli {
     pub cmd: Cmd,
 }
 
-/// Puzzle families.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub(crate) enum FamilyArg {
-    /// Sliding-tile puzzles.
-    Sliding,
-    /// Edge-matching puzzles.
-    Edge,
+/// `--family`: the library's families (a new family adds its name there, not here).
+fn family_names() -> impl TypedValueParser<Value = FamilyName> {
+    PossibleValuesParser::new(FamilyName::ALL.map(FamilyName::name))
+        .map(|s| FamilyName::from_name(&s).expect("clap accepts only the listed names"))
 }
 
 /// Goal conventions.
@@ -176,13 +173,14 @@ impl PdbArg {
 #[derive(clap::Args, Clone)]
 pub(crate) struct Common {
     /// Puzzle family (detected from the content when omitted).
+    #[arg(long, value_parser = family_names())]
+    pub family: Option<FamilyName>,
+    /// Sliding: goal convention, blank-last (the default; the case study's) or blank-first
+    /// (Korf's).
     #[arg(long, value_enum)]
-    pub family: Option<FamilyArg>,
-    /// Goal convention: blank-last (the case study's) or blank-first (Korf's).
-    #[arg(long, value_enum, default_value = "blank-last")]
-    pub goal: GoalArg,
-    /// Time steps of the time-indexed models: a number, or `auto` (the native solver's
-    /// optimum, the smallest feasible horizon). Default: the board's known diameter.
+    pub goal: Option<GoalArg>,
+    /// Sliding: time steps of the time-indexed models: a number, or `auto` (the native
+    /// solver's optimum, the smallest feasible horizon). Default: the board's known diameter.
     #[arg(long, value_parser = parse_horizon)]
     pub horizon: Option<Horizon>,
     /// Edge milp: keep only placements with grey exactly on the rim (off: the paper's model).
@@ -216,12 +214,12 @@ pub(crate) enum Cmd {
         /// dimacs); neos writes a NEOS job document.
         #[arg(long, value_parser = format_names())]
         format: Option<Format>,
-        /// For --format neos: the model's input method inside the job.
-        #[arg(long, value_enum, default_value = "mps")]
-        input: InputArg,
-        /// For --format neos: the NEOS solver (cbc, cplex, ...).
-        #[arg(long, default_value = "cbc")]
-        neos_solver: String,
+        /// For --format neos: the model's input method inside the job (default mps).
+        #[arg(long, value_enum)]
+        input: Option<InputArg>,
+        /// For --format neos: the NEOS solver (default cbc; cplex, ...).
+        #[arg(long)]
+        neos_solver: Option<String>,
         /// For --format neos: the e-mail address NEOS requires (else $NEOS_EMAIL).
         #[arg(long)]
         email: Option<String>,
@@ -452,8 +450,8 @@ pub(crate) struct NeosOpts {
 #[derive(Debug, Clone, clap::Args)]
 pub(crate) struct ModelOpts {
     /// Puzzle family (detected from the content when omitted).
-    #[arg(long, value_enum)]
-    pub family: Option<FamilyArg>,
+    #[arg(long, value_parser = family_names())]
+    pub family: Option<FamilyName>,
     /// The MILP formulation: sliding neos (default; the case study's) or flow (LP/MPS input
     /// only); edge milp (default; Salassa et al.).
     #[arg(long, value_parser = model_names())]

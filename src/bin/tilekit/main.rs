@@ -6,18 +6,19 @@ mod args;
 mod neos;
 mod print;
 
-use args::{Cli, Cmd, Common, FamilyArg, GenerateCmd};
+use args::{Cli, Cmd, Common, GenerateCmd};
 use clap::Parser;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 use tilekit::Error;
-use tilekit::formulate::edge_milp::EdgeMilpOptions;
 use tilekit::puzzle::edge;
-use tilekit::route::output::{stream_to, write_to};
-use tilekit::route::sliding::{self, AUTO_HORIZON_SECONDS, SlidingModel};
-use tilekit::route::{self, ModelName};
+use tilekit::route::families::{self, read};
+use tilekit::route::family::{
+    ExportRequest, FamilyOptions, NeosJobFlags, RenderRequest, SolveRequest, VerifyRequest,
+};
+use tilekit::route::output::{check_writable, write_to};
 use tilekit::solve::Limits;
 
 fn progress_line(msg: &str) {
@@ -26,33 +27,14 @@ fn progress_line(msg: &str) {
     }
 }
 
-/// True for an edge-matching instance: `--family`, else detected from the content.
-fn is_edge(c: &Common, instance: &Path) -> Result<bool, Error> {
-    match c.family {
-        Some(f) => Ok(f == FamilyArg::Edge),
-        None => Ok(edge::looks_like_edge_instance(&route::read_text(
-            instance, "instance",
-        )?)),
+/// The family flags as the library takes them.
+fn family_options(c: &Common) -> FamilyOptions {
+    FamilyOptions {
+        goal: c.goal.map(Into::into),
+        horizon: c.horizon,
+        filter: c.filter,
+        fix_corner: c.fix_corner,
     }
-}
-
-/// The edge MILP options from `--filter` and `--fix-corner`.
-fn milp_options(c: &Common) -> EdgeMilpOptions {
-    EdgeMilpOptions {
-        filter_feasible: c.filter,
-        fix_first_corner: c.fix_corner,
-    }
-}
-
-/// A sliding instance's horizon (`auto` resolved by the native solver within `limit`).
-fn horizon(c: &Common, p: &tilekit::SlidingPuzzle, limit: f64) -> Result<Option<usize>, Error> {
-    sliding::horizon_of(
-        c.horizon,
-        p,
-        c.goal.into(),
-        Duration::from_secs_f64(limit),
-        &progress_line,
-    )
 }
 
 /// A limit from `--time-limit`, refused when it is not a positive number of seconds.
@@ -63,32 +45,6 @@ fn limits(time_limit: f64, threads: u32) -> Result<Limits, Error> {
         ));
     }
     Ok(Limits::new(Duration::from_secs_f64(time_limit), threads))
-}
-
-/// The NEOS job document `export --format neos` writes: the instance's MILP in `input`, for
-/// the NEOS solver `solver`, with a 300 s limit written into GAMS models.
-fn neos_job_text(
-    inst: &route::neos::NeosInstance,
-    instance: &Path,
-    input: args::InputArg,
-    solver: &str,
-    email: Option<String>,
-) -> Result<String, Error> {
-    let email = neos::resolve_email(email.as_deref(), std::env::var("NEOS_EMAIL").ok())
-        .map_err(|e| Error::Usage(e.to_string()))?;
-    let job = route::neos::JobRequest {
-        category: "milp".into(),
-        solver: neos::neos_solver_name(solver),
-        input: input.into(),
-        priority: tilekit::format::neos_job::Priority::Short,
-        email,
-    };
-    route::neos::job_text(
-        inst,
-        &instance.display().to_string(),
-        &job,
-        &Limits::new(Duration::from_secs(300), 1),
-    )
 }
 
 fn code(success: bool) -> ExitCode {
@@ -112,43 +68,19 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             complement,
             common,
         } => {
-            let out = output.as_deref();
-            if is_edge(&common, &instance)? {
-                let m = route::edge::EdgeModel::of(model.unwrap_or(ModelName::Milp))?;
-                let fmt = route::edge::export_format(m, format, out, complement)?;
-                let p = route::edge::load(&instance)?;
-                let opts = milp_options(&common);
-                if fmt == tilekit::format::Format::Neos {
-                    let inst = route::neos::NeosInstance::edge(p, Some(ModelName::Milp), opts)?;
-                    let text = neos_job_text(&inst, &instance, input, &neos_solver, email)?;
-                    write_to(out, text.as_bytes())?;
-                    return Ok(ExitCode::SUCCESS);
-                }
-                route::edge::export_to(&p, m, opts, complement, fmt, out)?;
-                return Ok(ExitCode::SUCCESS);
-            }
-            let goal = common.goal.into();
-            let name = model.unwrap_or(ModelName::Neos);
-            let m = SlidingModel::of(name)?;
-            let fmt = sliding::export_format(m, format, out)?;
-            if fmt == tilekit::format::Format::Neos {
-                if m == SlidingModel::Sat {
-                    return Err(Error::usage(
-                        "a NEOS job carries a MILP: use --model neos or flow",
-                    ));
-                }
-                let puzzle = sliding::load(&instance, goal)?;
-                let t = horizon(&common, &puzzle, AUTO_HORIZON_SECONDS)?;
-                let inst = route::neos::NeosInstance::sliding(puzzle, goal, Some(name), t)?;
-                let text = neos_job_text(&inst, &instance, input, &neos_solver, email)?;
-                write_to(out, text.as_bytes())?;
-                return Ok(ExitCode::SUCCESS);
-            }
-            sliding::check_format(m, fmt)?;
-            let p = sliding::load(&instance, goal)?;
-            let t = horizon(&common, &p, AUTO_HORIZON_SECONDS)?;
-            let h = sliding::resolve_horizon(&p, t)?;
-            stream_to(out, |w| sliding::export(&p, goal, m, fmt, h, w))?;
+            let req = ExportRequest {
+                model,
+                format,
+                output,
+                complement,
+                neos: NeosJobFlags {
+                    input: input.map(Into::into),
+                    solver: neos_solver,
+                    email,
+                },
+                options: family_options(&common),
+            };
+            families::export(&read(&instance, common.family)?, &req, &progress_line)?;
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Solve {
@@ -165,65 +97,35 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             certify,
             common,
         } => {
-            if is_edge(&common, &instance)? {
-                let req = route::edge::SolveRequest {
-                    via,
-                    model,
-                    solver,
-                    limits: limits(time_limit, threads)?,
-                    solvers_file: solvers,
-                    options: milp_options(&common),
-                };
-                req.model()?;
-                let p = route::edge::load(&instance)?;
-                let rep = route::edge::solve(&p, &req, &progress_line)?;
-                if let (Some(path), Some(board)) = (&output, rep.board()) {
-                    write_to(Some(path), board.to_text_with_colours(&p).as_bytes())?;
-                }
-                println!("{}", rep.render(json));
-                return Ok(code(rep.success()));
-            }
-            let goal = common.goal.into();
             let lim = limits(time_limit, threads)?;
-            let certify_opts = certify.certify.then(|| tilekit::certify::CertifyOptions {
-                checker: certify.checker.clone(),
-                checker_time_limit: lim.time,
-                proof_dir: certify.proof_dir.clone(),
-                split: certify.split,
-                jobs: certify.split_jobs,
-            });
-            // The route rules first (an empty plan stands for `--plan` while they are
-            // checked), then the plan file: a refused combination reads no file.
-            let mut plan = sliding::SolveRequest {
+            let req = SolveRequest {
                 via,
                 model,
                 solver,
-                horizon: common.horizon,
                 limits: lim,
                 solvers_file: solvers,
                 encoding: encoding.map(Into::into),
-                certify: certify_opts,
-                plan: certify.plan.as_ref().map(|_| Vec::new()),
+                certify: certify.certify.then(|| tilekit::certify::CertifyOptions {
+                    checker: certify.checker.clone(),
+                    checker_time_limit: lim.time,
+                    proof_dir: certify.proof_dir.clone(),
+                    split: certify.split,
+                    jobs: certify.split_jobs,
+                }),
+                plan: certify.plan.clone(),
+                options: family_options(&common),
+            };
+            // An output that cannot be written is found before the solve, not after it.
+            if let Some(path) = &output {
+                check_writable(path)?;
             }
-            .plan()?;
-            if let Some(path) = &certify.plan {
-                plan.request.plan = Some(tilekit::puzzle::sliding::parse_moves(
-                    &route::read_text(path, "plan")?,
-                    &path.display().to_string(),
-                )?);
-            }
-            let p = sliding::load(&instance, goal)?;
-            let rep = sliding::solve(&p, goal, &plan, &progress_line)?;
-            if let (Some(path), Some(moves)) = (&output, rep.plan()) {
-                let text = format!(
-                    "# {} moves, verified by replay\n{}\n",
-                    moves.len(),
-                    tilekit::puzzle::sliding::moves_to_string(moves)
-                );
+            let solved = families::solve(&read(&instance, common.family)?, &req, &progress_line)?;
+            // The answer is printed first: a file that fails now still leaves it on screen.
+            println!("{}", solved.report.render(json));
+            if let (Some(path), Some(text)) = (&output, &solved.solution_text) {
                 write_to(Some(path), text.as_bytes())?;
             }
-            println!("{}", rep.render(json));
-            Ok(code(rep.success()))
+            Ok(code(solved.report.success()))
         }
         Cmd::Verify {
             instance,
@@ -232,28 +134,13 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             json,
             common,
         } => {
-            if is_edge(&common, &instance)? {
-                let m = model.map(route::edge::EdgeModel::of).transpose()?;
-                let p = route::edge::load(&instance)?;
-                let text = route::read_text(&solution, "solution")?;
-                let v = route::edge::verify(
-                    &p,
-                    &text,
-                    &solution.display().to_string(),
-                    m,
-                    milp_options(&common),
-                )?;
-                println!("{}", print::edge_verification(&v, json));
-                return Ok(code(v.valid()));
-            }
-            let goal = common.goal.into();
-            let m = model.map(SlidingModel::of).transpose()?;
-            let p = sliding::load(&instance, goal)?;
-            let t = horizon(&common, &p, AUTO_HORIZON_SECONDS)?;
-            let text = std::fs::read_to_string(&solution)
-                .map_err(|e| Error::Usage(format!("{}: cannot read: {e}", solution.display())))?;
-            let v = sliding::verify(&p, goal, &text, &solution.display().to_string(), m, t)?;
-            println!("{}", print::sliding_verdict(&v, json));
+            let req = VerifyRequest {
+                solution,
+                model,
+                options: family_options(&common),
+            };
+            let v = families::verify(&read(&instance, common.family)?, &req, &progress_line)?;
+            println!("{}", v.render(json));
             Ok(code(v.valid))
         }
         Cmd::Generate {
@@ -294,32 +181,12 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             ids,
             common,
         } => {
-            let svg = if is_edge(&common, &instance)? {
-                let puzzle = route::edge::load(&instance)?;
-                let board = match &solution {
-                    Some(sp) => Some(edge::parse_any_board(
-                        &route::read_text(sp, "solution")?,
-                        &sp.display().to_string(),
-                        &puzzle,
-                    )?),
-                    None => None,
-                };
-                let opts = tilekit::render::EdgeRenderOptions {
-                    show_ids: ids,
-                    ..Default::default()
-                };
-                tilekit::render::render_edge(&puzzle, board.as_ref(), &opts)
-            } else {
-                let p = sliding::load(&instance, common.goal.into())?;
-                let moves = match &solution {
-                    Some(sp) => Some(tilekit::puzzle::sliding::parse_moves(
-                        &route::read_text(sp, "solution")?,
-                        &sp.display().to_string(),
-                    )?),
-                    None => None,
-                };
-                tilekit::render::render_sliding(&p, moves.as_deref())
+            let req = RenderRequest {
+                solution,
+                ids,
+                options: family_options(&common),
             };
+            let svg = families::render(&read(&instance, common.family)?, &req)?;
             write_to(Some(&output), svg.as_bytes())?;
             Ok(ExitCode::SUCCESS)
         }

@@ -10,10 +10,10 @@ use tilekit::neos::NeosError;
 use tilekit::neos::client::{Client, ClientOptions, JobStatus};
 use tilekit::neos::jobs::{self, JobRecord, JobStore, WaitOptions};
 use tilekit::route::neos::{self as route_neos, JobRequest, ModelRequest, NeosInstance};
-use tilekit::route::{Error, FamilyName, Report};
+use tilekit::route::{Error, Report};
 use tilekit::solve::Limits;
 
-use crate::args::{FamilyArg, ModelOpts, NeosCmd, NeosOpts, PriorityArg};
+use crate::args::{ModelOpts, NeosCmd, NeosOpts, PriorityArg};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -133,13 +133,9 @@ fn record_of(
 
 /// The instance and model of a job, checked by the library.
 fn instance_of(instance: &Path, m: &ModelOpts) -> Result<NeosInstance, Error> {
-    NeosInstance::load(
-        instance,
+    NeosInstance::of(
+        &tilekit::route::families::read(instance, m.family)?,
         &ModelRequest {
-            family: m.family.map(|f| match f {
-                FamilyArg::Sliding => FamilyName::Sliding,
-                FamilyArg::Edge => FamilyName::Edge,
-            }),
             model: m.model,
             horizon: m.horizon,
             goal: m.goal.into(),
@@ -155,7 +151,7 @@ fn instance_of(instance: &Path, m: &ModelOpts) -> Result<NeosInstance, Error> {
 fn job_of(m: &ModelOpts, email: String) -> JobRequest {
     JobRequest {
         category: m.category.clone(),
-        solver: neos_solver_name(&m.solver),
+        solver: route_neos::neos_solver_name(&m.solver),
         input: m.input.into(),
         priority: match m.priority {
             PriorityArg::Short => Priority::Short,
@@ -168,21 +164,6 @@ fn job_of(m: &ModelOpts, email: String) -> JobRequest {
 /// The limits of a remote run: `--time-limit` for the remote solver, one thread.
 fn limits_of(m: &ModelOpts) -> Result<Limits, NeosError> {
     Ok(Limits::new(secs("time-limit", m.time_limit)?, 1))
-}
-
-/// NEOS spells solvers its own way; map the usual lower-case names.
-/// The solver name as NEOS spells it (`cbc` → `Cbc`, `cplex` → `CPLEX`).
-pub(crate) fn neos_solver_name(s: &str) -> String {
-    match s.to_ascii_lowercase().as_str() {
-        "cbc" => "Cbc".into(),
-        "cplex" => "CPLEX".into(),
-        "scip" => "scip".into(),
-        "mosek" => "MOSEK".into(),
-        "xpress" | "fico-xpress" => "FICO-Xpress".into(),
-        "gurobi" => "Gurobi".into(),
-        "symphony" => "SYMPHONY".into(),
-        _ => s.to_string(),
-    }
 }
 
 /// Format a report exactly as `tilekit solve` prints it.
@@ -410,8 +391,8 @@ mod tests {
 
     #[test]
     fn solver_names_follow_neos_spelling() {
-        assert_eq!(neos_solver_name("cbc"), "Cbc");
-        assert_eq!(neos_solver_name("CPLEX"), "CPLEX");
-        assert_eq!(neos_solver_name("Bonmin"), "Bonmin");
+        assert_eq!(route_neos::neos_solver_name("cbc"), "Cbc");
+        assert_eq!(route_neos::neos_solver_name("CPLEX"), "CPLEX");
+        assert_eq!(route_neos::neos_solver_name("Bonmin"), "Bonmin");
     }
 }

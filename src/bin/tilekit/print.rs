@@ -1,47 +1,7 @@
-//! Human and JSON renderings of what `verify` and `solvers` found (solve reports render
-//! themselves: `Report::render`, shared with `neos`).
+//! Human and JSON renderings of what `solvers` found (solve reports and verdicts render
+//! themselves: `Report::render`, `Verified::render`).
 
-use tilekit::route::edge::Verification;
 use tilekit::solve::registry::{self, Registry};
-use tilekit::verify::Verdict;
-
-/// `verify` of a sliding solution.
-pub(crate) fn sliding_verdict(v: &Verdict, json: bool) -> String {
-    if json {
-        serde_json::to_string(v).unwrap_or_default()
-    } else if v.valid {
-        format!("valid: {} moves reach the goal", v.objective.unwrap_or(0.0))
-    } else {
-        format!("invalid: {}", v.errors.join("; "))
-    }
-}
-
-/// `verify` of an edge-matching board or raw solver output.
-pub(crate) fn edge_verification(v: &Verification, json: bool) -> String {
-    match v {
-        Verification::Raw(v) if json => serde_json::to_string(v).unwrap_or_default(),
-        Verification::Board(v) if json => serde_json::to_string(v).unwrap_or_default(),
-        Verification::Raw(v) if v.valid => {
-            let m = v.matched.unwrap_or(0);
-            format!(
-                "valid: {m} of {} inner edges matched ({} unmatched; {} output of the {} {})",
-                v.max,
-                v.max - m,
-                v.solver,
-                v.variant,
-                v.model
-            )
-        }
-        Verification::Board(v) if v.valid => format!(
-            "valid: {} of {} inner edges matched ({} unmatched)",
-            v.matched,
-            v.max,
-            v.max - v.matched
-        ),
-        Verification::Raw(v) => format!("invalid: {}", v.errors.join("; ")),
-        Verification::Board(v) => format!("invalid: {}", v.errors.join("; ")),
-    }
-}
 
 /// `tilekit solvers`: the embedded engines, then every registry entry probed.
 pub(crate) fn solvers(reg: &Registry, json: bool) -> String {

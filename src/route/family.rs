@@ -1,0 +1,396 @@
+//! What a puzzle family is to the commands: a [`Family`] row of plain functions (detect,
+//! export, solve, verify, render), the [`Instance`] they are handed, and the family-neutral
+//! requests. The rows live in the families' own files (`route::sliding::FAMILY`,
+//! `route::edge::FAMILY`); the table of them and the front door that reads an instance and
+//! dispatches are in [`super::families`]. This file knows no family, so the family files can
+//! use it without a circle.
+//!
+//! The requests here carry every flag as the user gave it, for either family. Each family
+//! names the flags it takes ([`Family::check_flags`]); any other flag given is refused with
+//! exit 2 rather than silently ignored (an `--horizon` on an edge-matching puzzle, `--filter`
+//! on a sliding one).
+
+use super::{Error, FamilyName, ModelName, Progress, Report, Route};
+use crate::certify::CertifyOptions;
+use crate::error::InputError;
+use crate::format::Format;
+use crate::format::neos_job::InputMethod;
+use crate::formulate::sliding_sat::Encoding;
+use crate::puzzle::sliding::Goal;
+use crate::solve::Limits;
+use std::path::PathBuf;
+
+/// One puzzle family as the commands see it: how its instance files are recognised and what
+/// each command does with one. Every function gets the instance already read.
+pub struct Family {
+    /// The family's name (`--family`, and the `family` field of reports).
+    pub name: FamilyName,
+    /// The family in words, plural (`sliding-tile puzzles`), for messages.
+    pub noun: &'static str,
+    /// One instance in words (`a sliding-tile puzzle`), for messages.
+    pub one: &'static str,
+    /// Does `text` look like this family's instance file?
+    pub detect: fn(&str) -> Detect,
+    /// `tilekit export`: writes the model, or asks the front door for a NEOS job document.
+    pub export: fn(&Instance, &ExportRequest, Progress<'_>) -> Result<Exported, Error>,
+    /// `tilekit solve`.
+    pub solve: fn(&Instance, &SolveRequest, Progress<'_>) -> Result<Solved, Error>,
+    /// `tilekit verify`.
+    pub verify: fn(&Instance, &VerifyRequest, Progress<'_>) -> Result<Verified, Error>,
+    /// `tilekit render`: the SVG text.
+    pub render: fn(&Instance, &RenderRequest) -> Result<String, Error>,
+}
+
+/// What a family makes of a file's content.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Detect {
+    /// This family's file, for the reason given.
+    Yes(&'static str),
+    /// Not well-formed for this family, but close (a parse error elsewhere should mention it).
+    Resembles,
+    /// Not this family's.
+    No,
+}
+
+impl std::fmt::Debug for Family {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Family").field("name", &self.name).finish()
+    }
+}
+
+impl Family {
+    /// Refuse every flag in `given` that is not one of `takes` (flags that do not apply to
+    /// this family, or to what this command does with it).
+    pub fn check_flags(&self, given: &[&'static str], takes: &[&str]) -> Result<(), Error> {
+        match given.iter().find(|g| !takes.contains(g)) {
+            None => Ok(()),
+            Some(flag) => Err(Error::Usage(format!(
+                "{flag} does not apply to {}: leave it out",
+                self.noun
+            ))),
+        }
+    }
+}
+
+/// An instance file, read once (and at most [`super::MAX_INPUT_BYTES`]), with the family it
+/// belongs to and how that was decided.
+#[derive(Debug)]
+pub struct Instance {
+    /// The path as given.
+    pub path: PathBuf,
+    /// The file's text.
+    pub text: String,
+    /// Its family.
+    pub family: &'static Family,
+    /// Why the content was taken for this family; `None` when `--family` said so.
+    pub detected: Option<&'static str>,
+    /// Other families the content resembles (named in a parse error).
+    pub resembles: Vec<&'static Family>,
+}
+
+impl Instance {
+    /// The name errors give the file.
+    pub fn source(&self) -> String {
+        self.path.display().to_string()
+    }
+
+    /// Parse the text with the family's parser. When the family was detected and the
+    /// content resembles another family's file, an error says what the file was read as,
+    /// why, and how to name the other family.
+    pub fn parse<T>(
+        &self,
+        parse: impl FnOnce(&str, &str) -> Result<T, InputError>,
+    ) -> Result<T, Error> {
+        parse(&self.text, &self.source()).map_err(|mut e| {
+            if let (Some(why), Some(other)) = (self.detected, self.resembles.first()) {
+                e.message = format!(
+                    "{} (read as {} because {why}; it resembles {}: pass --family {} if it is one)",
+                    e.message,
+                    self.family.one,
+                    other.one,
+                    other.name.name()
+                );
+            }
+            Error::Input(e)
+        })
+    }
+}
+
+/// What a family's export did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Exported {
+    /// The model file is written.
+    Written,
+    /// `--format neos`: the front door writes a NEOS job document carrying this MILP (the
+    /// horizon already resolved where the family has one).
+    NeosJob {
+        /// The MILP.
+        model: ModelName,
+        /// Time steps, for time-indexed models.
+        horizon: Option<usize>,
+    },
+}
+
+/// A `--horizon` as given: a number of steps, or `auto`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Horizon {
+    /// This many time steps.
+    Steps(usize),
+    /// The native solver's optimum: the smallest horizon at which a time-indexed model is
+    /// feasible.
+    Auto,
+}
+
+/// The flags that belong to one family or the other, as given.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FamilyOptions {
+    /// Sliding: `--goal` (default blank-last).
+    pub goal: Option<Goal>,
+    /// Sliding: `--horizon` of the time-indexed models.
+    pub horizon: Option<Horizon>,
+    /// Edge: `--filter`.
+    pub filter: bool,
+    /// Edge: `--fix-corner`.
+    pub fix_corner: bool,
+}
+
+impl FamilyOptions {
+    /// The flags given.
+    pub fn given(&self) -> Vec<&'static str> {
+        let mut g = Vec::new();
+        if self.goal.is_some() {
+            g.push("--goal");
+        }
+        if self.horizon.is_some() {
+            g.push("--horizon");
+        }
+        if self.filter {
+            g.push("--filter");
+        }
+        if self.fix_corner {
+            g.push("--fix-corner");
+        }
+        g
+    }
+
+    /// The goal convention (blank-last unless `--goal` says otherwise).
+    pub fn goal(&self) -> Goal {
+        self.goal.unwrap_or_default()
+    }
+}
+
+/// The NEOS job flags of `export --format neos`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct NeosJobFlags {
+    /// `--input`: how the model travels (default MPS).
+    pub input: Option<InputMethod>,
+    /// `--neos-solver` (default cbc).
+    pub solver: Option<String>,
+    /// `--email` (else `$NEOS_EMAIL`).
+    pub email: Option<String>,
+}
+
+/// `tilekit export`, as the flags say it.
+#[derive(Debug, Clone, Default)]
+pub struct ExportRequest {
+    /// `--model`; `None`: the family's default model.
+    pub model: Option<ModelName>,
+    /// `--format`; `None`: from the output's extension, else the model's own.
+    pub format: Option<Format>,
+    /// `-o` (`None` or `-`: stdout).
+    pub output: Option<PathBuf>,
+    /// Edge clique: `--complement`.
+    pub complement: bool,
+    /// The NEOS job flags.
+    pub neos: NeosJobFlags,
+    /// The family flags.
+    pub options: FamilyOptions,
+}
+
+impl ExportRequest {
+    /// The flags given (the family flags included).
+    pub fn given(&self) -> Vec<&'static str> {
+        let mut g = self.options.given();
+        if self.complement {
+            g.push("--complement");
+        }
+        g.extend(self.neos_given());
+        g
+    }
+
+    fn neos_given(&self) -> Vec<&'static str> {
+        let mut g = Vec::new();
+        if self.neos.input.is_some() {
+            g.push("--input");
+        }
+        if self.neos.solver.is_some() {
+            g.push("--neos-solver");
+        }
+        if self.neos.email.is_some() {
+            g.push("--email");
+        }
+        g
+    }
+
+    /// The NEOS job flags belong to `--format neos` only.
+    pub fn check_neos_flags(&self, format: Format) -> Result<(), Error> {
+        match self.neos_given().first() {
+            Some(flag) if format != Format::Neos => Err(Error::Usage(format!(
+                "{flag} belongs to --format neos (a NEOS job document), not {}",
+                format.name()
+            ))),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// `tilekit solve`, as the flags say it.
+#[derive(Debug, Clone)]
+pub struct SolveRequest {
+    /// `--via`; `None`: the family's default route.
+    pub via: Option<Route>,
+    /// `--model`; `None`: the route's own model.
+    pub model: Option<ModelName>,
+    /// `--solver`: an embedded engine or a registry entry.
+    pub solver: Option<String>,
+    /// `--time-limit` and `--threads`.
+    pub limits: Limits,
+    /// `--solvers`: an explicit registry file.
+    pub solvers_file: Option<PathBuf>,
+    /// Sliding SAT: `--encoding`.
+    pub encoding: Option<Encoding>,
+    /// Sliding: `--certify` and its options.
+    pub certify: Option<CertifyOptions>,
+    /// Sliding: `--plan`, a move file to certify.
+    pub plan: Option<PathBuf>,
+    /// The family flags.
+    pub options: FamilyOptions,
+}
+
+impl SolveRequest {
+    /// A request for `via` under `limits`, everything else left to its default.
+    pub fn new(via: Option<Route>, limits: Limits) -> Self {
+        SolveRequest {
+            via,
+            model: None,
+            solver: None,
+            limits,
+            solvers_file: None,
+            encoding: None,
+            certify: None,
+            plan: None,
+            options: FamilyOptions::default(),
+        }
+    }
+
+    /// The family-specific flags given (the family flags included).
+    pub fn given(&self) -> Vec<&'static str> {
+        let mut g = self.options.given();
+        if self.encoding.is_some() {
+            g.push("--encoding");
+        }
+        if self.certify.is_some() {
+            g.push("--certify");
+        }
+        if self.plan.is_some() {
+            g.push("--plan");
+        }
+        g
+    }
+}
+
+/// What `solve` found: the report, and the verified solution as the family writes it to a
+/// file (`-o`).
+#[derive(Debug, Clone)]
+pub struct Solved {
+    /// The report.
+    pub report: Report,
+    /// The verified solution in the family's own file format (moves, a board).
+    pub solution_text: Option<String>,
+}
+
+/// `tilekit verify`, as the flags say it.
+#[derive(Debug, Clone)]
+pub struct VerifyRequest {
+    /// The solution file: the family's own, or a raw solver output.
+    pub solution: PathBuf,
+    /// `--model`: the model a raw solver output belongs to.
+    pub model: Option<ModelName>,
+    /// The family flags (those the model was exported with).
+    pub options: FamilyOptions,
+}
+
+/// What `verify` found, worded both ways.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verified {
+    /// The solution passed every check.
+    pub valid: bool,
+    /// One line for people.
+    pub text: String,
+    /// One JSON object.
+    pub json: String,
+}
+
+impl Verified {
+    /// The verdict as `verify` prints it.
+    pub fn render(&self, json: bool) -> &str {
+        if json { &self.json } else { &self.text }
+    }
+}
+
+/// `tilekit render`, as the flags say it.
+#[derive(Debug, Clone, Default)]
+pub struct RenderRequest {
+    /// A solution to draw (the family's own file format).
+    pub solution: Option<PathBuf>,
+    /// Edge: `--ids`, piece numbers on the board.
+    pub ids: bool,
+    /// The family flags.
+    pub options: FamilyOptions,
+}
+
+impl RenderRequest {
+    /// The family-specific flags given.
+    pub fn given(&self) -> Vec<&'static str> {
+        let mut g = self.options.given();
+        if self.ids {
+            g.push("--ids");
+        }
+        g
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flags_of_the_other_family_are_refused() {
+        let opts = FamilyOptions {
+            horizon: Some(Horizon::Steps(3)),
+            ..Default::default()
+        };
+        let edge = &super::super::edge::FAMILY;
+        let err = edge.check_flags(&opts.given(), &["--filter"]).unwrap_err();
+        assert_eq!(err.exit_code(), 2);
+        assert!(
+            err.to_string()
+                .starts_with("--horizon does not apply to edge-matching")
+        );
+        assert!(edge.check_flags(&[], &[]).is_ok());
+    }
+
+    #[test]
+    fn neos_flags_belong_to_the_neos_format() {
+        let req = ExportRequest {
+            neos: NeosJobFlags {
+                input: Some(InputMethod::Lp),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        assert!(req.check_neos_flags(Format::Neos).is_ok());
+        let err = req.check_neos_flags(Format::Lp).unwrap_err().to_string();
+        assert!(err.starts_with("--input belongs to --format neos"), "{err}");
+    }
+}
