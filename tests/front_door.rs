@@ -181,3 +181,72 @@ fn instance_reads_are_bounded() {
     std::fs::write(&bin, [0xff, 0xfe, b'1', b'\n']).unwrap();
     refused(dir.path(), &["solve", s(&bin)], "not UTF-8 text");
 }
+
+#[test]
+fn generate_checks_both_outputs_before_writing_either() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let gen_args = |out: &str, sol: &str| -> Vec<String> {
+        [
+            "generate",
+            "edge",
+            "--rows",
+            "3",
+            "--cols",
+            "3",
+            "--frame-colours",
+            "2",
+            "--inner-colours",
+            "2",
+            "--seed",
+            "1",
+            "-o",
+            out,
+            "--solution",
+            sol,
+        ]
+        .map(String::from)
+        .to_vec()
+    };
+    let run_gen = |out: &str, sol: &str| {
+        let args = gen_args(out, sol);
+        run(d, &args.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    // The same file twice, also spelt differently: refused, nothing written.
+    let r = run_gen("p.txt", "./p.txt");
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("name the same file"), "{}", r.stderr);
+    assert_eq!(std::fs::read_dir(d).unwrap().count(), 0);
+    // An unwritable board path: the instance is not written either.
+    let r = run_gen("p.txt", "no-such-dir/p.sol");
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("p.sol: cannot create the output file"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(std::fs::read_dir(d).unwrap().count(), 0);
+    // Both fine: both written, and the board verifies against the instance.
+    let r = run_gen("p.txt", "p.sol");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v = run(d, &["verify", "p.txt", "p.sol"]);
+    assert_eq!(v.code, 0, "{}{}", v.stdout, v.stderr);
+}
+
+#[test]
+fn time_limits_are_range_checked() {
+    let dir = TempDir::new().unwrap();
+    for t in ["1e20", "0", "-3", "NaN", "inf"] {
+        let flag = format!("--time-limit={t}");
+        refused(
+            dir.path(),
+            &["solve", s(&sliding()), &flag],
+            "--time-limit must be a positive number of seconds below 10^9",
+        );
+    }
+    refused(
+        dir.path(),
+        &["bench", "korf100", "--time-limit", "1e20"],
+        "--time-limit must be a positive number of seconds below 10^9",
+    );
+}

@@ -593,6 +593,54 @@ pub fn verify_raw_model(
     }
 }
 
+/// `tilekit generate edge`: a random puzzle with a planted perfect board. The instance goes
+/// to `output` (`-` or none: stdout); the board to `solution`, else beside a file output as
+/// `<output>.solution`. Both paths are checked before anything is written, and may not be
+/// the same file. Returns where the board went.
+pub fn generate_files(
+    rows: usize,
+    cols: usize,
+    frame_colours: u16,
+    inner_colours: u16,
+    seed: u64,
+    output: Option<&Path>,
+    solution: Option<&Path>,
+) -> Result<Option<PathBuf>, Error> {
+    let to_file = output.filter(|o| !super::output::is_stdout(Some(o)));
+    let sol_path = solution.map(Path::to_path_buf).or_else(|| {
+        to_file.map(|o| {
+            let mut p = o.as_os_str().to_owned();
+            p.push(".solution");
+            PathBuf::from(p)
+        })
+    });
+    if let (Some(o), Some(s)) = (to_file, &sol_path) {
+        let same = match (std::path::absolute(o), std::path::absolute(s)) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => o == s.as_path(),
+        } || std::fs::canonicalize(o)
+            .ok()
+            .is_some_and(|a| std::fs::canonicalize(s).ok() == Some(a));
+        if same {
+            return Err(Error::Usage(format!(
+                "--solution and -o name the same file ({}): the board would overwrite the instance",
+                o.display()
+            )));
+        }
+    }
+    for p in to_file.into_iter().chain(sol_path.as_deref()) {
+        super::output::check_writable(p)?;
+    }
+    let (inst, sol) =
+        crate::puzzle::edge::generate_texts(rows, cols, frame_colours, inner_colours, seed)
+            .map_err(Error::Usage)?;
+    super::output::write_to(output, inst.as_bytes())?;
+    if let Some(sp) = &sol_path {
+        super::output::write_to(Some(sp), sol.as_bytes())?;
+    }
+    Ok(sol_path.filter(|_| to_file.is_some()))
+}
+
 /// The edge-matching family's row in [`super::family::FAMILIES`].
 pub const FAMILY: Family = Family {
     name: FamilyName::Edge,

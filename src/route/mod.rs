@@ -269,6 +269,26 @@ pub fn with_heartbeat<T>(
     })
 }
 
+/// A number of seconds from a flag (`flag` names it in the error): positive, finite and
+/// below 10⁹ (31 years; larger values overflow the clocks they are added to).
+pub fn seconds(flag: &str, value: f64) -> Result<Duration, Error> {
+    if value.is_finite() && value > 0.0 && value < 1e9 {
+        Ok(Duration::from_secs_f64(value))
+    } else {
+        Err(Error::Usage(format!(
+            "{flag} must be a positive number of seconds below 10^9, not {value}"
+        )))
+    }
+}
+
+/// The limits of `--time-limit` (seconds, checked by [`seconds`]) and `--threads`.
+pub fn limits(time_limit: f64, threads: u32) -> Result<crate::solve::Limits, Error> {
+    Ok(crate::solve::Limits::new(
+        seconds("--time-limit", time_limit)?,
+        threads,
+    ))
+}
+
 /// The time limit must be a positive, finite number of seconds (every family's rule).
 pub fn check_limits(limits: &crate::solve::Limits) -> Result<(), Error> {
     let time = limits.time.as_secs_f64();

@@ -208,6 +208,11 @@ pub fn run(
     out: &mut (dyn Write + Send),
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<BenchSummary, SearchError> {
+    if opts.jobs == 0 || opts.limit == Some(0) {
+        return Err(SearchError::Options(
+            "--jobs and --limit must be at least 1".into(),
+        ));
+    }
     let mut cases = set.cases();
     // Read before truncating: a limit of 0 leaves no case to read the side from.
     let side = cases[0].puzzle.rows();

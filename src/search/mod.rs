@@ -44,6 +44,9 @@ pub enum SearchError {
     /// A bad pattern partition.
     #[error(transparent)]
     Pdb(#[from] PdbError),
+    /// Options that cannot be run (a zero job count).
+    #[error("{0}")]
+    Options(String),
 }
 
 /// Settings of [`NativeSolver::new`]. The default partition: see

@@ -9,17 +9,13 @@ mod print;
 use args::{Cli, Cmd, Common, GenerateCmd};
 use clap::Parser;
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Duration;
 use tilekit::Error;
-use tilekit::puzzle::edge;
 use tilekit::route::families::{self, read};
 use tilekit::route::family::{
     ExportRequest, FamilyOptions, NeosJobFlags, RenderRequest, SolveRequest, VerifyRequest,
 };
 use tilekit::route::output::{check_writable, write_to};
-use tilekit::solve::Limits;
 
 fn progress_line(msg: &str) {
     if std::io::stderr().is_terminal() {
@@ -35,16 +31,6 @@ fn family_options(c: &Common) -> FamilyOptions {
         filter: c.filter,
         fix_corner: c.fix_corner,
     }
-}
-
-/// A limit from `--time-limit`, refused when it is not a positive number of seconds.
-fn limits(time_limit: f64, threads: u32) -> Result<Limits, Error> {
-    if !(time_limit.is_finite() && time_limit > 0.0 && time_limit < 1e9) {
-        return Err(Error::usage(
-            "--time-limit must be a positive number of seconds",
-        ));
-    }
-    Ok(Limits::new(Duration::from_secs_f64(time_limit), threads))
 }
 
 fn code(success: bool) -> ExitCode {
@@ -97,7 +83,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             certify,
             common,
         } => {
-            let lim = limits(time_limit, threads)?;
+            let lim = tilekit::route::limits(time_limit, threads)?;
             let req = SolveRequest {
                 via,
                 model,
@@ -155,22 +141,17 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                     solution,
                 },
         } => {
-            let (inst, sol) = edge::generate_texts(rows, cols, frame_colours, inner_colours, seed)
-                .map_err(Error::Usage)?;
-            let to_file = output.as_ref().filter(|o| *o != Path::new("-"));
-            let sol_path = solution.or_else(|| {
-                to_file.map(|o| {
-                    let mut p = o.clone().into_os_string();
-                    p.push(".solution");
-                    PathBuf::from(p)
-                })
-            });
-            write_to(output.as_deref(), inst.as_bytes())?;
-            if let Some(sp) = sol_path {
-                write_to(Some(&sp), sol.as_bytes())?;
-                if to_file.is_some() {
-                    eprintln!("tilekit: planted solution written to {}", sp.display());
-                }
+            let board = tilekit::route::edge::generate_files(
+                rows,
+                cols,
+                frame_colours,
+                inner_colours,
+                seed,
+                output.as_deref(),
+                solution.as_deref(),
+            )?;
+            if let Some(path) = board {
+                eprintln!("tilekit: planted solution written to {}", path.display());
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -204,17 +185,11 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             json,
         } => {
             use tilekit::search::bench;
-            if time_limit.is_some_and(|t| !(t.is_finite() && t > 0.0 && t < 1e9)) {
-                return Err(Error::usage(
-                    "--time-limit must be a positive number of seconds",
-                ));
-            }
-            if jobs == 0 || limit == Some(0) {
-                return Err(Error::usage("--jobs and --limit must be at least 1"));
-            }
             let opts = bench::BenchOptions {
                 limit,
-                time_limit: time_limit.map(Duration::from_secs_f64),
+                time_limit: time_limit
+                    .map(|t| tilekit::route::seconds("--time-limit", t))
+                    .transpose()?,
                 jobs,
                 native: tilekit::search::NativeOptions {
                     cache_dir,

@@ -62,13 +62,7 @@ pub(crate) fn resolve_email(flag: Option<&str>, env: Option<String>) -> Result<S
 }
 
 fn secs(name: &str, v: f64) -> Result<Duration, NeosError> {
-    if v.is_finite() && v > 0.0 && v < 1e9 {
-        Ok(Duration::from_secs_f64(v))
-    } else {
-        Err(NeosError::Usage(format!(
-            "--{name} must be a positive number of seconds, not {v}"
-        )))
-    }
+    tilekit::route::seconds(&format!("--{name}"), v).map_err(|e| NeosError::Usage(e.to_string()))
 }
 
 fn client_of(o: &NeosOpts) -> Result<Client, NeosError> {
