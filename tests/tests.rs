@@ -21,6 +21,7 @@ mod edge_sat;
 mod embedded_routes;
 mod front_door;
 mod gams_real;
+mod hardening;
 #[cfg(feature = "highs")]
 mod highs_embedded;
 mod layering;

@@ -29,6 +29,10 @@ pub enum Error {
     /// A NEOS service call failed (exit 2 for usage, 3 for the server).
     #[error(transparent)]
     Neos(#[from] NeosError),
+    /// Standard output is a pipe whose reader has gone (`tilekit … | head`): the command
+    /// ends quietly, as `cat` does, with the shell's code for SIGPIPE (141).
+    #[error("standard output is closed")]
+    ClosedPipe,
     /// A system or engine failure not covered above: a file that cannot be written, a
     /// search that failed (exit 3).
     #[error("{0}")]
@@ -58,6 +62,7 @@ impl Error {
             Error::Usage(_) | Error::Input(_) | Error::Registry(_) => 2,
             Error::Neos(e) => u8::try_from(e.exit_code()).unwrap_or(3),
             Error::Solve(_) | Error::Certify(_) | Error::Failure(_) => 3,
+            Error::ClosedPipe => 141,
         }
     }
 

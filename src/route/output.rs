@@ -14,6 +14,60 @@ pub fn is_stdout(path: Option<&Path>) -> bool {
     path.is_none_or(|p| p == Path::new("-"))
 }
 
+/// A writer that remembers its first I/O error, so that an error the caller turned into a
+/// message can still be told apart by kind (a closed pipe from a full disk).
+struct Watched<W> {
+    inner: W,
+    error: Option<std::io::Error>,
+}
+
+impl<W: Write> Write for Watched<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.inner.write(buf).inspect_err(|e| self.remember(e))
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush().inspect_err(|e| self.remember(e))
+    }
+}
+
+impl<W> Watched<W> {
+    fn remember(&mut self, e: &std::io::Error) {
+        if self.error.is_none() {
+            self.error = Some(std::io::Error::new(e.kind(), e.to_string()));
+        }
+    }
+}
+
+/// The error of a failed write to standard output: [`Error::ClosedPipe`] when the reader has
+/// gone, else a failure naming standard output (a full disk behind a redirection).
+fn stdout_error(io: Option<&std::io::Error>, fallback: Error) -> Error {
+    match io {
+        Some(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Error::ClosedPipe,
+        Some(e) => Error::Failure(format!("standard output: cannot write: {e}")),
+        None => fallback,
+    }
+}
+
+/// Stream to standard output through a 1 MiB buffer, flushed at the end.
+fn stream_to_stdout(write: impl FnOnce(&mut dyn Write) -> Result<(), Error>) -> Result<(), Error> {
+    let mut w = Watched {
+        inner: std::io::BufWriter::with_capacity(BUFFER, std::io::stdout().lock()),
+        error: None,
+    };
+    let result = write(&mut w).and_then(|()| w.flush().map_err(Error::failure));
+    result.map_err(|e| stdout_error(w.error.as_ref(), e))
+}
+
+/// Print `text` and a newline on standard output (a command's answer): a closed pipe is
+/// [`Error::ClosedPipe`], any other failure names standard output; never a panic.
+pub fn emit(text: &str) -> Result<(), Error> {
+    stream_to_stdout(|w| {
+        w.write_all(text.as_bytes())
+            .and_then(|()| w.write_all(b"\n"))
+            .map_err(Error::failure)
+    })
+}
+
 /// Stream into `path` (or stdout) through a 1 MiB buffer, flushed at the end so a write error
 /// is reported rather than lost on drop.
 pub fn stream_to(
@@ -22,11 +76,7 @@ pub fn stream_to(
 ) -> Result<(), Error> {
     let path = match path {
         Some(p) if p != Path::new("-") => p,
-        _ => {
-            let mut w = std::io::BufWriter::with_capacity(BUFFER, std::io::stdout().lock());
-            write(&mut w)?;
-            return w.flush().map_err(Error::failure);
-        }
+        _ => return stream_to_stdout(write),
     };
     // A device or a pipe (`-o /dev/null`) is written in place: renaming over it would replace
     // the device node itself.
@@ -35,16 +85,29 @@ pub fn stream_to(
             .write(true)
             .open(path)
             .map_err(|e| cannot_create(path, e))?;
-        let mut w = std::io::BufWriter::with_capacity(BUFFER, file);
-        write(&mut w)?;
-        return w.flush().map_err(Error::failure);
+        let mut w = Watched {
+            inner: std::io::BufWriter::with_capacity(BUFFER, file),
+            error: None,
+        };
+        let result = write(&mut w).and_then(|()| w.flush().map_err(Error::failure));
+        return result.map_err(|e| match &w.error {
+            Some(io) => Error::Failure(format!("{}: cannot write: {io}", path.display())),
+            None => e,
+        });
     }
     let temp = temp_beside(path)?;
-    let mut w = std::io::BufWriter::with_capacity(BUFFER, temp);
-    write(&mut w)?;
-    let temp = w
-        .into_inner()
-        .map_err(|e| Error::Failure(format!("{}: cannot write: {}", path.display(), e.error())))?;
+    let mut w = Watched {
+        inner: std::io::BufWriter::with_capacity(BUFFER, temp),
+        error: None,
+    };
+    let cannot_write =
+        |e: &std::io::Error| Error::Failure(format!("{}: cannot write: {e}", path.display()));
+    if let Err(e) = write(&mut w) {
+        // A disk that filled up is the file's failure, named as such; other errors (a refused
+        // option half-way) are the writer's own.
+        return Err(w.error.as_ref().map_or(e, cannot_write));
+    }
+    let temp = w.inner.into_inner().map_err(|e| cannot_write(e.error()))?;
     temp.as_file()
         .sync_all()
         .map_err(|e| Error::Failure(format!("{}: cannot write: {e}", path.display())))?;
@@ -160,6 +223,17 @@ mod tests {
         assert!(e.to_string().ends_with("it is a directory"), "{e}");
         check_writable(Path::new("/dev/null")).unwrap();
         check_writable(Path::new("-")).unwrap();
+    }
+
+    #[test]
+    fn a_full_device_is_a_failure_naming_it() {
+        let e = write_to(Some(Path::new("/dev/full")), b"no room").unwrap_err();
+        assert_eq!(e.exit_code(), 3);
+        assert!(
+            e.to_string()
+                .starts_with("/dev/full: cannot write: No space left"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -15,12 +15,18 @@ use tilekit::route::families::{self, read};
 use tilekit::route::family::{
     ExportRequest, FamilyOptions, NeosJobFlags, RenderRequest, SolveRequest, VerifyRequest,
 };
-use tilekit::route::output::{check_writable, write_to};
+use tilekit::route::output::{check_writable, emit, write_to};
 
 fn progress_line(msg: &str) {
     if std::io::stderr().is_terminal() {
-        eprintln!("tilekit: {msg}");
+        note(msg);
     }
+}
+
+/// A line on stderr. A closed or failing stderr is ignored: a message is never worth a panic.
+pub(crate) fn note(msg: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "tilekit: {msg}");
 }
 
 /// The family flags as the library takes them.
@@ -107,7 +113,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             }
             let solved = families::solve(&read(&instance, common.family)?, &req, &progress_line)?;
             // The answer is printed first: a file that fails now still leaves it on screen.
-            println!("{}", solved.report.render(json));
+            emit(&solved.report.render(json))?;
             if let (Some(path), Some(text)) = (&output, &solved.solution_text) {
                 write_to(Some(path), text.as_bytes())?;
             }
@@ -126,7 +132,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                 options: family_options(&common),
             };
             let v = families::verify(&read(&instance, common.family)?, &req, &progress_line)?;
-            println!("{}", v.render(json));
+            emit(v.render(json))?;
             Ok(code(v.valid))
         }
         Cmd::Generate {
@@ -151,7 +157,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                 solution.as_deref(),
             )?;
             if let Some(path) = board {
-                eprintln!("tilekit: planted solution written to {}", path.display());
+                note(&format!("planted solution written to {}", path.display()));
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -201,19 +207,42 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             let summary = bench::run(set.into(), &opts, &mut out, &progress_line)
                 .map_err(|e| Error::Usage(e.to_string()))?;
             if json {
-                println!("{}", serde_json::to_string(&summary).unwrap_or_default());
+                emit(&serde_json::to_string(&summary).map_err(Error::failure)?)?;
             }
             Ok(code(summary.mismatches == 0 && summary.timeouts == 0))
         }
         Cmd::Solvers { solvers, json } => {
             let reg = tilekit::solve::registry::Registry::load(solvers.as_deref())?;
-            println!("{}", print::solvers(&reg, json));
+            emit(&print::solvers(&reg, json))?;
             Ok(ExitCode::SUCCESS)
         }
     }
 }
 
+/// A failed command as `--json` prints it: one object on stdout, so that a script reading
+/// JSON gets JSON either way (the message goes to stderr as well).
+fn json_error(message: &str, code: u8) {
+    let v = serde_json::json!({ "error": message, "exit_code": code });
+    let _ = emit(&v.to_string());
+}
+
+/// End with `e`: its message on stderr (and as JSON with `--json`) and its exit code; a
+/// closed stdout ends quietly, as `cat` does.
+fn fail(e: &Error, json: bool) -> ExitCode {
+    if matches!(e, Error::ClosedPipe) {
+        return ExitCode::from(e.exit_code());
+    }
+    note(&e.to_string());
+    if json {
+        json_error(&e.to_string(), e.exit_code());
+    }
+    ExitCode::from(e.exit_code())
+}
+
 fn main() -> ExitCode {
+    // Any `--json` among the arguments asks for JSON errors too, even when the arguments do
+    // not parse (a flag's value is never `--json` itself).
+    let json = std::env::args_os().skip(1).any(|a| a == "--json");
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         // Help and version go to stdout as clap prints them; a usage error gets the same
@@ -224,15 +253,19 @@ fn main() -> ExitCode {
         }
         Err(e) => {
             let text = e.render().to_string();
-            eprint!("tilekit: {}", text.strip_prefix("error: ").unwrap_or(&text));
+            let text = text.strip_prefix("error: ").unwrap_or(&text);
+            {
+                use std::io::Write;
+                let _ = write!(std::io::stderr().lock(), "tilekit: {text}");
+            }
+            if json {
+                json_error(text.lines().next().unwrap_or(text), 2);
+            }
             return ExitCode::from(2);
         }
     };
     match run(cli) {
         Ok(code) => code,
-        Err(e) => {
-            eprintln!("tilekit: {e}");
-            ExitCode::from(e.exit_code())
-        }
+        Err(e) => fail(&e, json),
     }
 }

@@ -35,9 +35,9 @@ impl NeosOutcome {
 /// Run a subcommand: print its output and return the exit code (0 ok, 1 "no" answer).
 /// Errors map to exit codes through [`Error::exit_code`].
 pub(crate) fn run(cmd: NeosCmd) -> Result<i32, Error> {
-    let out = execute(cmd, &|msg| eprintln!("tilekit: {msg}"))?;
+    let out = execute(cmd, &|msg| crate::note(msg))?;
     if !out.stdout.is_empty() {
-        println!("{}", out.stdout.trim_end());
+        tilekit::route::output::emit(out.stdout.trim_end())?;
     }
     Ok(out.code)
 }
