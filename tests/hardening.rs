@@ -115,3 +115,111 @@ fn json_errors_are_json() {
         assert!(!msg.is_empty() && stderr.contains(msg), "{msg} / {stderr}");
     }
 }
+
+/// True while `pid` is a live process (a zombie waiting for its reaper counts as gone).
+fn alive(pid: &str) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => !stat
+            .rsplit_once(')')
+            .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
+        Err(_) => false,
+    }
+}
+
+fn wait_for(path: &Path) -> String {
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    loop {
+        if let Ok(s) = std::fs::read_to_string(path)
+            && s.ends_with('\n')
+        {
+            return s.trim().to_string();
+        }
+        assert!(
+            std::time::Instant::now() < until,
+            "{} never appeared",
+            path.display()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// SIGTERM or SIGINT in the middle of an external solve: the solver's whole process group
+/// dies with tilekit, the temporary directory is removed, and the exit code is the shell's.
+#[test]
+fn a_signal_ends_the_solver_and_removes_the_temporary_files() {
+    for (signal, code) in [("TERM", 143), ("INT", 130)] {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let tmp = d.join("tmp");
+        std::fs::create_dir(&tmp).unwrap();
+        // The solver: a shell that starts a long sleep (a grandchild of tilekit) and waits.
+        let script = d.join("sleeper.sh");
+        std::fs::write(
+            &script,
+            format!(
+                "#!/bin/sh\nsleep 300 &\necho $! > {0}/sleep.pid\necho $$ > {0}/sh.pid\nwait\n",
+                d.display()
+            ),
+        )
+        .unwrap();
+        let reg = d.join("solvers.toml");
+        std::fs::write(
+            &reg,
+            format!(
+                "[solver.sleeper]\nkind = \"milp\"\ncommand = \"/bin/sh\"\ninput = \"lp\"\nargs = [\"{}\", \"{{model}}\", \"{{solution}}\"]\nsolution = \"cbc\"\n",
+                script.display()
+            ),
+        )
+        .unwrap();
+        let inst = sliding();
+        let child = bin()
+            .args([
+                "solve",
+                inst.to_str().unwrap(),
+                "--via",
+                "milp",
+                "--horizon",
+                "11",
+                "--solver",
+                "sleeper",
+                "--solvers",
+                reg.to_str().unwrap(),
+                "--time-limit",
+                "600",
+            ])
+            .env("TMPDIR", &tmp)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let sh = wait_for(&d.join("sh.pid"));
+        let sleep = wait_for(&d.join("sleep.pid"));
+        assert!(alive(&sh) && alive(&sleep));
+        assert_eq!(
+            std::fs::read_dir(&tmp).unwrap().count(),
+            1,
+            "the model's temporary directory exists while the solver runs"
+        );
+        let k = Command::new("kill")
+            .args([format!("-{signal}"), child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(k.success());
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(code),
+            "SIG{signal}: {:?}",
+            out.status
+        );
+        // The kill is sent before tilekit exits; give the kernel a moment to finish it.
+        let until = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        while (alive(&sh) || alive(&sleep)) && std::time::Instant::now() < until {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        assert!(!alive(&sh), "SIG{signal}: the solver survived");
+        assert!(!alive(&sleep), "SIG{signal}: the solver's child survived");
+        let left: Vec<_> = std::fs::read_dir(&tmp).unwrap().collect();
+        assert!(left.is_empty(), "SIG{signal}: left behind {left:?}");
+    }
+}

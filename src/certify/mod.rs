@@ -29,6 +29,7 @@ use crate::model::answer::SatOutcome;
 use crate::model::cnf::Cnf;
 use crate::puzzle::sliding::{Goal, SlidingPuzzle};
 use crate::search::sat_horizon::{self, SatPlan, SatPlanError, SatStep, StepResult};
+use crate::solve::cleanup;
 use crate::solve::external::{self, RunError, RunSpec};
 use crate::solve::registry::find_command;
 use crate::solve::{Limits, ProofSatSolver};
@@ -450,7 +451,7 @@ pub fn write_cnf_file(cnf: &Cnf, path: &Path) -> Result<(), CertifyError> {
 
 /// Check that the checker exists (before a long solve, not after it) and pick the working
 /// directory: `--proof-dir`, or a temporary one removed when the returned guard drops.
-fn workdir(opts: &CertifyOptions) -> Result<(Option<tempfile::TempDir>, PathBuf), CertifyError> {
+fn workdir(opts: &CertifyOptions) -> Result<(Option<cleanup::TempDir>, PathBuf), CertifyError> {
     if find_command(&opts.checker).is_none() {
         let program = opts.checker.clone();
         // A path to an existing file that lacks the executable bits deserves its own words.
@@ -469,7 +470,7 @@ fn workdir(opts: &CertifyOptions) -> Result<(Option<tempfile::TempDir>, PathBuf)
             Ok((None, d.clone()))
         }
         None => {
-            let temp = tempfile::tempdir().map_err(io_err(Path::new("temporary directory")))?;
+            let temp = cleanup::tempdir().map_err(io_err(Path::new("temporary directory")))?;
             let path = temp.path().to_path_buf();
             Ok((Some(temp), path))
         }
@@ -905,7 +906,7 @@ pub fn recheck(
     proof: &Path,
     spec: &CheckerSpec,
 ) -> Result<CheckRun, CertifyError> {
-    let dir = tempfile::tempdir().map_err(io_err(Path::new("temporary directory")))?;
+    let dir = cleanup::tempdir().map_err(io_err(Path::new("temporary directory")))?;
     let cnf_path = dir.path().join("recheck.cnf");
     let enc = sliding_sat::build_encoding(puzzle, goal, horizon, encoding);
     write_cnf_file(enc.cnf(), &cnf_path)?;

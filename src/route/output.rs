@@ -96,6 +96,8 @@ pub fn stream_to(
         });
     }
     let temp = temp_beside(path)?;
+    // A signal removes the partial file too (a destructor would not run).
+    let _record = crate::solve::cleanup::track_path(temp.path());
     let mut w = Watched {
         inner: std::io::BufWriter::with_capacity(BUFFER, temp),
         error: None,

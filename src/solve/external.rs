@@ -142,6 +142,8 @@ pub fn run(spec: &RunSpec) -> Result<RunOutput, RunError> {
             source,
         },
     })?;
+    // Recorded so that a signal to tilekit also ends the solver (it is in a group of its own).
+    let group = super::cleanup::track_group(child.id());
     let out = drain(child.stdout.take());
     let err = drain(child.stderr.take());
 
@@ -149,7 +151,7 @@ pub fn run(spec: &RunSpec) -> Result<RunOutput, RunError> {
     let mut nap = Duration::from_millis(1);
     let mut timed_out = false;
     let status = loop {
-        match child.try_wait() {
+        match group.reap(&mut child, false) {
             Ok(Some(st)) => break st,
             Ok(None) => {}
             Err(source) => {
@@ -161,10 +163,13 @@ pub fn run(spec: &RunSpec) -> Result<RunOutput, RunError> {
         if now >= deadline {
             timed_out = true;
             kill_group(&mut child);
-            break child.wait().map_err(|source| RunError::Wait {
-                program: program.clone(),
-                source,
-            })?;
+            break group
+                .reap(&mut child, true)
+                .map_err(|source| RunError::Wait {
+                    program: program.clone(),
+                    source,
+                })?
+                .expect("a blocking wait returns a status");
         }
         std::thread::sleep(nap.min(deadline - now));
         nap = (nap * 2).min(Duration::from_millis(25));

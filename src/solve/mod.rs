@@ -9,6 +9,7 @@
 //! NEOS as a remote MILP executor ([`crate::neos::remote`]). [`registry::Registry`] resolves a
 //! name to a solver object; nothing above this module compares engine names.
 
+pub mod cleanup;
 pub mod clique_external;
 pub mod external;
 pub mod milp_embedded;

@@ -144,8 +144,8 @@ fn external_capabilities(entry: &SolverEntry, proofs: bool) -> Capabilities {
     }
 }
 
-fn temp_model_path(entry: &SolverEntry) -> Result<(tempfile::TempDir, PathBuf), SolveError> {
-    let dir = tempfile::tempdir().map_err(|source| SolveError::Io {
+fn temp_model_path(entry: &SolverEntry) -> Result<(super::cleanup::TempDir, PathBuf), SolveError> {
+    let dir = super::cleanup::tempdir().map_err(|source| SolveError::Io {
         solver: entry.name.clone(),
         path: std::env::temp_dir(),
         source,
@@ -303,7 +303,7 @@ impl CliqueSolver for ExternalClique {
         graph: &dyn StreamedGraph,
         limits: &Limits,
     ) -> Result<CliqueOutcome, SolveError> {
-        let dir = tempfile::tempdir().map_err(|source| SolveError::Io {
+        let dir = super::cleanup::tempdir().map_err(|source| SolveError::Io {
             solver: self.entry.name.clone(),
             path: std::env::temp_dir(),
             source,

@@ -240,6 +240,11 @@ fn fail(e: &Error, json: bool) -> ExitCode {
 }
 
 fn main() -> ExitCode {
+    // First, before any thread starts: a Ctrl-C or SIGTERM then also ends the solvers (each
+    // in a process group of its own) and removes temporary and partial files.
+    if let Err(e) = tilekit::solve::cleanup::exit_cleanly_on_signals() {
+        note(&format!("signals will not clean up: {e}"));
+    }
     // Any `--json` among the arguments asks for JSON errors too, even when the arguments do
     // not parse (a flag's value is never `--json` itself).
     let json = std::env::args_os().skip(1).any(|a| a == "--json");
