@@ -227,8 +227,37 @@ pub fn render_edge(puzzle: &EdgePuzzle, board: Option<&Board>, opts: &EdgeRender
 
 const TILE: u32 = 40;
 
-/// Draw one sliding board with its top-left corner at (`x`, `y`).
-fn sliding_board(s: &mut String, p: &SlidingPuzzle, x: u32, y: u32, label: &str) {
+/// Where a cell's path markers sit, relative to its top-left corner: a row along the top of
+/// the cell, above the tile number (centred, baseline at `TILE / 2 + 6`), so that a marker and
+/// the number it shares a cell with do not cover each other. The first visit sits at slot 0,
+/// through which the path line runs; revisits take slots 1 and 2, then wrap around.
+const MARKER_SLOTS: [(u32, u32); 3] = [(8, 8), (20, 8), (32, 8)];
+
+/// Radius of a path marker: small enough that [`MARKER_SLOTS`] fit side by side in one cell.
+const MARKER_R: u32 = 6;
+
+/// How many times each cell has been visited so far along a path, in one pass: the marker
+/// slot of a step depends only on its cell's earlier visits, so a counter per cell gives it in
+/// constant time. (Counting matches over the whole path so far made long plans quadratic.)
+struct Visits(Vec<u32>);
+
+impl Visits {
+    fn new(cells: usize) -> Self {
+        Visits(vec![0; cells])
+    }
+
+    /// The number of earlier visits to `cell`, and this visit counted.
+    fn visit(&mut self, cell: usize) -> u32 {
+        let earlier = self.0[cell];
+        self.0[cell] += 1;
+        earlier
+    }
+}
+
+/// Draw one sliding board's caption and tiles (without numbers) with its top-left corner at
+/// (`x`, `y`). The numbers are a separate layer, [`sliding_numbers`], so that the start board's
+/// path can go between the two and never hide a number.
+fn sliding_tiles(s: &mut String, p: &SlidingPuzzle, x: u32, y: u32, label: &str) {
     let _ = writeln!(
         s,
         r#"<text x="{x}" y="{}" font-size="13">{label}</text>"#,
@@ -242,20 +271,34 @@ fn sliding_board(s: &mut String, p: &SlidingPuzzle, x: u32, y: u32, label: &str)
             s,
             r##"<rect x="{tx}" y="{ty}" width="{TILE}" height="{TILE}" fill="{fill}" stroke="#333333"/>"##
         );
-        if t != 0 {
-            let _ = writeln!(
-                s,
-                r#"<text x="{}" y="{}" font-size="16" text-anchor="middle">{t}</text>"#,
-                tx + TILE / 2,
-                ty + TILE / 2 + 6
-            );
+    }
+}
+
+/// Write the tile numbers of a board drawn by [`sliding_tiles`] at (`x`, `y`). Each number has
+/// a white halo (a stroke painted under the fill) so it stays legible where the path line or a
+/// marker passes beneath it.
+fn sliding_numbers(s: &mut String, p: &SlidingPuzzle, x: u32, y: u32) {
+    for (i, &t) in p.tiles().iter().enumerate() {
+        if t == 0 {
+            continue;
         }
+        let tx = x + (i % p.cols()) as u32 * TILE;
+        let ty = y + (i / p.cols()) as u32 * TILE;
+        let _ = writeln!(
+            s,
+            r##"<text x="{}" y="{}" font-size="16" text-anchor="middle" stroke="#ffffff" stroke-width="3" stroke-linejoin="round" paint-order="stroke">{t}</text>"##,
+            tx + TILE / 2,
+            ty + TILE / 2 + 6
+        );
     }
 }
 
 /// Draw a sliding puzzle's start board; with `moves`, overlay the blank's path (numbered
 /// steps, 0 at the start) and draw the board the moves reach to the right. A move that would
 /// leave the board ends the path there, and the caption says so.
+///
+/// Linear in the number of moves. The path and its markers are drawn beneath the start board's
+/// tile numbers, in a row along the top of each cell, so both stay readable.
 pub fn render_sliding(puzzle: &SlidingPuzzle, moves: Option<&[Move]>) -> String {
     let (rows, cols) = (puzzle.rows() as u32, puzzle.cols() as u32);
     let bw = cols * TILE;
@@ -270,60 +313,70 @@ pub fn render_sliding(puzzle: &SlidingPuzzle, moves: Option<&[Move]>) -> String 
     );
     let _ = writeln!(s, "<title>{rows}×{cols} sliding puzzle</title>");
     let _ = writeln!(s, r##"<rect width="{w}" height="{h}" fill="#ffffff"/>"##);
-    sliding_board(&mut s, puzzle, MARGIN, top, "start");
-    if let Some(moves) = moves {
-        let mut board = puzzle.clone();
-        let mut path = vec![board.blank_cell()];
-        let mut stopped = None;
-        for (k, &m) in moves.iter().enumerate() {
-            if !board.apply(m) {
-                stopped = Some(k + 1);
-                break;
-            }
-            path.push(board.blank_cell());
+    sliding_tiles(&mut s, puzzle, MARGIN, top, "start");
+    let Some(moves) = moves else {
+        sliding_numbers(&mut s, puzzle, MARGIN, top);
+        s.push_str("</svg>\n");
+        return s;
+    };
+    let mut board = puzzle.clone();
+    let mut path = Vec::with_capacity(moves.len() + 1);
+    path.push(board.blank_cell());
+    let mut stopped = None;
+    for (k, &m) in moves.iter().enumerate() {
+        if !board.apply(m) {
+            stopped = Some(k + 1);
+            break;
         }
-        let centre = |cell: usize| {
-            (
-                MARGIN + (cell as u32 % cols) * TILE + TILE / 2,
-                top + (cell as u32 / cols) * TILE + TILE / 2,
-            )
-        };
-        let points: Vec<String> = path
-            .iter()
-            .map(|&c| {
-                let (x, y) = centre(c);
-                format!("{x},{y}")
-            })
-            .collect();
+        path.push(board.blank_cell());
+    }
+    // A marker's position: its cell's top-left corner plus its slot.
+    let marker_at = |cell: usize, slot: usize| {
+        let (dx, dy) = MARKER_SLOTS[slot];
+        (
+            MARGIN + (cell as u32 % cols) * TILE + dx,
+            top + (cell as u32 / cols) * TILE + dy,
+        )
+    };
+    // The line joins the first-visit slots, so it meets the markers and mostly runs above
+    // the numbers. Written straight into `s`: one pass, no per-point strings.
+    s.push_str(r#"<polyline points=""#);
+    for (k, &c) in path.iter().enumerate() {
+        let (x, y) = marker_at(c, 0);
+        let sep = if k == 0 { "" } else { " " };
+        let _ = write!(s, "{sep}{x},{y}");
+    }
+    s.push_str(
+        r##"" fill="none" stroke="#1f5fbf" stroke-width="3" stroke-opacity="0.6" stroke-linejoin="round"/>"##,
+    );
+    s.push('\n');
+    let mut visits = Visits::new(puzzle.cells());
+    for (k, &c) in path.iter().enumerate() {
+        // Revisited cells: later steps take the next slot along so step numbers stay apart.
+        let slot = (visits.visit(c) as usize) % MARKER_SLOTS.len();
+        let (x, y) = marker_at(c, slot);
         let _ = writeln!(
             s,
-            r##"<polyline points="{}" fill="none" stroke="#1f5fbf" stroke-width="3" stroke-opacity="0.7" stroke-linejoin="round"/>"##,
-            points.join(" ")
-        );
-        for (k, &c) in path.iter().enumerate() {
-            let (x, y) = centre(c);
-            // Revisited cells: later steps sit a little lower-right so numbers stay legible.
-            let again = path[..k].iter().filter(|&&p| p == c).count() as u32;
-            let (x, y) = (x + 8 * (again % 3), y + 8 * (again % 3));
-            let _ = writeln!(
-                s,
-                r##"<circle cx="{x}" cy="{y}" r="7" fill="#1f5fbf"/><text x="{x}" y="{}" font-size="9" text-anchor="middle" fill="#ffffff">{k}</text>"##,
-                y + 3
-            );
-        }
-        let done = path.len() - 1;
-        let label = match stopped {
-            Some(k) => format!("after {done} moves (move {k} leaves the board)"),
-            None => format!("after {done} moves"),
-        };
-        sliding_board(&mut s, &board, MARGIN * 3 + bw + 16, top, &label);
-        let _ = writeln!(
-            s,
-            r#"<text x="{MARGIN}" y="{}" font-size="12">{}</text>"#,
-            h - 6,
-            moves.iter().map(|m| m.letter()).collect::<String>()
+            r##"<circle cx="{x}" cy="{y}" r="{MARKER_R}" fill="#1f5fbf" fill-opacity="0.8"/><text x="{x}" y="{}" font-size="8" text-anchor="middle" fill="#ffffff">{k}</text>"##,
+            y + 3
         );
     }
+    // The start board's numbers last, over the path, so no marker can hide one.
+    sliding_numbers(&mut s, puzzle, MARGIN, top);
+    let done = path.len() - 1;
+    let label = match stopped {
+        Some(k) => format!("after {done} moves (move {k} leaves the board)"),
+        None => format!("after {done} moves"),
+    };
+    let x2 = MARGIN * 3 + bw + 16;
+    sliding_tiles(&mut s, &board, x2, top, &label);
+    sliding_numbers(&mut s, &board, x2, top);
+    let _ = writeln!(
+        s,
+        r#"<text x="{MARGIN}" y="{}" font-size="12">{}</text>"#,
+        h - 6,
+        moves.iter().map(|m| m.letter()).collect::<String>()
+    );
     s.push_str("</svg>\n");
     s
 }
@@ -425,5 +478,127 @@ mod tests {
         let off = render_sliding(&p, Some(&[Move::Up, Move::Up, Move::Left]));
         assert_well_formed(&off);
         assert!(off.contains("after 1 moves (move 2 leaves the board)"));
+    }
+
+    /// The `(x, y)` attributes (or `cx`, `cy`) of every element named `name` whose
+    /// `font-size` is `size` (any size when `None`), in document order.
+    fn positions(svg: &str, name: &str, size: Option<&str>) -> Vec<(u32, u32)> {
+        let mut reader = quick_xml::Reader::from_str(svg);
+        let mut out = Vec::new();
+        loop {
+            match reader.read_event().unwrap() {
+                quick_xml::events::Event::Start(e) | quick_xml::events::Event::Empty(e)
+                    if e.name().as_ref() == name =>
+                {
+                    let attr = |k: &str| {
+                        e.try_get_attribute(k)
+                            .unwrap()
+                            .map(|a| a.value.into_owned())
+                    };
+                    if size.is_some() && attr("font-size").as_deref() != size {
+                        continue;
+                    }
+                    let num = |k: &str| attr(k).and_then(|v| v.parse().ok());
+                    let p = num("x").zip(num("y"));
+                    out.push(p.or(num("cx").zip(num("cy"))).unwrap());
+                }
+                quick_xml::events::Event::Eof => break,
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// The issue's picture: markers used to sit on the cell centres, over the tile numbers.
+    /// Now they are drawn before (beneath) the numbers and sit wholly above each number's
+    /// glyphs in the same cell, including the slots used by revisits.
+    #[test]
+    fn sliding_markers_leave_numbers_readable() {
+        let p = SlidingPuzzle::parse("1 2 3\n4 0 5\n7 8 6\n", "s", Goal::BlankLast).unwrap();
+        // The blank goes back and forth three times (cells 4 and 5 get three markers each),
+        // then down, left, left and up through four cells once each.
+        let moves = [
+            Move::Right,
+            Move::Left,
+            Move::Right,
+            Move::Left,
+            Move::Right,
+            Move::Down,
+            Move::Left,
+            Move::Left,
+            Move::Up,
+        ];
+        let svg = render_sliding(&p, Some(&moves));
+        assert_well_formed(&svg);
+        let circles = positions(&svg, "circle", None);
+        assert_eq!(circles.len(), moves.len() + 1);
+        // Every start-board number comes after the last marker, so it is painted over it.
+        let last_marker = svg.rfind("<circle").unwrap();
+        let first_number = svg.find(r#"font-size="16""#).unwrap();
+        assert!(first_number > last_marker);
+        assert!(svg.contains(r#"paint-order="stroke""#));
+        let bw = 3 * TILE + 2 * MARGIN;
+        let numbers: Vec<_> = positions(&svg, "text", Some("16"))
+            .into_iter()
+            .filter(|&(x, _)| x < bw)
+            .collect();
+        assert_eq!(numbers.len(), 8);
+        for &(cx, cy) in &circles {
+            for &(nx, ny) in &numbers {
+                let same_cell = (cx - MARGIN) / TILE == (nx - MARGIN) / TILE
+                    && (cy - 24) / TILE == (ny - 6 - TILE / 2 - 24) / TILE;
+                // A 16 px number's glyphs rise about 12 px above its baseline.
+                assert!(
+                    !same_cell || cy + MARKER_R <= ny - 12,
+                    "marker at {cx},{cy} covers the number at {nx},{ny}"
+                );
+            }
+        }
+        // Revisits take the other slots, so no two of a cell's first three markers coincide.
+        let mut distinct = circles.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), 3 + 3 + 4);
+    }
+
+    #[test]
+    fn visits_count_per_cell() {
+        let mut v = Visits::new(4);
+        let seq: Vec<u32> = [2, 3, 2, 2, 0, 3, 2].iter().map(|&c| v.visit(c)).collect();
+        assert_eq!(seq, [0, 0, 1, 2, 0, 1, 3]);
+    }
+
+    /// A long back-and-forth plan (the shape that showed the quadratic time: every step
+    /// revisits a cell seen thousands of times) renders completely: one marker per step, all
+    /// on the two cells' three slots, and the SVG parses.
+    #[test]
+    fn sliding_long_plan_renders_every_marker() {
+        let text = include_str!("../models/sliding/neos_case_study.txt");
+        let p = SlidingPuzzle::parse(text, "neos_case_study.txt", Goal::BlankLast).unwrap();
+        let n = 20_000;
+        let moves: Vec<Move> = (0..n)
+            .map(|i| if i % 2 == 0 { Move::Left } else { Move::Right })
+            .collect();
+        let svg = render_sliding(&p, Some(&moves));
+        assert_well_formed(&svg);
+        assert!(svg.contains(&format!(">after {n} moves<")));
+        let circles = positions(&svg, "circle", None);
+        assert_eq!(circles.len(), n + 1);
+        let mut distinct = circles.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), 2 * MARKER_SLOTS.len());
+        // The last step is the blank's 10,001st visit to its start cell: slot 10,000 % 3 = 1.
+        let start = p.blank_cell() as u32;
+        let (dx, dy) = MARKER_SLOTS[1];
+        let expected = (
+            MARGIN + (start % 4) * TILE + dx,
+            24 + (start / 4) * TILE + dy,
+        );
+        assert_eq!(circles[n], expected);
+        let polyline = svg.lines().find(|l| l.starts_with("<polyline")).unwrap();
+        assert_eq!(polyline.matches(',').count(), n + 1);
+        // Same input, same bytes.
+        assert_eq!(svg, render_sliding(&p, Some(&moves)));
     }
 }
