@@ -359,7 +359,8 @@ fn verify_move_file_and_its_mutations() {
     std::fs::write(&bad, format!("# comment\n{}X{}\n", &OPT[..4], &OPT[4..])).unwrap();
     let r = tilekit(d, &["verify", s(&inst), s(&bad), "--json"]);
     assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
-    assert!(r.stdout.is_empty(), "{}", r.stdout);
+    // With --json, stdout holds the error as JSON (and nothing else).
+    assert_eq!(json(&r)["exit_code"], 2, "{}", r.stdout);
     assert!(
         r.stderr
             .contains(&format!("{}:2: column 5: 'X' is not a move", bad.display())),

@@ -155,7 +155,7 @@ fn an_unwritable_output_is_refused_before_the_solve() {
     let dir = TempDir::new().unwrap();
     let d = dir.path();
     let out = d.join("no-such-dir").join("plan.txt");
-    let r = run(d, &["solve", s(&sliding()), "--json", "-o", s(&out)]);
+    let r = run(d, &["solve", s(&sliding()), "-o", s(&out)]);
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stdout.is_empty(), "nothing was solved: {}", r.stdout);
     assert!(

@@ -223,3 +223,217 @@ fn a_signal_ends_the_solver_and_removes_the_temporary_files() {
         assert!(left.is_empty(), "SIG{signal}: left behind {left:?}");
     }
 }
+
+/// A model that would not fit in memory is refused before it is built, with its estimate:
+/// exit 2, not an allocation abort.
+#[test]
+fn oversized_models_are_refused_with_their_estimate() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big.txt");
+    let g = bin()
+        .args([
+            "generate",
+            "edge",
+            "--rows",
+            "100",
+            "--cols",
+            "100",
+            "--frame-colours",
+            "5",
+            "--inner-colours",
+            "20",
+            "--seed",
+            "1",
+            "-o",
+        ])
+        .arg(&big)
+        .output()
+        .unwrap();
+    assert!(g.status.success(), "{}", String::from_utf8_lossy(&g.stderr));
+    let inst = sliding();
+    let b = big.to_str().unwrap();
+    let i = inst.to_str().unwrap();
+    for (args, needle) in [
+        (
+            vec!["solve", b],
+            "the milp model of this 100×100 puzzle would have about 4.0e8 variables",
+        ),
+        (
+            vec!["export", b, "--model", "sat"],
+            "the sat model of this 100×100 puzzle would have about",
+        ),
+        (
+            vec!["export", i, "--horizon", "99999999"],
+            "the neos model at horizon 99999999 would have about 3.6e9 variables",
+        ),
+        (
+            vec!["solve", i, "--via", "sat", "--horizon", "99999999"],
+            "the sat model at horizon 99999999 would have about",
+        ),
+    ] {
+        // The budget is pinned, so the test does not depend on this machine's memory.
+        let out = bin()
+            .args(&args)
+            .env("TILEKIT_MAX_MEMORY_GB", "8")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("GB in memory, and this machine has 8.0 GB available"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
+/// `--time-limit` bounds the whole SAT horizon stepping, not each run: a solver that takes
+/// 0.7 s to say UNSAT at every horizon would otherwise be run ~35 times for one 2 s limit.
+#[test]
+fn the_time_limit_bounds_the_whole_horizon_stepping() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let script = d.join("slow_unsat.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\nsleep 0.7\necho 's UNSATISFIABLE'\nexit 20\n",
+    )
+    .unwrap();
+    let reg = d.join("solvers.toml");
+    std::fs::write(
+        &reg,
+        format!(
+            "[solver.slow]\nkind = \"sat\"\ncommand = \"/bin/sh\"\ninput = \"cnf\"\nargs = [\"{}\", \"{{model}}\"]\nsolution = \"sat\"\n",
+            script.display()
+        ),
+    )
+    .unwrap();
+    let inst = sliding();
+    let started = std::time::Instant::now();
+    let out = bin()
+        .args([
+            "solve",
+            inst.to_str().unwrap(),
+            "--via",
+            "sat",
+            "--solver",
+            "slow",
+            "--solvers",
+            reg.to_str().unwrap(),
+            "--time-limit",
+            "2",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    let seconds = started.elapsed().as_secs_f64();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(v["status"], "time_limit", "{v}");
+    // Whole seconds, with room for a loaded machine; the unbounded stepping takes ~25 s.
+    assert!(seconds < 10.0, "took {seconds:.1} s for a 2 s limit");
+}
+
+/// A SAT solver that refutes every horizon up to the board's known diameter contradicts what
+/// tilekit can prove (the board is solvable, so a plan exists within the diameter): a solver
+/// failure, exit 3, as a bogus model is on either family.
+#[test]
+fn a_solver_refuting_every_horizon_of_a_solvable_board_is_a_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let script = d.join("always_unsat.sh");
+    std::fs::write(&script, "#!/bin/sh\necho 's UNSATISFIABLE'\nexit 20\n").unwrap();
+    let reg = d.join("solvers.toml");
+    std::fs::write(
+        &reg,
+        format!(
+            "[solver.liar]\nkind = \"sat\"\ncommand = \"/bin/sh\"\ninput = \"cnf\"\nargs = [\"{}\", \"{{model}}\"]\nsolution = \"sat\"\n",
+            script.display()
+        ),
+    )
+    .unwrap();
+    let inst = sliding();
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "solve",
+            inst.to_str().unwrap(),
+            "--via",
+            "sat",
+            "--solver",
+            "liar",
+            "--solvers",
+            reg.to_str().unwrap(),
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        let out = bin().args(&args).output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+        let v: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+        (out.status.code(), v)
+    };
+    let (code, v) = run(&[]);
+    assert_eq!(code, Some(3), "{v}");
+    assert_eq!(v["status"], "unverified", "{v}");
+    assert!(
+        v["errors"][0].as_str().unwrap().contains("a wrong UNSAT"),
+        "{v}"
+    );
+    // Below the optimum (11), UNSAT is believable: a "no" for that horizon, exit 1.
+    let (code, v) = run(&["--horizon", "9"]);
+    assert_eq!(code, Some(1), "{v}");
+    assert_eq!(v["status"], "no_solution", "{v}");
+}
+
+/// A bogus model (every variable false) for an edge-matching CNF: exit 3, as on the sliding
+/// SAT route, not a "no".
+#[test]
+fn a_bogus_sat_model_is_a_solver_failure_on_edge_puzzles_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let script = d.join("bogus.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\necho 's SATISFIABLE'\necho 'v 0'\nexit 10\n",
+    )
+    .unwrap();
+    let reg = d.join("solvers.toml");
+    std::fs::write(
+        &reg,
+        format!(
+            "[solver.bogus]\nkind = \"sat\"\ncommand = \"/bin/sh\"\ninput = \"cnf\"\nargs = [\"{}\", \"{{model}}\"]\nsolution = \"sat\"\n",
+            script.display()
+        ),
+    )
+    .unwrap();
+    let inst = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("models/edge-matching/meta2010/pieces_04x04.txt");
+    let out = bin()
+        .args([
+            "solve",
+            inst.to_str().unwrap(),
+            "--via",
+            "sat",
+            "--solver",
+            "bogus",
+        ])
+        .arg("--solvers")
+        .arg(&reg)
+        .arg("--json")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(v["status"], "unverified", "{v}");
+}

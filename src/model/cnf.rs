@@ -125,6 +125,10 @@ impl Cnf {
     pub fn num_clauses(&self) -> usize {
         self.start.len() - 1
     }
+    /// Number of literals over all clauses.
+    pub fn num_literals(&self) -> usize {
+        self.lits.len()
+    }
     /// A variable's name.
     pub fn var_name(&self, v: BoolVar) -> &str {
         &self.names[v.index()]

@@ -114,12 +114,14 @@ fn sat_variant(opts: EdgeMilpOptions) -> &'static str {
 
 /// Build the MILP, turning a refused option into a usage error.
 pub fn build_milp(p: &EdgePuzzle, opts: EdgeMilpOptions) -> Result<EdgeMilp, Error> {
+    check_size(p, EdgeModel::Milp, opts)?;
     edge_milp::build(p, opts).map_err(milp_error)
 }
 
 /// The MILP stated algebraically, for GAMS: refuses what [`build_milp`] refuses, with the
 /// same error (`--fix-corner` on a rectangular board is a usage error).
 pub fn build_algebraic(p: &EdgePuzzle, opts: EdgeMilpOptions) -> Result<Algebraic, Error> {
+    check_size(p, EdgeModel::Milp, opts)?;
     edge_milp::algebraic(p, opts).map_err(milp_error)
 }
 
@@ -134,18 +136,33 @@ fn milp_error(e: edge_milp::EdgeMilpError) -> Error {
 
 /// The clique graph: always the paper's graph (R1 border filter and R2, the first corner
 /// piece fixed in the top-left corner).
-pub fn build_clique(p: &EdgePuzzle) -> EdgeClique {
-    edge_clique::build(p, &CliqueOptions::default())
+pub fn build_clique(p: &EdgePuzzle) -> Result<EdgeClique, Error> {
+    check_size(p, EdgeModel::Clique, EdgeMilpOptions::default())?;
+    Ok(edge_clique::build(p, &CliqueOptions::default()))
+}
+
+/// Refuse a model that would not fit in memory, with its estimate.
+fn check_size(p: &EdgePuzzle, model: EdgeModel, opts: EdgeMilpOptions) -> Result<(), Error> {
+    super::size::check(
+        super::size::edge(p, model, opts.filter_feasible),
+        &format!(
+            "the {} model of this {}×{} puzzle",
+            model.name(),
+            p.rows(),
+            p.cols()
+        ),
+    )
 }
 
 /// The CNF; `--fix-corner` adds R2 (off by default, so every perfect board is a model).
-pub fn build_sat(p: &EdgePuzzle, opts: EdgeMilpOptions) -> EdgeSat {
-    edge_sat::build(
+pub fn build_sat(p: &EdgePuzzle, opts: EdgeMilpOptions) -> Result<EdgeSat, Error> {
+    check_size(p, EdgeModel::Sat, opts)?;
+    Ok(edge_sat::build(
         p,
         &SatOptions {
             fix_first_corner: opts.fix_first_corner,
         },
-    )
+    ))
 }
 
 /// Check that `model` can be written as the format called `name` (a `--format` value or a
@@ -219,11 +236,11 @@ pub fn export(
             )));
         }
         (EdgeModel::Clique, _) => {
-            dimacs_graph::write_graph(&build_clique(p), complement, true, &mut *out)
+            dimacs_graph::write_graph(&build_clique(p)?, complement, true, &mut *out)
                 .map_err(Error::failure)?;
         }
         (EdgeModel::Sat, _) => {
-            dimacs_cnf::write_cnf(build_sat(p, opts).cnf(), &mut *out).map_err(Error::failure)?;
+            dimacs_cnf::write_cnf(build_sat(p, opts)?.cnf(), &mut *out).map_err(Error::failure)?;
         }
     }
     out.flush().map_err(Error::failure)?;
@@ -342,7 +359,7 @@ pub fn solve(p: &EdgePuzzle, req: &SolveRequest, progress: Progress<'_>) -> Resu
         }
         EdgeModel::Clique => {
             let solver = reg.clique(name)?;
-            let graph = build_clique(p);
+            let graph = build_clique(p)?;
             let size = [
                 graph.num_nodes(),
                 usize::try_from(crate::model::graph::StreamedGraph::count_edges(
@@ -358,7 +375,7 @@ pub fn solve(p: &EdgePuzzle, req: &SolveRequest, progress: Progress<'_>) -> Resu
         }
         EdgeModel::Sat => {
             let solver = reg.sat(name)?;
-            let sat = build_sat(p, req.options);
+            let sat = build_sat(p, req.options)?;
             let size = [sat.cnf().num_vars(), sat.cnf().num_clauses(), 0];
             let a = super::sat::solve(
                 &sat,
@@ -564,7 +581,7 @@ pub fn verify_raw_model(
             ))
         }),
         EdgeModel::Clique => {
-            let graph = build_clique(p);
+            let graph = build_clique(p)?;
             let mut v = raw_verdict(p, model, "cliquer", "r1_r2");
             let ids = clique_answer::parse(text, source, graph.num_nodes())?;
             v.solver_status = format!("clique of {} vertices", ids.len());
@@ -572,7 +589,7 @@ pub fn verify_raw_model(
             Ok(v)
         }
         EdgeModel::Sat => {
-            let sat = build_sat(p, opts);
+            let sat = build_sat(p, opts)?;
             let mut v = raw_verdict(p, model, "sat", sat_variant(opts));
             let assignment = match sat_answer::parse(text, source, sat.cnf().num_vars())? {
                 SatOutcome::Sat(m) => m,

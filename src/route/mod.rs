@@ -19,6 +19,7 @@ pub mod neos;
 pub mod output;
 mod report;
 pub mod sat;
+pub mod size;
 pub mod sliding;
 
 pub use error::Error;

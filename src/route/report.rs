@@ -217,6 +217,19 @@ impl Report {
             && (!self.certificate_wanted || self.certificate.as_ref().is_some_and(|c| c.certified))
     }
 
+    /// The command line's exit code: 0 for a full "yes" ([`Report::success`]), 3 when the
+    /// solver contradicted what tilekit can check ([`Status::Unverified`]: a solver failure,
+    /// on every route and family alike), 1 for any other "no".
+    pub fn exit_code(&self) -> u8 {
+        if self.success() {
+            0
+        } else if self.status == Status::Unverified {
+            3
+        } else {
+            1
+        }
+    }
+
     /// The verified plan, if this is a sliding report with one.
     pub fn plan(&self) -> Option<&[Move]> {
         match &self.solution {

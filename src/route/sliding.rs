@@ -211,6 +211,9 @@ pub fn build_milp(
     model: SlidingModel,
     horizon: usize,
 ) -> Result<SlidingMilp, Error> {
+    if model != SlidingModel::Sat {
+        check_size(p, goal, model, horizon)?;
+    }
     Ok(match model {
         SlidingModel::Neos => {
             Box::new(sliding_neos::build(p, goal, horizon).map_err(Error::failure)?)
@@ -222,10 +225,34 @@ pub fn build_milp(
     })
 }
 
+/// Refuse a model that would not fit in memory, with its estimate.
+fn check_size(
+    p: &SlidingPuzzle,
+    goal: Goal,
+    model: SlidingModel,
+    horizon: usize,
+) -> Result<(), Error> {
+    super::size::check(
+        super::size::sliding(p, goal, model, horizon),
+        &format!("the {} model at horizon {horizon}", model.name()),
+    )
+}
+
+/// The CNF at `horizon`, after the size check.
+fn build_sat(
+    p: &SlidingPuzzle,
+    goal: Goal,
+    horizon: usize,
+) -> Result<sliding_sat::SlidingSat, Error> {
+    check_size(p, goal, SlidingModel::Sat, horizon)?;
+    Ok(sliding_sat::build(p, goal, horizon))
+}
+
 /// The `neos` model stated algebraically, for GAMS (the only sliding model with a template).
 /// A zero horizon or an unsolvable board is refused earlier, by the flags' checks and by
 /// loading, so here either is a failure of the route, not of the input.
 pub fn build_algebraic(p: &SlidingPuzzle, goal: Goal, horizon: usize) -> Result<Algebraic, Error> {
+    check_size(p, goal, SlidingModel::Neos, horizon)?;
     sliding_neos::algebraic(p, goal, horizon).map_err(Error::failure)
 }
 
@@ -258,7 +285,7 @@ pub fn export(
             gams::write_gms(&model, &gams::GamsOptions::default(), out).map_err(Error::failure)?;
         }
         _ => {
-            let enc = sliding_sat::build(p, goal, horizon);
+            let enc = build_sat(p, goal, horizon)?;
             dimacs_cnf::write_cnf(enc.cnf(), out).map_err(Error::failure)?;
         }
     }
@@ -398,19 +425,31 @@ pub fn solve(
     plan: &SolvePlan,
     progress: Progress<'_>,
 ) -> Result<Report, Error> {
-    let req = &plan.request;
+    // `--time-limit` bounds the whole command: each stage gets what the ones before it left.
+    let started = Instant::now();
+    let spent = || {
+        Error::Failure(format!(
+            "the time limit ({:.0} s) was spent before the solver could start",
+            plan.request.limits.time.as_secs_f64()
+        ))
+    };
+    let mut req = plan.request.clone();
     let horizon = if plan.route == Route::Native {
         None // the native search needs no horizon
     } else {
         horizon_of(req.horizon, p, goal, req.limits.time, progress)?
     };
+    req.limits = plan.request.limits.remaining(started).ok_or_else(spent)?;
+    let req = &req;
     match plan.route {
         Route::Native if plan.native_certify => {
             let native = solve_native(p, goal, req.limits.time, progress)?;
             let Some(moves) = native.plan().map(<[Move]>::to_vec) else {
                 return Ok(native);
             };
-            let mut rep = solve_sat(p, goal, req, horizon, Some(&moves), progress)?;
+            let mut req = req.clone();
+            req.limits = plan.request.limits.remaining(started).ok_or_else(spent)?;
+            let mut rep = solve_sat(p, goal, &req, horizon, Some(&moves), progress)?;
             rep.solver_status =
                 "plan from the native solver (IDA*); SAT used for the proof only".into();
             Ok(rep)
@@ -588,6 +627,7 @@ fn solve_sat(
     let max_h = horizon
         .or_else(|| sliding_neos::default_horizon(p.rows(), p.cols()))
         .unwrap_or(200);
+    check_size(p, goal, SlidingModel::Sat, max_h)?;
     let say = |_: usize, s: &SatStep| {
         progress(&format!(
             "horizon {}: {:?} in {:.2} s ({} vars, {} clauses)",
@@ -676,6 +716,19 @@ fn solve_sat(
                     Some(StepResult::Unknown) => Status::TimeLimit,
                     _ => Status::NoSolution,
                 };
+                // The board is solvable (checked before stepping), and every solvable board
+                // of a size whose diameter is known is solved within it: a solver that
+                // refuted every horizon up to that is wrong, not the board.
+                let diameter = sliding_neos::default_horizon(p.rows(), p.cols());
+                let refuted_all = plan.steps.last().map(|s| s.result) == Some(StepResult::Unsat);
+                if let Some(d) = diameter.filter(|&d| refuted_all && plan.lower_bound > d) {
+                    rep.status = Status::Unverified;
+                    rep.errors.push(format!(
+                        "the solver refuted every horizon up to {max_h}, but every solvable {}×{} board is solved in at most {d} moves: a wrong UNSAT",
+                        p.rows(),
+                        p.cols()
+                    ));
+                }
             }
         }
         rep.solver_status = plan
@@ -764,7 +817,7 @@ pub fn verify(
 ) -> Result<Verdict, Error> {
     let checker = PlanChecker { goal };
     let sat_vars = match (model, horizon) {
-        (Some(SlidingModel::Sat), Some(h)) => Some(sliding_sat::build(p, goal, h).cnf().num_vars()),
+        (Some(SlidingModel::Sat), Some(h)) => Some(build_sat(p, goal, h)?.cnf().num_vars()),
         _ => None,
     };
     let verdict = |c: Checked<Vec<Move>>| Verdict {
@@ -803,7 +856,7 @@ pub fn verify(
         }
         AnySolution::Sat(out) => {
             let h = horizon.ok_or_else(|| Error::usage("a SAT output needs --horizon"))?;
-            let enc = sliding_sat::build(p, goal, h);
+            let enc = build_sat(p, goal, h)?;
             match out {
                 SatOutcome::Sat(assignment) => Ok(verdict(super::sat::check(
                     &enc,

@@ -220,7 +220,9 @@ where
     Ok(plan)
 }
 
-/// [`solve_optimal_with`] with a [`SatSolver`] under `limits` (each horizon's run gets them).
+/// [`solve_optimal_with`] with a [`SatSolver`] under `limits`, which bound the whole stepping:
+/// each horizon's run gets what is left, and none is started once the time is spent (the
+/// search then ends as a time limit, with the bound reached).
 pub fn solve_with_solver(
     puzzle: &SlidingPuzzle,
     goal: Goal,
@@ -230,12 +232,16 @@ pub fn solve_with_solver(
     limits: &Limits,
     progress: impl FnMut(usize, &SatStep),
 ) -> Result<SatPlan, SatPlanError<SolveError>> {
+    let started = Instant::now();
     solve_optimal_with(
         puzzle,
         goal,
         max_horizon,
         encoding,
-        |cnf, _| solver.solve(cnf, limits),
+        |cnf, _| match limits.remaining(started) {
+            Some(rest) => solver.solve(cnf, &rest),
+            None => Ok(SatOutcome::Unknown),
+        },
         progress,
     )
 }

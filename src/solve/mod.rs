@@ -49,6 +49,15 @@ impl Limits {
     pub fn new(time: Duration, threads: u32) -> Self {
         Limits { time, threads }
     }
+
+    /// What is left of these limits `since` work began (`None`: nothing): a command's limit
+    /// is its whole wall-clock time, so each later run gets only the rest.
+    pub fn remaining(&self, since: std::time::Instant) -> Option<Limits> {
+        self.time
+            .checked_sub(since.elapsed())
+            .filter(|t| !t.is_zero())
+            .map(|time| Limits { time, ..*self })
+    }
 }
 
 /// What a solver can honour or produce. A route reads these instead of comparing names.

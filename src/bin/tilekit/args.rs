@@ -249,7 +249,11 @@ pub(crate) enum Cmd {
         /// cliquer (`tilekit solvers` lists them).
         #[arg(long)]
         solver: Option<String>,
-        /// Wall-clock limit for each solver run, in seconds.
+        /// Wall-clock limit of the whole solve, in seconds: `--horizon auto`, every SAT
+        /// horizon and the solver share it, each stage getting what is left. An external
+        /// solver is told the rest and, should it overrun, killed with its process group 2 s
+        /// plus 10 % later (time to write its best solution). The DRAT check of --certify has a
+        /// limit of its own, the same number of seconds.
         #[arg(long, default_value_t = 60.0)]
         time_limit: f64,
         /// Threads for solvers that take them.

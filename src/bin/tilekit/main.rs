@@ -117,7 +117,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             if let (Some(path), Some(text)) = (&output, &solved.solution_text) {
                 write_to(Some(path), text.as_bytes())?;
             }
-            Ok(code(solved.report.success()))
+            Ok(ExitCode::from(solved.report.exit_code()))
         }
         Cmd::Verify {
             instance,

@@ -167,7 +167,7 @@ pub(crate) fn format_report(rep: &Report, json: bool) -> String {
 
 fn report_outcome(rep: Report, json: bool) -> NeosOutcome {
     NeosOutcome {
-        code: if rep.success() { 0 } else { 1 },
+        code: i32::from(rep.exit_code()),
         stdout: format_report(&rep, json),
     }
 }

@@ -1,0 +1,322 @@
+//! Model sizes, estimated before a model is built: a board of 100×100 or a horizon of 10⁸
+//! would otherwise ask for tens of gigabytes and abort on allocation. A model that would not
+//! fit in the memory this machine has available is refused with its estimate (exit 2).
+//!
+//! Time-indexed sliding models grow linearly in the horizon once it exceeds the board's
+//! span, so their size is measured on three consecutive horizons there and extrapolated (the
+//! SAT encoding measured without pruning, an upper bound). Edge-matching models grow with the feasible placements, which are counted in
+//! closed form from the board's shape; the ratios of variables, rows and entries to
+//! placements were measured on the META 2010 boards 4×4 to 12×12.
+
+use super::Error;
+use crate::formulate::sliding_sat::{self, Encoding};
+use crate::formulate::{sliding_flow, sliding_neos};
+use crate::puzzle::edge::EdgePuzzle;
+use crate::puzzle::sliding::{Goal, SlidingPuzzle};
+
+/// The kind of model, for its bytes per element.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// Variables, rows and nonzeros.
+    Milp,
+    /// Variables, clauses and literals.
+    Cnf,
+    /// Nodes (the edges are streamed, never held).
+    Graph,
+}
+
+/// An estimated model size.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Size {
+    /// The kind of model.
+    pub kind: Kind,
+    /// Variables (nodes of a graph).
+    pub vars: f64,
+    /// Rows or clauses.
+    pub rows: f64,
+    /// Nonzeros or literals.
+    pub entries: f64,
+}
+
+impl Size {
+    /// Bytes the model takes in memory, with what its formulation keeps beside it: a
+    /// variable's name, bounds and lists (about 120 bytes), a row (64), a nonzero (12); a
+    /// CNF variable's name (40), a clause (8), a literal (4); a graph node (24).
+    pub fn bytes(&self) -> f64 {
+        match self.kind {
+            Kind::Milp => self.vars * 120.0 + self.rows * 64.0 + self.entries * 12.0,
+            Kind::Cnf => self.vars * 40.0 + self.rows * 8.0 + self.entries * 4.0,
+            Kind::Graph => self.vars * 24.0,
+        }
+    }
+
+    fn describe(&self) -> String {
+        let (v, r, e) = match self.kind {
+            Kind::Milp => ("variables", "rows", "nonzeros"),
+            Kind::Cnf => ("variables", "clauses", "literals"),
+            Kind::Graph => ("nodes", "", ""),
+        };
+        if self.kind == Kind::Graph {
+            return format!("{} {v}", sci(self.vars));
+        }
+        format!(
+            "{} {v}, {} {r} and {} {e}",
+            sci(self.vars),
+            sci(self.rows),
+            sci(self.entries)
+        )
+    }
+}
+
+/// `4.0e8` style for big counts, plain below a million.
+fn sci(x: f64) -> String {
+    if x < 1e6 {
+        format!("{x:.0}")
+    } else {
+        format!("{x:.1e}")
+    }
+}
+
+/// Memory available to a new model: `$TILEKIT_MAX_MEMORY_GB` when set (a batch job's own
+/// limit), else the smaller of the kernel's `MemAvailable` and what the control group
+/// (cgroup v2, as under Slurm or a container) still allows, else 16 GiB.
+pub fn available_bytes() -> f64 {
+    if let Some(gb) = std::env::var("TILEKIT_MAX_MEMORY_GB")
+        .ok()
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .filter(|gb| gb.is_finite() && *gb > 0.0)
+    {
+        return gb * 1e9;
+    }
+    let read = |path: &str| std::fs::read_to_string(path).ok();
+    let meminfo = read("/proc/meminfo").and_then(|m| {
+        m.lines()
+            .find_map(|l| l.strip_prefix("MemAvailable:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+            .map(|kb| kb * 1024.0)
+    });
+    let number = |s: Option<String>| s.and_then(|s| s.trim().parse::<f64>().ok());
+    let cgroup = number(read("/sys/fs/cgroup/memory.max"))
+        .map(|max| max - number(read("/sys/fs/cgroup/memory.current")).unwrap_or(0.0));
+    match (meminfo, cgroup) {
+        (Some(m), Some(c)) => m.min(c),
+        (Some(x), None) | (None, Some(x)) => x,
+        (None, None) => 16.0 * (1u64 << 30) as f64,
+    }
+}
+
+/// Refuse `size` when it would not fit in `available` bytes: "this model would have …".
+pub fn check_within(size: Size, what: &str, available: f64) -> Result<(), Error> {
+    let bytes = size.bytes();
+    if bytes <= available {
+        return Ok(());
+    }
+    Err(Error::Usage(format!(
+        "{what} would have about {}, about {:.1} GB in memory, and this machine has {:.1} GB available: use a smaller instance or horizon",
+        size.describe(),
+        bytes / 1e9,
+        available / 1e9
+    )))
+}
+
+/// [`check_within`] the memory available now.
+pub fn check(size: Size, what: &str) -> Result<(), Error> {
+    check_within(size, what, available_bytes())
+}
+
+/// The size of a time-indexed sliding model at `horizon`, extrapolated from two probes: `model` is `neos`, `flow` or (`sat`) the CNF.
+pub fn sliding(
+    p: &SlidingPuzzle,
+    goal: Goal,
+    model: super::sliding::SlidingModel,
+    horizon: usize,
+) -> Size {
+    use super::sliding::SlidingModel;
+    let at = |t: usize| -> Size {
+        match model {
+            SlidingModel::Neos | SlidingModel::Flow => {
+                let m = match model {
+                    SlidingModel::Neos => sliding_neos::build(p, goal, t).map(|b| b.model),
+                    _ => sliding_flow::build(p, goal, t).map(|b| b.model),
+                };
+                match m {
+                    Ok(m) => Size {
+                        kind: Kind::Milp,
+                        vars: m.num_vars() as f64,
+                        rows: m.num_rows() as f64,
+                        entries: m.num_nonzeros() as f64,
+                    },
+                    // A model that cannot be built at all is refused by the build itself.
+                    Err(_) => Size {
+                        kind: Kind::Milp,
+                        vars: 0.0,
+                        rows: 0.0,
+                        entries: 0.0,
+                    },
+                }
+            }
+            SlidingModel::Sat => {
+                let e = sliding_sat::build_encoding(p, goal, t, Encoding::Plain);
+                Size {
+                    kind: Kind::Cnf,
+                    vars: e.cnf().num_vars() as f64,
+                    rows: e.cnf().num_clauses() as f64,
+                    entries: e.cnf().num_literals() as f64,
+                }
+            }
+        }
+    };
+    // The flow model and the CNF leave out positions a tile cannot reach in time, so they
+    // grow faster than linearly until the horizon passes about twice the board's span; the
+    // slope is measured there (on boards of up to 64 cells, where such a probe is cheap).
+    let cells = p.rows() * p.cols();
+    let probe = if cells <= 64 {
+        horizon.min(2 * (p.rows() + p.cols()))
+    } else {
+        1
+    };
+    if horizon <= probe + 2 {
+        return at(horizon);
+    }
+    // Three probes: a few rows of the flow model span all steps, so its nonzeros grow with a
+    // small quadratic term; the fit is exact for a quadratic (Newton's forward differences).
+    let (a, b, c) = (at(probe), at(probe + 1), at(probe + 2));
+    let t = (horizon - probe) as f64;
+    let fit = |x0: f64, x1: f64, x2: f64| {
+        let (d1, d2) = (x1 - x0, x2 - 2.0 * x1 + x0);
+        x0 + d1 * t + d2 * t * (t - 1.0) / 2.0
+    };
+    Size {
+        kind: a.kind,
+        vars: fit(a.vars, b.vars, c.vars),
+        rows: fit(a.rows, b.rows, c.rows),
+        entries: fit(a.entries, b.entries, c.entries),
+    }
+}
+
+/// Feasible placements of an R×C edge puzzle under the rim rule: corners (one rotation
+/// each), border pieces on border cells (one rotation), inner pieces on inner cells (four).
+fn filtered_placements(rows: f64, cols: f64) -> f64 {
+    if rows < 2.0 || cols < 2.0 {
+        return rows * cols * rows * cols * 4.0;
+    }
+    let border = 2.0 * (rows - 2.0) + 2.0 * (cols - 2.0);
+    let inner = (rows - 2.0) * (cols - 2.0);
+    16.0 + border * border + inner * inner * 4.0
+}
+
+/// The size of an edge-matching model: `milp` (with `filter`, only the feasible
+/// placements; else every piece in every cell in every rotation), `sat` or `clique`.
+pub fn edge(p: &EdgePuzzle, model: super::edge::EdgeModel, filter: bool) -> Size {
+    use super::edge::EdgeModel;
+    let (r, c) = (p.rows() as f64, p.cols() as f64);
+    let cells = r * c;
+    let placed = filtered_placements(r, c);
+    match model {
+        EdgeModel::Milp => {
+            let x = if filter { placed } else { 4.0 * cells * cells };
+            let vars = x + 2.0 * cells;
+            Size {
+                kind: Kind::Milp,
+                vars,
+                rows: vars / 4.0,
+                entries: vars * 10.0,
+            }
+        }
+        EdgeModel::Sat => Size {
+            kind: Kind::Cnf,
+            vars: placed * 3.2,
+            rows: placed * 10.5,
+            entries: placed * 27.0,
+        },
+        EdgeModel::Clique => Size {
+            kind: Kind::Graph,
+            vars: placed,
+            rows: 0.0,
+            entries: 0.0,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formulate::edge_milp::{self, EdgeMilpOptions};
+    use crate::formulate::edge_sat::{self, SatOptions};
+    use crate::route::edge::EdgeModel;
+    use crate::route::sliding::SlidingModel;
+
+    const CASE: &str = "5 1 2 3\n9 6 7 4\n13 10 11 8\n14 15 0 12\n";
+
+    fn close(estimate: f64, real: usize, tolerance: f64) -> bool {
+        (estimate - real as f64).abs() <= tolerance * real as f64
+    }
+
+    #[test]
+    fn sliding_estimates_match_the_built_models() {
+        let p = SlidingPuzzle::parse(CASE, "case", Goal::BlankLast).unwrap();
+        for t in [5, 13, 40, 90] {
+            let m = sliding_neos::build(&p, Goal::BlankLast, t).unwrap().model;
+            let s = sliding(&p, Goal::BlankLast, SlidingModel::Neos, t);
+            assert!(close(s.vars, m.num_vars(), 0.01), "{t}: {s:?}");
+            assert!(close(s.entries, m.num_nonzeros(), 0.01), "{t}: {s:?}");
+            let f = sliding_flow::build(&p, Goal::BlankLast, t).unwrap().model;
+            let s = sliding(&p, Goal::BlankLast, SlidingModel::Flow, t);
+            assert!(close(s.entries, f.num_nonzeros(), 0.01), "{t}: {s:?}");
+            // The CNF estimate is the unpruned encoding: an upper bound of what is built.
+            let c = sliding_sat::build(&p, Goal::BlankLast, t);
+            let s = sliding(&p, Goal::BlankLast, SlidingModel::Sat, t);
+            assert!(s.entries >= c.cnf().num_literals() as f64, "{t}: {s:?}");
+        }
+    }
+
+    #[test]
+    fn edge_estimates_are_near_the_built_models() {
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/models/edge-matching/meta2010/pieces_08x08.txt"
+        ))
+        .unwrap();
+        let p = EdgePuzzle::parse(&text, "meta 8").unwrap();
+        for filter in [false, true] {
+            let m = edge_milp::build(
+                &p,
+                EdgeMilpOptions {
+                    filter_feasible: filter,
+                    fix_first_corner: false,
+                },
+            )
+            .unwrap()
+            .model;
+            let s = edge(&p, EdgeModel::Milp, filter);
+            assert!(close(s.vars, m.num_vars(), 0.05), "{filter}: {s:?}");
+            assert!(close(s.entries, m.num_nonzeros(), 0.35), "{filter}: {s:?}");
+        }
+        let c = edge_sat::build(&p, &SatOptions::default());
+        let s = edge(&p, EdgeModel::Sat, false);
+        assert!(close(s.entries, c.cnf().num_literals(), 0.15), "{s:?}");
+    }
+
+    #[test]
+    fn a_model_beyond_memory_is_refused_with_its_estimate() {
+        let p = SlidingPuzzle::parse(CASE, "case", Goal::BlankLast).unwrap();
+        let s = sliding(&p, Goal::BlankLast, SlidingModel::Neos, 99_999_999);
+        let e = check_within(s, "this model", 8e9).unwrap_err();
+        assert_eq!(e.exit_code(), 2);
+        let msg = e.to_string();
+        assert!(msg.starts_with("this model would have about 3."), "{msg}");
+        assert!(msg.contains("e9 variables"), "{msg}");
+        assert!(
+            msg.contains("GB in memory, and this machine has 8.0 GB available"),
+            "{msg}"
+        );
+        assert!(
+            check_within(
+                sliding(&p, Goal::BlankLast, SlidingModel::Neos, 80),
+                "m",
+                8e9
+            )
+            .is_ok()
+        );
+    }
+}
