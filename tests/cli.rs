@@ -613,7 +613,7 @@ fn verify_raw_sat_output() {
     let r = tilekit(d, &["verify", s(&inst), s(&sol)]);
     assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
     assert!(
-        r.stderr.contains("needs --model sat and --horizon"),
+        r.stderr.contains("a SAT solver output: pass --model sat"),
         "{}",
         r.stderr
     );

@@ -437,3 +437,123 @@ fn a_bogus_sat_model_is_a_solver_failure_on_edge_puzzles_too() {
     let v: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
     assert_eq!(v["status"], "unverified", "{v}");
 }
+
+fn tilekit_in(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
+    let out = bin().current_dir(dir).args(args).output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}
+
+/// `verify` reads a raw output as `--model` says, and takes the horizon from the output:
+/// the variable names of a MILP output, the variable count of a SAT one. An output checked
+/// against a model exported with other flags is a usage error naming the right horizon,
+/// not an "invalid" answer.
+#[test]
+fn verify_reads_raw_outputs_as_the_model_says_and_finds_their_horizon() {
+    for cmd in ["cbc", "cadical"] {
+        assert!(
+            Command::new("sh")
+                .args(["-c", &format!("command -v {cmd}")])
+                .output()
+                .unwrap()
+                .status
+                .success(),
+            "{cmd} is needed (scripts/install-solvers.sh installs it)"
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let inst = sliding();
+    let i = inst.to_str().unwrap();
+    // CBC at horizon 13.
+    let (code, _, err) = tilekit_in(d, &["export", i, "--horizon", "13", "-o", "case.lp"]);
+    assert_eq!(code, Some(0), "{err}");
+    let cbc = Command::new("cbc")
+        .current_dir(d)
+        .args(["case.lp", "-solve", "-solu", "case.sol"])
+        .output()
+        .unwrap();
+    assert!(cbc.status.success());
+    let (code, out, err) = tilekit_in(d, &["verify", i, "case.sol"]);
+    assert_eq!(
+        code,
+        Some(0),
+        "no --horizon: read from the output\n{out}{err}"
+    );
+    let (code, _, err) = tilekit_in(d, &["verify", i, "case.sol", "--horizon", "12"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("this output is for horizon 13, not 12") && err.contains("--horizon 13"),
+        "{err}"
+    );
+    // Garbage given as a CBC output, and an empty file.
+    std::fs::write(d.join("garbage.sol"), "hello\n").unwrap();
+    std::fs::write(d.join("empty.sol"), "").unwrap();
+    for f in ["garbage.sol", "empty.sol"] {
+        let (code, _, err) = tilekit_in(d, &["verify", i, f, "--model", "neos"]);
+        assert_eq!(code, Some(2), "{f}: {err}");
+        assert!(
+            err.contains("not a CBC, HiGHS or GLPK solution file"),
+            "{f}: {err}"
+        );
+    }
+    // CaDiCaL on the CNF at horizon 11: its horizon is found from the variable count.
+    let (code, _, err) = tilekit_in(
+        d,
+        &[
+            "export",
+            i,
+            "--model",
+            "sat",
+            "--horizon",
+            "11",
+            "-o",
+            "case.cnf",
+        ],
+    );
+    assert_eq!(code, Some(0), "{err}");
+    let cad = Command::new("cadical")
+        .current_dir(d)
+        .arg("case.cnf")
+        .output()
+        .unwrap();
+    assert_eq!(cad.status.code(), Some(10));
+    std::fs::write(d.join("cad.out"), &cad.stdout).unwrap();
+    let (code, out, err) = tilekit_in(d, &["verify", i, "cad.out", "--model", "sat"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    let (code, _, err) = tilekit_in(
+        d,
+        &["verify", i, "cad.out", "--model", "sat", "--horizon", "13"],
+    );
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("this output is for horizon 11, not 13"),
+        "{err}"
+    );
+    // A SAT output without --model is named as such; `s UNKNOWN` is an output without an
+    // answer, not a move file.
+    let (code, _, err) = tilekit_in(d, &["verify", i, "cad.out"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("a SAT solver output: pass --model sat"),
+        "{err}"
+    );
+    std::fs::write(d.join("unknown.out"), "c interrupted\ns UNKNOWN\n").unwrap();
+    let (code, out, err) = tilekit_in(
+        d,
+        &[
+            "verify",
+            i,
+            "unknown.out",
+            "--model",
+            "sat",
+            "--horizon",
+            "11",
+        ],
+    );
+    assert_eq!(code, Some(1), "{out}{err}");
+    assert!(out.contains("no answer (s UNKNOWN)"), "{out}");
+}

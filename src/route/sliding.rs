@@ -16,7 +16,7 @@ use crate::format::solution::{cbc, glpk, highs, sat as sat_out};
 use crate::format::{Format, dimacs_cnf, gams, lp, mps};
 use crate::formulate::{MilpFormulation, sliding_flow, sliding_neos, sliding_sat};
 use crate::model::algebraic::Algebraic;
-use crate::model::answer::{MilpSolution, SatOutcome};
+use crate::model::answer::{ColumnValues, MilpSolution, SatOutcome};
 use crate::puzzle::sliding::{Goal, Move, SlidingPuzzle, moves_to_string};
 use crate::search::sat_horizon::{self, SatStep, StepResult};
 use crate::search::{self, NativeStatus};
@@ -662,6 +662,11 @@ fn solve_sat(
             &mut rep,
             Answer::judged(checked, false, None, "plan given; search skipped"),
         );
+        // A plan the user gave (`--plan`) that fails is the user's "no", not a solver
+        // failure: no solver claimed it. (The native search's plan failing stays a failure.)
+        if req.plan.is_some() && rep.status == Status::Unverified {
+            rep.status = Status::NoSolution;
+        }
         if rep.verified {
             let cert = certify::certify_plan(p, goal, moves.len(), encoding, &producer, cert_opts)?;
             rep.optimal = cert.certified;
@@ -745,39 +750,6 @@ fn solve_sat(
     Ok(rep)
 }
 
-/// A solution file of any kind `verify` accepts, detected from its content.
-#[derive(Debug)]
-pub enum AnySolution {
-    /// A tilekit move list.
-    Moves(Vec<Move>),
-    /// A raw MILP solver output, and which parser read it.
-    Milp(MilpSolution, &'static str),
-    /// A raw SAT solver output.
-    Sat(SatOutcome),
-}
-
-/// Detect and parse a solution file; `num_vars` is needed for SAT outputs.
-pub fn parse_any_solution(
-    text: &str,
-    source: &str,
-    num_vars: Option<usize>,
-) -> Result<AnySolution, Error> {
-    if let Some((sol, solver)) = parse_milp_output(text, source)? {
-        return Ok(AnySolution::Milp(sol, solver));
-    }
-    if text
-        .lines()
-        .any(|l| l.starts_with("s SATISFIABLE") || l.starts_with("s UNSATISFIABLE"))
-    {
-        let n =
-            num_vars.ok_or_else(|| Error::usage("a SAT output needs --model sat and --horizon"))?;
-        return Ok(AnySolution::Sat(sat_out::parse(text, source, n)?));
-    }
-    Ok(AnySolution::Moves(crate::puzzle::sliding::parse_moves(
-        text, source,
-    )?))
-}
-
 /// A raw CBC, HiGHS or GLPK output, recognised by its first line; `None` for anything else.
 pub fn parse_milp_output(
     text: &str,
@@ -805,8 +777,65 @@ pub fn parse_milp_output(
     Ok(None)
 }
 
-/// Verify a solution file against an instance. Raw solver outputs are decoded through the
-/// model rebuilt with the same `model` and `horizon` as at export.
+/// True when `text` reads as a SAT-competition output (`s` or `v` lines).
+fn looks_like_sat_output(text: &str) -> bool {
+    text.lines()
+        .map(str::trim)
+        .any(|t| t.starts_with("s ") || t == "v" || t.starts_with("v "))
+}
+
+/// The horizon a raw MILP output was solved at, read from its variable names (`…_t13`: the
+/// time index; both MILPs have variables at every step up to T, and at T some are nonzero).
+fn milp_output_horizon(sol: &MilpSolution) -> Option<usize> {
+    let ColumnValues::ByName(pairs) = &sol.values else {
+        return None;
+    };
+    pairs
+        .iter()
+        .filter(|(_, v)| *v != 0.0)
+        .filter_map(|(name, _)| name.rsplit_once("_t").and_then(|(_, t)| t.parse().ok()))
+        .max()
+}
+
+/// The horizon whose CNF has exactly `num_vars` variables (solvers list every variable), by
+/// building the encoding at each horizon up to `max`.
+fn sat_output_horizon(p: &SlidingPuzzle, goal: Goal, num_vars: usize, max: usize) -> Option<usize> {
+    (1..=max).find(|&t| sliding_sat::build(p, goal, t).cnf().num_vars() == num_vars)
+}
+
+/// The largest variable a SAT output's `v` lines name.
+fn sat_output_vars(text: &str) -> usize {
+    text.lines()
+        .map(str::trim)
+        .filter_map(|t| t.strip_prefix('v'))
+        .flat_map(str::split_whitespace)
+        .filter_map(|x| x.parse::<i64>().ok())
+        .map(|x| x.unsigned_abs() as usize)
+        .max()
+        .unwrap_or(0)
+}
+
+/// The horizon to rebuild a raw output's model at: the one detected in the output, which a
+/// given `--horizon` must agree with (an output verified against a model exported with other
+/// flags is a usage error, not an invalid answer).
+fn agreed_horizon(
+    detected: Option<usize>,
+    given: Option<usize>,
+    source: &str,
+) -> Result<Option<usize>, Error> {
+    match (detected, given) {
+        (Some(d), Some(g)) if d != g => Err(Error::Usage(format!(
+            "{source}: this output is for horizon {d}, not {g}: it was exported with other flags (pass --horizon {d})"
+        ))),
+        (Some(d), _) => Ok(Some(d)),
+        (None, g) => Ok(g),
+    }
+}
+
+/// Verify a solution file against an instance: a move file, or (with `--model`, or
+/// recognised by its first lines) a raw CBC, HiGHS, GLPK or SAT output, decoded through the
+/// model rebuilt at the horizon the output was solved at (read from it where it can be: the
+/// variable names of a MILP output, the variable count of a SAT one).
 pub fn verify(
     p: &SlidingPuzzle,
     goal: Goal,
@@ -816,48 +845,67 @@ pub fn verify(
     horizon: Option<usize>,
 ) -> Result<Verdict, Error> {
     let checker = PlanChecker { goal };
-    let sat_vars = match (model, horizon) {
-        (Some(SlidingModel::Sat), Some(h)) => Some(build_sat(p, goal, h)?.cnf().num_vars()),
-        _ => None,
-    };
     let verdict = |c: Checked<Vec<Move>>| Verdict {
         valid: c.errors.is_empty() && c.solution.is_some(),
         objective: c.objective,
         errors: c.errors,
     };
-    match parse_any_solution(text, source, sat_vars)? {
-        AnySolution::Moves(moves) => Ok(checker.check(p, &moves, None)),
-        AnySolution::Milp(sol, _) => {
-            if model == Some(SlidingModel::Sat) {
-                return Err(Error::usage(
-                    "a MILP solver output cannot belong to --model sat",
-                ));
-            }
-            let h = resolve_horizon(p, horizon)?;
-            let built = build_milp(p, goal, model.unwrap_or(SlidingModel::Neos), h)?;
+    let no_answer = |why: String| Verdict {
+        valid: false,
+        objective: None,
+        errors: vec![why],
+    };
+    let milp = parse_milp_output(text, source)?;
+    let sat = looks_like_sat_output(text);
+    match (model, milp) {
+        (Some(SlidingModel::Sat), Some(_)) => Err(Error::usage(
+            "a MILP solver output cannot belong to --model sat",
+        )),
+        (m, Some((sol, _))) => {
+            let h = agreed_horizon(milp_output_horizon(&sol), horizon, source)?;
+            let h = resolve_horizon(p, h)?;
+            let built = build_milp(p, goal, m.unwrap_or(SlidingModel::Neos), h)?;
             if !sol.outcome.has_solution() {
-                return Ok(Verdict {
-                    valid: false,
-                    objective: None,
-                    errors: vec![format!(
-                        "the solver output has no solution (status: {})",
-                        sol.status_text
-                    )],
-                });
+                return Ok(no_answer(format!(
+                    "the solver output has no solution (status: {})",
+                    sol.status_text
+                )));
             }
             // Values that do not fit the rebuilt model are bad input, not a bad answer.
-            sol.resolve(built.model())
-                .map_err(|e| Error::Usage(format!("{source}: {e}")))?;
+            sol.resolve(built.model()).map_err(|e| {
+                Error::Usage(format!("{source}: {e}: was it exported with other flags?"))
+            })?;
             let mut c = super::milp::check(&*built, &checker, p, &sol);
             if c.solution.is_none() {
                 c.objective = None;
             }
             Ok(verdict(c))
         }
-        AnySolution::Sat(out) => {
-            let h = horizon.ok_or_else(|| Error::usage("a SAT output needs --horizon"))?;
+        (Some(m @ (SlidingModel::Neos | SlidingModel::Flow)), None) => Err(Error::Usage(format!(
+            "{source}: not a CBC, HiGHS or GLPK solution file: --model {} verifies raw MILP solver outputs (a move file needs no --model)",
+            m.name()
+        ))),
+        (Some(SlidingModel::Sat), None) if !sat => Err(Error::Usage(format!(
+            "{source}: not a SAT solver output (`s` and `v` lines): --model sat verifies raw SAT outputs (a move file needs no --model)"
+        ))),
+        (None, None) if sat => Err(Error::Usage(format!(
+            "{source}: a SAT solver output: pass --model sat to verify it against the CNF"
+        ))),
+        (Some(SlidingModel::Sat), None) => {
+            let max = resolve_horizon(p, None)
+                .unwrap_or(200)
+                .max(horizon.unwrap_or(0));
+            let vars = sat_output_vars(text);
+            let detected = (vars > 0)
+                .then(|| sat_output_horizon(p, goal, vars, max))
+                .flatten();
+            let h = agreed_horizon(detected, horizon, source)?.ok_or_else(|| {
+                Error::usage(
+                    "this SAT output names no variables to tell its horizon by: pass --horizon",
+                )
+            })?;
             let enc = build_sat(p, goal, h)?;
-            match out {
+            match sat_out::parse(text, source, enc.cnf().num_vars())? {
                 SatOutcome::Sat(assignment) => Ok(verdict(super::sat::check(
                     &enc,
                     &checker,
@@ -865,12 +913,16 @@ pub fn verify(
                     &assignment,
                     Some(h as f64),
                 ))),
-                other => Ok(Verdict {
-                    valid: false,
-                    objective: None,
-                    errors: vec![format!("the SAT output carries no model ({other:?})")],
-                }),
+                SatOutcome::Unsat => Ok(no_answer(
+                    "the SAT output says UNSATISFIABLE: no plan at this horizon".into(),
+                )),
+                SatOutcome::Unknown => {
+                    Ok(no_answer("the SAT output has no answer (s UNKNOWN)".into()))
+                }
             }
+        }
+        (None, None) => {
+            Ok(checker.check(p, &crate::puzzle::sliding::parse_moves(text, source)?, None))
         }
     }
 }
