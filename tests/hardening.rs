@@ -557,3 +557,50 @@ fn verify_reads_raw_outputs_as_the_model_says_and_finds_their_horizon() {
     assert_eq!(code, Some(1), "{out}{err}");
     assert!(out.contains("no answer (s UNKNOWN)"), "{out}");
 }
+
+/// Messages that say what to do: a byte-order mark is not a tile, a board of the other goal
+/// convention is told to pass it, a too-small header is named as such, and move errors
+/// count rows and columns from 1.
+#[test]
+fn messages_say_what_to_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // The case study with a BOM: reads as the case study.
+    let case = std::fs::read(sliding()).unwrap();
+    let mut bom = b"\xef\xbb\xbf".to_vec();
+    bom.extend_from_slice(&case);
+    std::fs::write(d.join("bom.txt"), bom).unwrap();
+    let (code, out, err) = tilekit_in(d, &["solve", "bom.txt"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    // Korf's goal convention without --goal blank-first.
+    std::fs::write(
+        d.join("korf.txt"),
+        "1 0 2 3\n4 5 6 7\n8 9 10 11\n12 13 14 15\n",
+    )
+    .unwrap();
+    let (code, _, err) = tilekit_in(d, &["solve", "korf.txt"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("it can reach the blank-first goal: pass --goal blank-first"),
+        "{err}"
+    );
+    let (code, out, err) = tilekit_in(d, &["solve", "korf.txt", "--goal", "blank-first"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    // A 1×4 header over four tiles: the size is wrong, not the count.
+    std::fs::write(d.join("thin.txt"), "1 4\n1 2 3 0\n").unwrap();
+    let (code, _, err) = tilekit_in(d, &["solve", "thin.txt"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("header says 1×4: a board needs at least 2 rows and 2 columns"),
+        "{err}"
+    );
+    // The case study's blank is in row 4, column 3: it cannot go down.
+    std::fs::write(d.join("down.txt"), "D\n").unwrap();
+    let inst = sliding();
+    let (code, out, _) = tilekit_in(d, &["verify", inst.to_str().unwrap(), "down.txt"]);
+    assert_eq!(code, Some(1));
+    assert!(
+        out.contains("the blank at row 4, column 3 cannot go there (counting from 1)"),
+        "{out}"
+    );
+}

@@ -217,6 +217,14 @@ impl SlidingPuzzle {
                 (nums[0].1 as usize, nums[1].1 as usize, &nums[2..])
             } else if first.1.len() == 2 && nums.len() > 4 && !is_square(nums.len()) {
                 let (r, c) = (nums[0].1, nums[1].1);
+                if r.saturating_mul(c) as usize == rest {
+                    // The count fits: the header's size is what is wrong.
+                    return Err(InputError::at(
+                        source,
+                        first.0,
+                        format!("header says {r}×{c}: a board needs at least 2 rows and 2 columns"),
+                    ));
+                }
                 return Err(InputError::at(
                     source,
                     first.0,
@@ -277,10 +285,20 @@ impl SlidingPuzzle {
             tiles: body.iter().map(|&(_, v)| v as u16).collect(),
         };
         if !p.is_solvable(goal) {
+            // The other goal convention is the likelier fix than a wrong board.
+            let other = match goal {
+                Goal::BlankLast => Goal::BlankFirst,
+                Goal::BlankFirst => Goal::BlankLast,
+            };
+            let fix = if p.is_solvable(other) {
+                format!("it can reach the {other} goal: pass --goal {other}")
+            } else {
+                "swap two tiles to fix it".to_string()
+            };
             return Err(InputError::whole(
                 source,
                 format!(
-                    "this board cannot reach the {goal} goal: its permutation parity differs from the blank's distance parity (swap two tiles to fix it)"
+                    "this board cannot reach the {goal} goal: its permutation parity differs from the blank's distance parity ({fix})"
                 ),
             ));
         }

@@ -325,6 +325,10 @@ pub fn read_text(path: &std::path::Path, what: &str) -> Result<String, Error> {
             MAX_INPUT_BYTES >> 20
         )));
     }
+    // A byte-order mark some editors write is not part of the text.
+    if bytes.starts_with(b"\xef\xbb\xbf") {
+        bytes.drain(..3);
+    }
     String::from_utf8(bytes).map_err(|e| {
         Error::Usage(format!(
             "{}: cannot read the {what}: not UTF-8 text (byte {})",

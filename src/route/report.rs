@@ -276,13 +276,16 @@ impl Report {
         if json {
             return serde_json::to_string(self).unwrap_or_default();
         }
+        // Only the parts there are: no empty `: ()` when a solver said nothing.
         let failed = || {
-            format!(
-                "{}: {} ({})",
-                self.status,
-                self.errors.join("; "),
-                self.solver_status
-            )
+            let mut line = self.status.to_string();
+            if !self.errors.is_empty() {
+                line += &format!(": {}", self.errors.join("; "));
+            }
+            if !self.solver_status.is_empty() {
+                line += &format!(" ({})", self.solver_status);
+            }
+            line
         };
         let optimal = if self.optimal { ", optimal" } else { "" };
         let line = match &self.details {

@@ -547,30 +547,29 @@ pub fn find_command(command: &str) -> Option<PathBuf> {
 /// CBC's `Version: 2.10.8`), else the last word of the first line when it starts with a digit
 /// (`GLPSOL--GLPK LP/MIP Solver 5.0`), else that first line (`sc2021`).
 fn extract_version(text: &str) -> Option<String> {
-    // Licence lines ("GNU General Public License version 3") name the licence's version.
-    for line in text.lines().filter(|l| {
-        let l = l.to_ascii_lowercase();
-        !l.contains("license") && !l.contains("licence")
-    }) {
+    let looks_like = |w: &str| w.starts_with(|c: char| c.is_ascii_digit());
+    // "version 1.15.1" anywhere, except a licence's own version ("License version 3").
+    for line in text.lines() {
         let words: Vec<&str> = line.split_whitespace().collect();
-        if let Some(i) = words
-            .iter()
-            .position(|w| w.trim_end_matches(':').eq_ignore_ascii_case("version"))
-            && let Some(v) = words.get(i + 1)
-        {
-            return Some(v.trim_end_matches(['.', ',']).to_string());
+        for (i, w) in words.iter().enumerate() {
+            let licence = i > 0 && words[i - 1].to_ascii_lowercase().starts_with("licen");
+            if w.trim_end_matches(':').eq_ignore_ascii_case("version")
+                && !licence
+                && let Some(v) = words.get(i + 1).filter(|v| looks_like(v))
+            {
+                return Some(v.trim_end_matches(['.', ',']).to_string());
+            }
         }
     }
+    // Else the first line's last word when it is a version ("GLPK … 5.0", "4.0.4"), or a
+    // first line of one word ("sc2021"); never a whole banner.
     let first = text.lines().map(str::trim).find(|l| !l.is_empty())?;
-    let last = first.split_whitespace().last()?;
-    Some(
-        if last.starts_with(|c: char| c.is_ascii_digit()) {
-            last
-        } else {
-            first
-        }
-        .to_string(),
-    )
+    let words: Vec<&str> = first.split_whitespace().collect();
+    match words.as_slice() {
+        [one] => Some((*one).to_string()),
+        [.., last] if looks_like(last) => Some((*last).to_string()),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -694,6 +693,18 @@ mod tests {
         assert_eq!(v("sc2021\n"), "sc2021");
         assert_eq!(v("4.0.4\n"), "4.0.4");
         assert_eq!(extract_version(""), None);
+        // A licence line before the version line, and a banner with no version in it.
+        assert_eq!(
+            v(
+                "Copyright (c) 2026 under MIT licence terms\nHiGHS version 1.15.1 Githash 04024d7.\n"
+            ),
+            "1.15.1"
+        );
+        assert_eq!(
+            v("GNU General Public License version 3\nVersion: 2.10.8\n"),
+            "2.10.8"
+        );
+        assert_eq!(extract_version("Usage: solver [options] file\n"), None);
     }
 
     #[test]

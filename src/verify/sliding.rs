@@ -74,7 +74,9 @@ pub fn check_moves(
             }
             None => {
                 errors.push(format!(
-                    "move {count} ({ch}) is illegal: the blank at row {r}, column {c} cannot go there"
+                    "move {count} ({ch}) is illegal: the blank at row {}, column {} cannot go there (counting from 1)",
+                    r + 1,
+                    c + 1
                 ));
                 return Verdict::from_errors(None, errors);
             }
@@ -130,7 +132,9 @@ mod tests {
         let v = check_moves(4, 4, &START, &goal(), "D", None);
         assert_eq!(
             v.errors,
-            vec!["move 1 (D) is illegal: the blank at row 3, column 2 cannot go there"]
+            vec![
+                "move 1 (D) is illegal: the blank at row 4, column 3 cannot go there (counting from 1)"
+            ]
         );
     }
 }

@@ -37,7 +37,7 @@ pub(crate) fn solvers(reg: &Registry, json: bool) -> String {
             r.kind,
             r.input,
             if r.found { "yes" } else { "no" },
-            r.version.unwrap_or_default()
+            r.version.unwrap_or_else(|| "unknown".into())
         ));
     }
     out.join("\n")
