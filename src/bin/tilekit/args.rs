@@ -310,8 +310,12 @@ pub(crate) enum Cmd {
         /// Write piece ids on edge-matching boards.
         #[arg(long)]
         ids: bool,
-        #[command(flatten)]
-        common: Common,
+        /// Puzzle family (detected from the content when omitted).
+        #[arg(long, value_parser = family_names())]
+        family: Option<FamilyName>,
+        /// Sliding: goal convention, blank-last (the default) or blank-first.
+        #[arg(long, value_enum)]
+        goal: Option<GoalArg>,
     },
     /// NEOS-style services: job documents, submit, follow, fetch, solve and verify.
     Neos {

@@ -166,14 +166,18 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             solution,
             output,
             ids,
-            common,
+            family,
+            goal,
         } => {
             let req = RenderRequest {
                 solution,
                 ids,
-                options: family_options(&common),
+                options: FamilyOptions {
+                    goal: goal.map(Into::into),
+                    ..FamilyOptions::default()
+                },
             };
-            let svg = families::render(&read(&instance, common.family)?, &req)?;
+            let svg = families::render(&read(&instance, family)?, &req)?;
             write_to(Some(&output), svg.as_bytes())?;
             Ok(ExitCode::SUCCESS)
         }
