@@ -604,3 +604,29 @@ fn messages_say_what_to_do() {
         "{out}"
     );
 }
+
+/// Progress goes to stderr only when asked for off a terminal (`--progress`, as plain lines),
+/// never with `--quiet`; `--horizon auto` says which horizon it chose.
+#[test]
+fn progress_is_shown_when_asked_and_says_the_chosen_horizon() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let inst = sliding();
+    let i = inst.to_str().unwrap();
+    let args = ["export", i, "--horizon", "auto", "-o", "case.lp"];
+    let (code, _, err) = tilekit_in(d, &args);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.is_empty(),
+        "stderr is no terminal here: nothing unasked for\n{err}"
+    );
+    let (code, _, err) = tilekit_in(d, &[&args[..], &["--progress"]].concat());
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains("tilekit: --horizon auto: horizon 11 (the native optimum, proven)"),
+        "{err}"
+    );
+    let (code, _, err) = tilekit_in(d, &[&args[..], &["--quiet"]].concat());
+    assert_eq!(code, Some(0), "{err}");
+    assert!(err.is_empty(), "{err}");
+}

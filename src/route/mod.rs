@@ -102,6 +102,13 @@ impl ModelName {
 /// Where progress lines go (one line at a time, without the `tilekit:` prefix).
 pub type Progress<'a> = &'a (dyn Fn(&str) + Sync);
 
+pub use crate::search::NOTICE;
+
+/// Send `msg` through `progress` as a [`NOTICE`].
+pub fn notice(progress: Progress<'_>, msg: &str) {
+    progress(&format!("{NOTICE}{msg}"));
+}
+
 /// A [`Progress`] that says nothing.
 pub fn quiet(_: &str) {}
 

@@ -188,7 +188,12 @@ pub fn auto_horizon(
                     v.errors.join("; ")
                 )));
             }
-            Ok(m.len().max(1))
+            let t = m.len().max(1);
+            super::notice(
+                progress,
+                &format!("--horizon auto: horizon {t} (the native optimum, proven)"),
+            );
+            Ok(t)
         }
         (NativeStatus::Unsolvable, _) => Err(Error::usage(
             "--horizon auto: the board cannot reach the goal",

@@ -23,6 +23,10 @@ use pdb::{AdditivePdb, DbInfo, Partition, PdbError};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+/// The prefix of a progress message worth keeping on screen (a database being built, the
+/// horizon `auto` chose), not only as the latest status of a live line.
+pub const NOTICE: &str = "notice: ";
+
 /// Why the native solver cannot run.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SearchError {

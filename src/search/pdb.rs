@@ -633,7 +633,8 @@ impl AdditivePdb {
             Err(_) => None,
         };
         progress(&format!(
-            "building the {} pattern database {}{}",
+            "{}building the {} pattern database {}{} (once: later runs load it)",
+            super::NOTICE,
             p.shape(),
             path.display(),
             why.as_ref().map(|w| format!(" ({w})")).unwrap_or_default()
@@ -643,6 +644,8 @@ impl AdditivePdb {
             .and_then(|_| {
                 // Write beside, then rename: a reader never sees half a file.
                 let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+                // A signal mid-write removes the partial file too.
+                let _record = crate::solve::cleanup::track_path(&tmp);
                 std::fs::write(&tmp, encode(p, &db.tables))?;
                 std::fs::rename(&tmp, &path)
             })

@@ -24,6 +24,12 @@ use tilekit::search::bench::BenchSet;
 pub(crate) struct Cli {
     #[command(subcommand)]
     pub cmd: Cmd,
+    /// Show no progress on stderr.
+    #[arg(long, global = true, conflicts_with = "progress")]
+    pub quiet: bool,
+    /// Show progress on stderr even when it is not a terminal (as plain lines).
+    #[arg(long, global = true)]
+    pub progress: bool,
 }
 
 /// `--family`: the library's families (a new family adds its name there, not here).

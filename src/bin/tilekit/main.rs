@@ -5,22 +5,26 @@
 mod args;
 mod neos;
 mod print;
+mod progress;
 
 use args::{Cli, Cmd, Common, GenerateCmd};
 use clap::Parser;
-use std::io::IsTerminal;
 use std::process::ExitCode;
 use tilekit::Error;
 use tilekit::route::families::{self, read};
 use tilekit::route::family::{
     ExportRequest, FamilyOptions, NeosJobFlags, RenderRequest, SolveRequest, VerifyRequest,
 };
-use tilekit::route::output::{check_writable, emit, write_to};
+use tilekit::route::output::{check_writable, write_to};
 
 fn progress_line(msg: &str) {
-    if std::io::stderr().is_terminal() {
-        note(msg);
-    }
+    progress::line(msg);
+}
+
+/// Print a command's answer on stdout, the status line cleared first.
+pub(crate) fn say(text: &str) -> Result<(), Error> {
+    progress::finish();
+    tilekit::route::output::emit(text)
 }
 
 /// A line on stderr. A closed or failing stderr is ignored: a message is never worth a panic.
@@ -113,7 +117,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             }
             let solved = families::solve(&read(&instance, common.family)?, &req, &progress_line)?;
             // The answer is printed first: a file that fails now still leaves it on screen.
-            emit(&solved.report.render(json))?;
+            say(&solved.report.render(json))?;
             if let (Some(path), Some(text)) = (&output, &solved.solution_text) {
                 write_to(Some(path), text.as_bytes())?;
             }
@@ -132,7 +136,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                 options: family_options(&common),
             };
             let v = families::verify(&read(&instance, common.family)?, &req, &progress_line)?;
-            emit(v.render(json))?;
+            say(v.render(json))?;
             Ok(code(v.valid))
         }
         Cmd::Generate {
@@ -211,13 +215,13 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             let summary = bench::run(set.into(), &opts, &mut out, &progress_line)
                 .map_err(|e| Error::Usage(e.to_string()))?;
             if json {
-                emit(&serde_json::to_string(&summary).map_err(Error::failure)?)?;
+                say(&serde_json::to_string(&summary).map_err(Error::failure)?)?;
             }
             Ok(code(summary.mismatches == 0 && summary.timeouts == 0))
         }
         Cmd::Solvers { solvers, json } => {
             let reg = tilekit::solve::registry::Registry::load(solvers.as_deref())?;
-            emit(&print::solvers(&reg, json))?;
+            say(&print::solvers(&reg, json))?;
             Ok(ExitCode::SUCCESS)
         }
     }
@@ -227,12 +231,13 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
 /// JSON gets JSON either way (the message goes to stderr as well).
 fn json_error(message: &str, code: u8) {
     let v = serde_json::json!({ "error": message, "exit_code": code });
-    let _ = emit(&v.to_string());
+    let _ = say(&v.to_string());
 }
 
 /// End with `e`: its message on stderr (and as JSON with `--json`) and its exit code; a
 /// closed stdout ends quietly, as `cat` does.
 fn fail(e: &Error, json: bool) -> ExitCode {
+    progress::finish();
     if matches!(e, Error::ClosedPipe) {
         return ExitCode::from(e.exit_code());
     }
@@ -273,7 +278,10 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match run(cli) {
+    progress::init(cli.quiet, cli.progress);
+    let result = run(cli);
+    progress::finish();
+    match result {
         Ok(code) => code,
         Err(e) => fail(&e, json),
     }

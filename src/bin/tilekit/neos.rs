@@ -37,7 +37,7 @@ impl NeosOutcome {
 pub(crate) fn run(cmd: NeosCmd) -> Result<i32, Error> {
     let out = execute(cmd, &|msg| crate::note(msg))?;
     if !out.stdout.is_empty() {
-        tilekit::route::output::emit(out.stdout.trim_end())?;
+        crate::say(out.stdout.trim_end())?;
     }
     Ok(out.code)
 }

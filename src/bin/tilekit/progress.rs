@@ -1,0 +1,71 @@
+//! What long work shows on stderr: one live status line (a spinner with the elapsed time and
+//! the latest message from the library) while a command runs, and permanent lines for the
+//! notices worth keeping (`route::NOTICE`: the horizon `auto` chose, a database being
+//! built). Shown when stderr is a terminal, or always with `--progress`; never with
+//! `--quiet`. Without a terminal, `--progress` prints each message as a plain line.
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::IsTerminal;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+/// How progress is shown.
+enum Mode {
+    /// Nothing.
+    Quiet,
+    /// A live status line on the terminal.
+    Live(ProgressBar),
+    /// Plain lines (stderr is not a terminal, and `--progress` asked for them).
+    Lines,
+}
+
+static MODE: OnceLock<Mode> = OnceLock::new();
+
+/// Choose how progress is shown, once, from `--quiet` and `--progress`.
+pub(crate) fn init(quiet: bool, forced: bool) {
+    let terminal = std::io::stderr().is_terminal();
+    let mode = if quiet || !(terminal || forced) {
+        Mode::Quiet
+    } else if terminal {
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} [{elapsed_precise}] {wide_msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        );
+        // Ticking starts with the first message: a command that finishes at once draws
+        // nothing.
+        Mode::Live(bar)
+    } else {
+        Mode::Lines
+    };
+    let _ = MODE.set(mode);
+}
+
+/// A progress message from the library.
+pub(crate) fn line(msg: &str) {
+    let (notice, text) = match msg.strip_prefix(tilekit::route::NOTICE) {
+        Some(rest) => (true, rest),
+        None => (false, msg),
+    };
+    match MODE.get() {
+        None | Some(Mode::Quiet) => {}
+        Some(Mode::Lines) => crate::note(text),
+        Some(Mode::Live(bar)) => {
+            if notice {
+                bar.println(format!("tilekit: {text}"));
+            } else {
+                if bar.message().is_empty() {
+                    bar.enable_steady_tick(Duration::from_millis(120));
+                }
+                bar.set_message(text.to_string());
+            }
+        }
+    }
+}
+
+/// Clear the status line before the answer is printed.
+pub(crate) fn finish() {
+    if let Some(Mode::Live(bar)) = MODE.get() {
+        bar.finish_and_clear();
+    }
+}
