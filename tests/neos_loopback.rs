@@ -642,7 +642,11 @@ fn infeasible_horizon_ends_with_exit_code_1() {
     args.extend(common(&url, &f));
     let r = neos(&args);
     assert_eq!(r.code, 1, "{}", r.text);
-    assert!(r.text.starts_with("infeasible: "), "{}", r.text);
+    assert!(
+        r.text.starts_with("infeasible (Integer infeasible"),
+        "{}",
+        r.text
+    );
 }
 
 #[test]
@@ -1167,5 +1171,9 @@ fn an_old_job_file_still_decodes_sliding_results() {
     args.extend(common(&url, &f));
     let r = neos(&args);
     assert_eq!(r.code, 1, "{}", r.text);
-    assert!(r.text.starts_with("infeasible: "), "{}", r.text);
+    assert!(
+        r.text.starts_with("infeasible (Integer infeasible"),
+        "{}",
+        r.text
+    );
 }

@@ -30,6 +30,7 @@ mod native;
 mod native_cli;
 mod neos_horizon80;
 mod neos_loopback;
+mod roundtrip_prop;
 mod runner_faults;
 mod sat_external;
 mod short_instances;
