@@ -285,7 +285,18 @@ fn blank_first_tiles(p: &SlidingPuzzle, goal: Goal) -> Vec<u8> {
         .collect()
 }
 
+/// How long the cheap first pass of [`solve_one`] may search before the pattern databases
+/// are loaded: short plans (the case study's 11 moves) are proven optimal well within it,
+/// long ones lose at most this much.
+pub const QUICK_PASS: Duration = Duration::from_millis(200);
+
 /// Set up a solver for `p`'s board and solve it (one-off use; reuse [`NativeSolver`] for many).
+///
+/// With the default heuristic, a cheap pass with Manhattan distance + linear conflict comes
+/// first, for at most [`QUICK_PASS`]: loading the 15-puzzle's databases takes seconds, more
+/// than a short plan needs. IDA* with either admissible heuristic proves its plan optimal,
+/// so the pass's answer is as good as the databases' would be. Only when it runs out of time
+/// are the databases loaded (or built), and the search starts again with the time left.
 pub fn solve_one(
     p: &SlidingPuzzle,
     goal: Goal,
@@ -293,8 +304,34 @@ pub fn solve_one(
     time_limit: Option<Duration>,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<(NativeResult, Option<DbInfo>, String), SearchError> {
+    let started = std::time::Instant::now();
+    let default_heuristic = opts.partition.is_none() && !opts.manhattan_only;
+    if default_heuristic && p.is_solvable(goal) {
+        let quick = NativeSolver::new(
+            p.rows(),
+            p.cols(),
+            &NativeOptions {
+                manhattan_only: true,
+                ..opts.clone()
+            },
+            progress,
+        )?;
+        let limit = time_limit.map_or(QUICK_PASS, |t| t.min(QUICK_PASS));
+        let r = quick.solve(p, goal, Some(limit))?;
+        // Solved, or no time left to load anything in: the pass's answer is the answer.
+        let spent = time_limit.is_some_and(|t| started.elapsed() >= t);
+        if r.status == NativeStatus::Solved || spent {
+            return Ok((r, None, quick.heuristic_name()));
+        }
+        progress(&format!(
+            "no plan within {:.1} s with Manhattan + linear conflict (at least {} moves): loading the pattern databases",
+            limit.as_secs_f64(),
+            r.lower_bound
+        ));
+    }
     let solver = NativeSolver::new(p.rows(), p.cols(), opts, progress)?;
-    let r = solver.solve(p, goal, time_limit)?;
+    let rest = time_limit.map(|t| t.saturating_sub(started.elapsed()));
+    let r = solver.solve(p, goal, rest)?;
     Ok((r, solver.db_info().cloned(), solver.heuristic_name()))
 }
 
@@ -378,6 +415,47 @@ mod tests {
             assert_eq!(moves.len() as u32, d);
             assert!(q.replay(&moves).unwrap().is_goal(Goal::BlankLast));
         }
+    }
+
+    #[test]
+    fn a_short_plan_needs_no_pattern_database() {
+        // The case study (11 moves) is proven optimal by the cheap first pass: nothing is
+        // loaded or built, even with a cache directory that holds nothing.
+        let dir = tempfile::tempdir().unwrap();
+        let p = SlidingPuzzle::new(
+            4,
+            4,
+            vec![5, 1, 2, 3, 9, 6, 7, 4, 13, 10, 11, 8, 14, 15, 0, 12],
+        )
+        .unwrap();
+        let opts = NativeOptions {
+            cache_dir: Some(dir.path().to_path_buf()),
+            ..NativeOptions::default()
+        };
+        let (r, db, name) = solve_one(&p, Goal::BlankLast, &opts, None, &quiet).unwrap();
+        assert_eq!(r.moves.map(|m| m.len()), Some(11));
+        assert!(r.proven_optimal);
+        assert!(db.is_none() && name.starts_with("manhattan"), "{name}");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+        // Korf's first instance (57 moves) with a limit spent in the first pass: the answer
+        // is the pass's time limit and its bound, and no database is built for nothing.
+        let k = SlidingPuzzle::new(
+            4,
+            4,
+            vec![14, 13, 15, 7, 11, 12, 9, 5, 6, 0, 2, 1, 4, 8, 10, 3],
+        )
+        .unwrap();
+        let (r, db, _) = solve_one(
+            &k,
+            Goal::BlankFirst,
+            &opts,
+            Some(Duration::from_millis(50)),
+            &quiet,
+        )
+        .unwrap();
+        assert_eq!(r.status, NativeStatus::TimeLimit);
+        assert!(db.is_none() && r.lower_bound >= 41);
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 
     #[test]
