@@ -58,9 +58,30 @@ fn stream_to_stdout(write: impl FnOnce(&mut dyn Write) -> Result<(), Error>) -> 
     result.map_err(|e| stdout_error(w.error.as_ref(), e))
 }
 
-/// Print `text` and a newline on standard output (a command's answer): a closed pipe is
-/// [`Error::ClosedPipe`], any other failure names standard output; never a panic.
+/// `text` with control characters other than newline and tab shown as `\u{…}` escapes:
+/// answers and messages carry text from solvers and servers, and raw escape sequences from
+/// them must not reach a terminal.
+pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(|c| c.is_control() && c != '\n' && c != '\t') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    text.chars()
+        .map(|c| {
+            if c.is_control() && c != '\n' && c != '\t' {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect::<String>()
+        .into()
+}
+
+/// Print `text` and a newline on standard output (a command's answer, [`printable`]): a
+/// closed pipe is [`Error::ClosedPipe`], any other failure names standard output; never a
+/// panic.
 pub fn emit(text: &str) -> Result<(), Error> {
+    let text = printable(text);
     stream_to_stdout(|w| {
         w.write_all(text.as_bytes())
             .and_then(|()| w.write_all(b"\n"))
@@ -225,6 +246,12 @@ mod tests {
         assert!(e.to_string().ends_with("it is a directory"), "{e}");
         check_writable(Path::new("/dev/null")).unwrap();
         check_writable(Path::new("-")).unwrap();
+    }
+
+    #[test]
+    fn control_characters_are_escaped_for_the_terminal() {
+        assert_eq!(printable("plain\n\ttext"), "plain\n\ttext");
+        assert_eq!(printable("a\u{1b}[2Jb\r"), "a\\u{1b}[2Jb\\u{d}");
     }
 
     #[test]

@@ -30,6 +30,7 @@ pub(crate) fn say(text: &str) -> Result<(), Error> {
 /// A line on stderr. A closed or failing stderr is ignored: a message is never worth a panic.
 pub(crate) fn note(msg: &str) {
     use std::io::Write;
+    let msg = tilekit::route::output::printable(msg);
     let _ = writeln!(std::io::stderr().lock(), "tilekit: {msg}");
 }
 

@@ -43,6 +43,7 @@ pub(crate) fn init(quiet: bool, forced: bool) {
 
 /// A progress message from the library.
 pub(crate) fn line(msg: &str) {
+    let msg = &*tilekit::route::output::printable(msg);
     let (notice, text) = match msg.strip_prefix(tilekit::route::NOTICE) {
         Some(rest) => (true, rest),
         None => (false, msg),
