@@ -630,3 +630,66 @@ fn progress_is_shown_when_asked_and_says_the_chosen_horizon() {
     assert_eq!(code, Some(0), "{err}");
     assert!(err.is_empty(), "{err}");
 }
+
+/// A solver killed at the limit while its solution file was half written: the run ended at
+/// the time limit (exit 1, the file's failure noted); it is not reported as a wrong answer.
+#[test]
+fn a_partial_file_from_a_killed_solver_is_a_time_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let script = d.join("half.sh");
+    // A CBC-style file cut short after one value, then a hang past the kill.
+    std::fs::write(
+        &script,
+        "#!/bin/sh\nprintf 'Stopped on time - objective value 11.00000000\\n      0 x_t0 3 0\\n' > \"$2\"\nsleep 30\n",
+    )
+    .unwrap();
+    let reg = d.join("solvers.toml");
+    std::fs::write(
+        &reg,
+        format!(
+            "[solver.half]\nkind = \"milp\"\ncommand = \"/bin/sh\"\ninput = \"lp\"\nargs = [\"{}\", \"{{model}}\", \"{{solution}}\"]\nsolution = \"cbc\"\n",
+            script.display()
+        ),
+    )
+    .unwrap();
+    let inst = sliding();
+    let out = bin()
+        .args([
+            "solve",
+            inst.to_str().unwrap(),
+            "--via",
+            "milp",
+            "--horizon",
+            "11",
+            "--solver",
+            "half",
+            "--solvers",
+            reg.to_str().unwrap(),
+            "--time-limit",
+            "1",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(v["status"], "time_limit", "{v}");
+    assert!(
+        v["errors"][0].as_str().unwrap().contains("(partial?)"),
+        "{v}"
+    );
+    assert!(
+        v["solver_status"]
+            .as_str()
+            .unwrap()
+            .ends_with("(killed at the time limit)"),
+        "{v}"
+    );
+}

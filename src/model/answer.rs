@@ -53,6 +53,18 @@ pub struct MilpSolution {
     pub values: ColumnValues,
 }
 
+impl MilpSolution {
+    /// The note a solution read from a solver killed at the time limit carries at the end of
+    /// its status text: its file may be partial, so if it fails the checks it is the kill's
+    /// doing, not a wrong answer.
+    pub const KILLED: &'static str = " (killed at the time limit)";
+
+    /// True when this solution was read from a solver killed at the time limit.
+    pub fn was_killed(&self) -> bool {
+        self.status_text.ends_with(Self::KILLED)
+    }
+}
+
 /// Failure to map solver values back onto a model.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ResolveError {

@@ -51,7 +51,8 @@ where
 
 /// Judge a MILP answer: its outcome as a status, and when it carries a solution, that
 /// solution checked at both levels. A solution that fails a check makes the answer
-/// `unverified` (a solver failure), never a solution.
+/// `unverified` (a solver failure), never a solution; from a solver killed at the time limit,
+/// whose file may be partial, it makes it `time_limit`.
 pub fn judge<F, C>(
     f: &F,
     checker: &C,
@@ -66,10 +67,21 @@ where
     if !sol.outcome.has_solution() {
         return Answer::without(Status::of_outcome(sol.outcome), sol.status_text.clone());
     }
-    Answer::judged(
+    let a = Answer::judged(
         check(f, checker, instance, sol),
         sol.outcome == Outcome::Optimal,
         checker.floor(instance),
         sol.status_text.clone(),
-    )
+    );
+    // A solver killed at the limit may have left a half-written file: if what it left fails
+    // the checks, the run ended at the time limit; it is not a wrong answer.
+    if a.status == Status::Unverified && sol.was_killed() {
+        let mut t = Answer::without(Status::TimeLimit, sol.status_text.clone());
+        t.errors = vec![format!(
+            "the solution file it left fails the checks (partial?): {}",
+            a.errors.join("; ")
+        )];
+        return t;
+    }
+    a
 }

@@ -62,7 +62,10 @@ fn stream_to_stdout(write: impl FnOnce(&mut dyn Write) -> Result<(), Error>) -> 
 /// answers and messages carry text from solvers and servers, and raw escape sequences from
 /// them must not reach a terminal.
 pub fn printable(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.chars().any(|c| c.is_control() && c != '\n' && c != '\t') {
+    if !text
+        .chars()
+        .any(|c| c.is_control() && c != '\n' && c != '\t')
+    {
         return std::borrow::Cow::Borrowed(text);
     }
     text.chars()

@@ -113,6 +113,9 @@ pub fn solve_milp_file(
     if sol.outcome == Outcome::Unknown && (run.timed_out || glpk_timeout) {
         sol.outcome = Outcome::TimeLimit;
     }
+    if run.timed_out && sol.outcome.has_solution() {
+        sol.status_text.push_str(MilpSolution::KILLED);
+    }
     Ok((sol, run))
 }
 
