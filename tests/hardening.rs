@@ -56,6 +56,17 @@ fn a_closed_stdout_ends_quietly() {
     std::fs::write(&plan, "LLUUURRRDDD\n").unwrap();
     closed_pipe(&["verify", i, plan.to_str().unwrap()]);
     closed_pipe(&["solvers"]);
+    // The bench table stops at the first row nobody reads (the limit bounds a lost race).
+    closed_pipe(&[
+        "bench",
+        "korf100",
+        "--pdb",
+        "none",
+        "--limit",
+        "2",
+        "--time-limit",
+        "2",
+    ]);
     // A streamed model of several megabytes fills the pipe buffer and hits the closed end.
     closed_pipe(&["export", i, "--model", "sat", "--horizon", "60"]);
 }

@@ -236,19 +236,21 @@ pub fn run(
         ),
         None => (0.0, "none".to_string()),
     };
-    let _ = writeln!(
+    writeln!(
         out,
         "{}: {} instances, heuristic {}, databases {db_source} in {db_seconds:.2} s, {} job(s)",
         set.name(),
         cases.len(),
         solver.heuristic_name(),
         opts.jobs.max(1)
-    );
-    let _ = writeln!(
+    )
+    .map_err(SearchError::Output)?;
+    writeln!(
         out,
         "{:>4} {:>4} {:>5} {:>14} {:>9}  check",
         "id", "opt", "found", "nodes", "seconds"
-    );
+    )
+    .map_err(SearchError::Output)?;
     let started = Instant::now();
     let next = AtomicUsize::new(0);
     let rows: Mutex<Vec<BenchRow>> = Mutex::new(Vec::new());
@@ -268,7 +270,7 @@ pub fn run(
                         }
                     };
                     let mut o = out.lock().expect("not poisoned");
-                    let _ = writeln!(
+                    let written = writeln!(
                         o,
                         "{:>4} {:>4} {:>5} {:>14} {:>9.3}  {}",
                         row.id,
@@ -287,6 +289,11 @@ pub fn run(
                     );
                     drop(o);
                     rows.lock().expect("not poisoned").push(row);
+                    // Nobody reads the table any more (`bench … | head`): stop, say why.
+                    if let Err(e) = written {
+                        *failure.lock().expect("not poisoned") = Some(SearchError::Output(e));
+                        break;
+                    }
                 }
             });
         }
@@ -318,7 +325,7 @@ pub fn run(
     };
     let out = out.into_inner().expect("not poisoned");
     let solved = summary.rows.iter().filter(|r| r.ok).count();
-    let _ = writeln!(
+    writeln!(
         out,
         "total: {solved} of {} solved optimally and replayed, {} mismatches, {} time limits; {} nodes; {:.3} s search wall clock (+ {:.2} s databases {})",
         summary.rows.len(),
@@ -328,12 +335,14 @@ pub fn run(
         summary.wall_seconds,
         summary.db_seconds,
         summary.db_source
-    );
+    )
+    .map_err(SearchError::Output)?;
     if let Some(same) = summary.same_nodes_as_published {
-        let _ = writeln!(
+        writeln!(
             out,
             "{same} of {solved} solved with the same node count as the published solver"
-        );
+        )
+        .map_err(SearchError::Output)?;
     }
     Ok(summary)
 }

@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 pub const NOTICE: &str = "notice: ";
 
 /// Why the native solver cannot run.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, thiserror::Error)]
 pub enum SearchError {
     /// The board is outside what the solver handles.
     #[error(
@@ -51,6 +51,9 @@ pub enum SearchError {
     /// Options that cannot be run (a zero job count).
     #[error("{0}")]
     Options(String),
+    /// The report could not be written.
+    #[error("standard output: cannot write: {0}")]
+    Output(std::io::Error),
 }
 
 /// Settings of [`NativeSolver::new`]. The default partition: see

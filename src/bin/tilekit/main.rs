@@ -212,9 +212,19 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                 },
                 pdb: pdb.map(|p| p.name().to_string()),
             };
-            let mut out = std::io::stdout();
-            let summary = bench::run(set.into(), &opts, &mut out, &progress_line)
-                .map_err(|e| Error::Usage(e.to_string()))?;
+            let mut out = progress::Stdout;
+            let summary =
+                bench::run(set.into(), &opts, &mut out, &progress_line).map_err(|e| match e {
+                    tilekit::search::SearchError::Output(io)
+                        if io.kind() == std::io::ErrorKind::BrokenPipe =>
+                    {
+                        Error::ClosedPipe
+                    }
+                    tilekit::search::SearchError::Output(io) => {
+                        Error::Failure(format!("standard output: cannot write: {io}"))
+                    }
+                    other => Error::Usage(other.to_string()),
+                })?;
             if json {
                 say(&serde_json::to_string(&summary).map_err(Error::failure)?)?;
             }

@@ -70,3 +70,29 @@ pub(crate) fn finish() {
         bar.finish_and_clear();
     }
 }
+
+/// Run `f` (which writes to the terminal) with the status line out of its way.
+pub(crate) fn suspend<T>(f: impl FnOnce() -> T) -> T {
+    match MODE.get() {
+        Some(Mode::Live(bar)) => bar.suspend(f),
+        _ => f(),
+    }
+}
+
+/// Standard output for output written while work goes on (`bench`'s table): each write
+/// clears the status line first and redraws it after.
+pub(crate) struct Stdout;
+
+impl std::io::Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        suspend(|| {
+            let mut out = std::io::stdout().lock();
+            let n = out.write(buf)?;
+            out.flush()?;
+            Ok(n)
+        })
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        std::io::stdout().flush()
+    }
+}
