@@ -212,7 +212,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                 },
                 pdb: pdb.map(|p| p.name().to_string()),
             };
-            let mut out = progress::Stdout;
+            let mut out = progress::Stdout::default();
             let summary =
                 bench::run(set.into(), &opts, &mut out, &progress_line).map_err(|e| match e {
                     tilekit::search::SearchError::Output(io)

@@ -74,25 +74,42 @@ pub(crate) fn finish() {
 /// Run `f` (which writes to the terminal) with the status line out of its way.
 pub(crate) fn suspend<T>(f: impl FnOnce() -> T) -> T {
     match MODE.get() {
-        Some(Mode::Live(bar)) => bar.suspend(f),
+        // A line not shown yet (no message so far) is not drawn by a redraw either.
+        Some(Mode::Live(bar)) if !bar.message().is_empty() => bar.suspend(f),
         _ => f(),
     }
 }
 
-/// Standard output for output written while work goes on (`bench`'s table): each write
-/// clears the status line first and redraws it after.
-pub(crate) struct Stdout;
+/// Standard output for output written while work goes on (`bench`'s table): whole lines are
+/// written at once, each with the status line cleared first and redrawn after (a `writeln!`
+/// arrives in pieces, and the line must not be redrawn between them).
+#[derive(Default)]
+pub(crate) struct Stdout {
+    pending: Vec<u8>,
+}
+
+impl Stdout {
+    fn write_lines(&mut self, upto: usize) -> std::io::Result<()> {
+        use std::io::Write;
+        let lines: Vec<u8> = self.pending.drain(..upto).collect();
+        suspend(|| {
+            let mut out = std::io::stdout().lock();
+            out.write_all(&lines)?;
+            out.flush()
+        })
+    }
+}
 
 impl std::io::Write for Stdout {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        suspend(|| {
-            let mut out = std::io::stdout().lock();
-            let n = out.write(buf)?;
-            out.flush()?;
-            Ok(n)
-        })
+        self.pending.extend_from_slice(buf);
+        if let Some(last) = self.pending.iter().rposition(|&b| b == b'\n') {
+            self.write_lines(last + 1)?;
+        }
+        Ok(buf.len())
     }
     fn flush(&mut self) -> std::io::Result<()> {
-        std::io::stdout().flush()
+        let n = self.pending.len();
+        self.write_lines(n)
     }
 }
