@@ -14,6 +14,29 @@ fn bin() -> Command {
     c
 }
 
+/// A registry in `dir` whose one solver, `name`, is the shell script `body`: a `milp` solver
+/// (LP in, CBC-style solution file as its second argument) or a `sat` one (CNF in,
+/// SAT-competition output on stdout). Scripts run through /bin/sh: no freshly written
+/// executable is exec'd (no ETXTBSY under parallel tests).
+fn fake_solver(dir: &Path, name: &str, kind: &str, body: &str) -> PathBuf {
+    let script = dir.join(format!("{name}.sh"));
+    std::fs::write(&script, format!("#!/bin/sh\n{body}")).unwrap();
+    let (input, args, solution) = match kind {
+        "milp" => ("lp", r#""{model}", "{solution}""#, "cbc"),
+        _ => ("cnf", r#""{model}""#, "sat"),
+    };
+    let reg = dir.join("solvers.toml");
+    std::fs::write(
+        &reg,
+        format!(
+            "[solver.{name}]\nkind = \"{kind}\"\ncommand = \"/bin/sh\"\ninput = \"{input}\"\nargs = [\"{}\", {args}]\nsolution = \"{solution}\"\n",
+            script.display()
+        ),
+    )
+    .unwrap();
+    reg
+}
+
 /// Run with stdout a pipe whose reader is gone before anything is written: the command must
 /// end quietly (no panic, no message) with the shell's SIGPIPE code, as `cat` does.
 fn closed_pipe(args: &[&str]) {
@@ -164,24 +187,11 @@ fn a_signal_ends_the_solver_and_removes_the_temporary_files() {
         let tmp = d.join("tmp");
         std::fs::create_dir(&tmp).unwrap();
         // The solver: a shell that starts a long sleep (a grandchild of tilekit) and waits.
-        let script = d.join("sleeper.sh");
-        std::fs::write(
-            &script,
-            format!(
-                "#!/bin/sh\nsleep 300 &\necho $! > {0}/sleep.pid\necho $$ > {0}/sh.pid\nwait\n",
-                d.display()
-            ),
-        )
-        .unwrap();
-        let reg = d.join("solvers.toml");
-        std::fs::write(
-            &reg,
-            format!(
-                "[solver.sleeper]\nkind = \"milp\"\ncommand = \"/bin/sh\"\ninput = \"lp\"\nargs = [\"{}\", \"{{model}}\", \"{{solution}}\"]\nsolution = \"cbc\"\n",
-                script.display()
-            ),
-        )
-        .unwrap();
+        let body = format!(
+            "sleep 300 &\necho $! > {0}/sleep.pid\necho $$ > {0}/sh.pid\nwait\n",
+            d.display()
+        );
+        let reg = fake_solver(d, "sleeper", "milp", &body);
         let inst = sliding();
         let child = bin()
             .args([
@@ -304,21 +314,12 @@ fn oversized_models_are_refused_with_their_estimate() {
 fn the_time_limit_bounds_the_whole_horizon_stepping() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let script = d.join("slow_unsat.sh");
-    std::fs::write(
-        &script,
-        "#!/bin/sh\nsleep 0.7\necho 's UNSATISFIABLE'\nexit 20\n",
-    )
-    .unwrap();
-    let reg = d.join("solvers.toml");
-    std::fs::write(
-        &reg,
-        format!(
-            "[solver.slow]\nkind = \"sat\"\ncommand = \"/bin/sh\"\ninput = \"cnf\"\nargs = [\"{}\", \"{{model}}\"]\nsolution = \"sat\"\n",
-            script.display()
-        ),
-    )
-    .unwrap();
+    let reg = fake_solver(
+        d,
+        "slow",
+        "sat",
+        "sleep 0.7\necho 's UNSATISFIABLE'\nexit 20\n",
+    );
     let inst = sliding();
     let started = std::time::Instant::now();
     let out = bin()
@@ -358,17 +359,7 @@ fn the_time_limit_bounds_the_whole_horizon_stepping() {
 fn a_solver_refuting_every_horizon_of_a_solvable_board_is_a_failure() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let script = d.join("always_unsat.sh");
-    std::fs::write(&script, "#!/bin/sh\necho 's UNSATISFIABLE'\nexit 20\n").unwrap();
-    let reg = d.join("solvers.toml");
-    std::fs::write(
-        &reg,
-        format!(
-            "[solver.liar]\nkind = \"sat\"\ncommand = \"/bin/sh\"\ninput = \"cnf\"\nargs = [\"{}\", \"{{model}}\"]\nsolution = \"sat\"\n",
-            script.display()
-        ),
-    )
-    .unwrap();
+    let reg = fake_solver(d, "liar", "sat", "echo 's UNSATISFIABLE'\nexit 20\n");
     let inst = sliding();
     let run = |extra: &[&str]| {
         let mut args = vec![
@@ -407,21 +398,12 @@ fn a_solver_refuting_every_horizon_of_a_solvable_board_is_a_failure() {
 fn a_bogus_sat_model_is_a_solver_failure_on_edge_puzzles_too() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let script = d.join("bogus.sh");
-    std::fs::write(
-        &script,
-        "#!/bin/sh\necho 's SATISFIABLE'\necho 'v 0'\nexit 10\n",
-    )
-    .unwrap();
-    let reg = d.join("solvers.toml");
-    std::fs::write(
-        &reg,
-        format!(
-            "[solver.bogus]\nkind = \"sat\"\ncommand = \"/bin/sh\"\ninput = \"cnf\"\nargs = [\"{}\", \"{{model}}\"]\nsolution = \"sat\"\n",
-            script.display()
-        ),
-    )
-    .unwrap();
+    let reg = fake_solver(
+        d,
+        "bogus",
+        "sat",
+        "echo 's SATISFIABLE'\necho 'v 0'\nexit 10\n",
+    );
     let inst = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("models/edge-matching/meta2010/pieces_04x04.txt");
     let out = bin()
@@ -648,22 +630,13 @@ fn progress_is_shown_when_asked_and_says_the_chosen_horizon() {
 fn a_partial_file_from_a_killed_solver_is_a_time_limit() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let script = d.join("half.sh");
     // A CBC-style file cut short after one value, then a hang past the kill.
-    std::fs::write(
-        &script,
-        "#!/bin/sh\nprintf 'Stopped on time - objective value 11.00000000\\n      0 x_t0 3 0\\n' > \"$2\"\nsleep 30\n",
-    )
-    .unwrap();
-    let reg = d.join("solvers.toml");
-    std::fs::write(
-        &reg,
-        format!(
-            "[solver.half]\nkind = \"milp\"\ncommand = \"/bin/sh\"\ninput = \"lp\"\nargs = [\"{}\", \"{{model}}\", \"{{solution}}\"]\nsolution = \"cbc\"\n",
-            script.display()
-        ),
-    )
-    .unwrap();
+    let reg = fake_solver(
+        d,
+        "half",
+        "milp",
+        "printf 'Stopped on time - objective value 11.00000000\\n      0 x_t0 3 0\\n' > \"$2\"\nsleep 30\n",
+    );
     let inst = sliding();
     let out = bin()
         .args([
