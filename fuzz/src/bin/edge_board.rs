@@ -2,9 +2,7 @@
 //! `parse_brendan_solution` and `parse_any_board`, against a fixed 4×4 instance (Brendan
 //! Owen's first set, whose solution file is one of the seeds).
 use std::sync::OnceLock;
-use tilekit::puzzle::edge::{
-    EdgePuzzle, parse_any_board, parse_board, parse_brendan_solution,
-};
+use tilekit::puzzle::edge::{EdgePuzzle, parse_any_board, parse_board, parse_brendan_solution};
 
 const PIECES: &str = include_str!("../../../models/edge-matching/brendan_set1/pieces_04x04.txt");
 
