@@ -2,9 +2,10 @@
 # Install the real solvers tilekit's tests drive: CBC, GLPK, CaDiCaL, MiniSat, cliquer (apt);
 # HiGHS (highsbox), Kissat (passagemath-kissat) and the GAMS compiler (gamspy-base) from PyPI
 # into /opt/solvers, linked into /usr/local/bin; the DRAT proof checker rate (crates.io, built
-# with cargo into /opt/solvers); and what `cargo build --features highs` needs to build HiGHS
-# from source: cmake and a C++ compiler (apt), libclang for bindgen. Idempotent: re-running
-# skips what is there.
+# with cargo into /opt/solvers); what `cargo build --features highs` needs to build HiGHS
+# from source: cmake and a C++ compiler (apt), libclang for bindgen; and cargo-afl, the fuzzer
+# behind scripts/fuzz.sh (crates.io, with the AFL++ it builds from the source it ships).
+# Idempotent: re-running skips what is there.
 set -euo pipefail
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
@@ -63,6 +64,19 @@ if [ ! -x "$V/bin/rate" ]; then
 fi
 $SUDO ln -sf "$V/bin/rate" /usr/local/bin/rate
 
+# cargo-afl: AFL++ for Rust on stable (scripts/fuzz.sh, and test.sh's fuzz smoke run). Installed
+# for the user who runs the fuzzer, not with sudo: `cargo afl config --build` compiles AFL++
+# (~1 min, C compiler and make) into that user's ~/.local/share/afl.rs, where cargo-afl looks.
+# The version matches the `afl` crate that fuzz/Cargo.lock pins.
+if ! cargo afl --version >/dev/null 2>&1; then
+  cargo install --locked --quiet cargo-afl --version 0.18.2
+fi
+if ! afl_out=$(cargo afl config --build 2>&1) && ! grep -q "already built" <<<"$afl_out"; then
+  echo "$afl_out" >&2
+  echo "install-solvers: building AFL++ for cargo-afl failed" >&2
+  exit 1
+fi
+
 for b in cbc glpsol highs cadical minisat kissat cliquer gams rate cmake c++; do
   command -v "$b" >/dev/null || { echo "install-solvers: $b is still missing" >&2; exit 1; }
 done
@@ -71,4 +85,4 @@ have_libclang || {
   exit 1
 }
 echo "install-solvers: cbc glpsol highs cadical minisat kissat cliquer gams rate are installed," \
-  "and cmake, c++ and libclang for --features highs"
+  "cmake, c++ and libclang for --features highs, and cargo-afl for scripts/fuzz.sh"

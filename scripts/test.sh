@@ -5,12 +5,22 @@
 # needs; not with TILEKIT_SKIP_SOLVERS=1); TILEKIT_TEST_FEATURES overrides the feature list
 # (empty: none). The featureless
 # release build comes first either way, so the default build stays proven.
+#
+# Before the tests, a fuzz smoke run: every parser's fuzz target for TILEKIT_FUZZ_SECONDS
+# (default 5) under cargo-afl (scripts/fuzz.sh; install-solvers.sh installs cargo-afl), which
+# fails on any crash or hang, and fails loudly when cargo-afl is missing. TILEKIT_SKIP_FUZZ=1
+# opts out of it explicitly; so does TILEKIT_SKIP_SOLVERS=1, which installs nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${TILEKIT_SKIP_SOLVERS:-0}" != 1 ]; then
   bash scripts/install-solvers.sh
 fi
 cargo build --release --locked
+if [ "${TILEKIT_SKIP_FUZZ:-0}" = 1 ] || [ "${TILEKIT_SKIP_SOLVERS:-0}" = 1 ]; then
+  echo "test.sh: fuzz smoke run skipped (TILEKIT_SKIP_FUZZ=1 or TILEKIT_SKIP_SOLVERS=1)"
+else
+  bash scripts/fuzz.sh "${TILEKIT_FUZZ_SECONDS:-5}"
+fi
 # Opting out of the solvers opts out of HiGHS's build tools too, so no feature by default then.
 default_features=highs
 [ "${TILEKIT_SKIP_SOLVERS:-0}" != 1 ] || default_features=

@@ -206,18 +206,17 @@ impl SlidingPuzzle {
             }
         }
         // A header is a first line of exactly two numbers R C (each ≥ 2) followed by R*C tiles.
+        // R and C are any u64s here, so their product is taken in u128, where it cannot
+        // overflow (in u64 a huge pair panicked, or wrapped onto the tile count).
         let (rows, cols, body) = {
             let first = &lines[0];
             let rest = nums.len() - first.1.len();
-            if first.1.len() == 2
-                && nums[0].1 >= 2
-                && nums[1].1 >= 2
-                && (nums[0].1 * nums[1].1) as usize == rest
-            {
+            let product = u128::from(nums[0].1) * u128::from(nums.get(1).map_or(0, |n| n.1));
+            if first.1.len() == 2 && nums[0].1 >= 2 && nums[1].1 >= 2 && product == rest as u128 {
                 (nums[0].1 as usize, nums[1].1 as usize, &nums[2..])
             } else if first.1.len() == 2 && nums.len() > 4 && !is_square(nums.len()) {
                 let (r, c) = (nums[0].1, nums[1].1);
-                if r.saturating_mul(c) as usize == rest {
+                if product == rest as u128 {
                     // The count fits: the header's size is what is wrong.
                     return Err(InputError::at(
                         source,
@@ -228,10 +227,7 @@ impl SlidingPuzzle {
                 return Err(InputError::at(
                     source,
                     first.0,
-                    format!(
-                        "header says {r}×{c} = {} tiles but {rest} follow",
-                        r.saturating_mul(c)
-                    ),
+                    format!("header says {r}×{c} = {product} tiles but {rest} follow"),
                 ));
             } else {
                 let n = nums.len();
@@ -544,6 +540,27 @@ mod tests {
         // A square 2×2 without header whose first line is "3 2" is not mistaken for a header.
         let s = SlidingPuzzle::parse("3 2\n1 0\n", "s", Goal::BlankLast);
         assert!(s.is_ok() || s.unwrap_err().message.contains("cannot reach"));
+    }
+
+    #[test]
+    fn a_huge_header_is_an_error_not_an_overflow() {
+        // Found by fuzzing (fuzz/src/bin/sliding_puzzle.rs): R·C overflowed u64 and panicked.
+        let e = SlidingPuzzle::parse("1111111111111111111 63\n 912\n", "h.txt", Goal::BlankLast)
+            .unwrap_err();
+        assert!(e.message.contains("found 3 tiles"), "{e}");
+        // (2^63 + 3)·2 wraps to 6 in u64: the six tiles must not make it a header.
+        let e = SlidingPuzzle::parse(
+            "9223372036854775811 2\n1 2 3\n4 0 5\n",
+            "h.txt",
+            Goal::BlankLast,
+        )
+        .unwrap_err();
+        assert_eq!(e.line, Some(1), "{e}");
+        assert!(
+            e.message
+                .contains("9223372036854775811×2 = 18446744073709551622 tiles but 6 follow"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -16,6 +16,7 @@
 
 use crate::error::InputError;
 use crate::model::answer::{ColumnValues, MilpSolution, Outcome};
+use std::collections::{BTreeMap, HashSet};
 
 /// Which solution the file holds (the word after `s`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,8 +30,10 @@ enum Kind {
 pub fn parse(text: &str, source: &str) -> Result<MilpSolution, InputError> {
     let mut status_comment: Option<String> = None;
     let mut header: Option<(Kind, usize, usize, Outcome, f64, String)> = None;
-    let mut values: Vec<Option<f64>> = Vec::new();
-    let mut rows_seen: Vec<bool> = Vec::new();
+    // Keyed by the 1-based number, so that memory grows with the lines read, not with the
+    // counts the `s` line claims (untrusted: `s mip 1 99999999999 o 0` is 20 bytes).
+    let mut values: BTreeMap<usize, f64> = BTreeMap::new();
+    let mut rows_seen: HashSet<usize> = HashSet::new();
     let mut ended = false;
     let mut last_line = 0;
 
@@ -56,13 +59,10 @@ pub fn parse(text: &str, source: &str) -> Result<MilpSolution, InputError> {
                 if header.is_some() {
                     return Err(InputError::at(source, no, "a second solution (`s`) line"));
                 }
-                let h = parse_header(&fields, source, no)?;
-                values = vec![None; h.2];
-                rows_seen = vec![false; h.1];
-                header = Some(h);
+                header = Some(parse_header(&fields, source, no)?);
             }
             "i" | "j" => {
-                let Some((kind, _, _, _, _, _)) = &header else {
+                let Some((kind, rows, cols, _, _, _)) = &header else {
                     return Err(InputError::at(
                         source,
                         no,
@@ -90,11 +90,7 @@ pub fn parse(text: &str, source: &str) -> Result<MilpSolution, InputError> {
                     ));
                 }
                 let is_row = fields[0] == "i";
-                let seen_len = if is_row {
-                    rows_seen.len()
-                } else {
-                    values.len()
-                };
+                let seen_len = if is_row { *rows } else { *cols };
                 let what = if is_row { "row" } else { "column" };
                 let k: usize = fields[1]
                     .parse()
@@ -131,9 +127,9 @@ pub fn parse(text: &str, source: &str) -> Result<MilpSolution, InputError> {
                     ));
                 }
                 let dup = if is_row {
-                    std::mem::replace(&mut rows_seen[k - 1], true)
+                    !rows_seen.insert(k)
                 } else {
-                    values[k - 1].replace(prim).is_some()
+                    values.insert(k, prim).is_some()
                 };
                 if dup {
                     return Err(InputError::at(
@@ -174,16 +170,14 @@ pub fn parse(text: &str, source: &str) -> Result<MilpSolution, InputError> {
     }
     let keep = outcome.has_solution();
     let values = if keep {
-        let mut dense = Vec::with_capacity(cols);
-        for (k, v) in values.into_iter().enumerate() {
-            dense.push(v.ok_or_else(|| {
-                InputError::whole(
-                    source,
-                    format!("column {} of {cols} has no `j` line", k + 1),
-                )
-            })?);
+        // Every key is in 1..=cols, so the first gap is at most values.len() + 1.
+        if let Some(k) = (1..=cols).find(|k| !values.contains_key(k)) {
+            return Err(InputError::whole(
+                source,
+                format!("column {k} of {cols} has no `j` line"),
+            ));
         }
-        ColumnValues::ByIndex(dense)
+        ColumnValues::ByIndex(values.into_values().collect())
     } else {
         ColumnValues::None
     };
@@ -385,5 +379,28 @@ mod tests {
             assert_eq!(e.line, line, "{text:?}: {e}");
             assert!(e.message.contains(words), "{text:?}: {e}");
         }
+    }
+
+    #[test]
+    fn huge_counts_in_the_solution_line_allocate_nothing() {
+        // Found by fuzzing (fuzz/src/bin/solution_glpk.rs): the ROWS and COLS of the `s` line
+        // sized two vectors up front, so a 20-byte header asked for petabytes and aborted.
+        let huge = usize::MAX;
+        let e = parse(&format!("s mip {huge} {huge} o 1\nj 1 2\ne o f\n"), "h.sol").unwrap_err();
+        assert!(e.message.contains(&format!("column 2 of {huge}")), "{e}");
+        let e = parse(
+            &format!("s mip {huge} 1 o 1\ni {huge} 0\nj 1 2\ni {huge} 0\ne o f\n"),
+            "h.sol",
+        )
+        .unwrap_err();
+        assert_eq!(e.line, Some(4), "{e}");
+        assert!(e.message.contains("listed twice"), "{e}");
+        // A huge row count is no obstacle when every column has its line.
+        let s = parse(
+            &format!("s mip {huge} 2 o 1\nj 2 5\nj 1 4\ne o f\n"),
+            "h.sol",
+        )
+        .unwrap();
+        assert_eq!(s.values, ColumnValues::ByIndex(vec![4.0, 5.0]));
     }
 }
