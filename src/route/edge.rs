@@ -143,8 +143,13 @@ pub fn build_clique(p: &EdgePuzzle) -> Result<EdgeClique, Error> {
 
 /// Refuse a model that would not fit in memory, with its estimate.
 fn check_size(p: &EdgePuzzle, model: EdgeModel, opts: EdgeMilpOptions) -> Result<(), Error> {
+    let kind = match model {
+        EdgeModel::Milp => super::size::EdgeModel::Milp,
+        EdgeModel::Sat => super::size::EdgeModel::Sat,
+        EdgeModel::Clique => super::size::EdgeModel::Clique,
+    };
     super::size::check(
-        super::size::edge(p, model, opts.filter_feasible),
+        super::size::edge(p, kind, opts.filter_feasible),
         &format!(
             "the {} model of this {}×{} puzzle",
             model.name(),

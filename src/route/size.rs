@@ -14,6 +14,29 @@ use crate::formulate::{sliding_flow, sliding_neos};
 use crate::puzzle::edge::EdgePuzzle;
 use crate::puzzle::sliding::{Goal, SlidingPuzzle};
 
+/// The time-indexed sliding models (the family table maps its own model names onto these, so
+/// this file depends on no family table).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SlidingModel {
+    /// The case study's MILP.
+    Neos,
+    /// The flow MILP.
+    Flow,
+    /// The CNF.
+    Sat,
+}
+
+/// The edge-matching models.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EdgeModel {
+    /// Salassa et al.'s MILP.
+    Milp,
+    /// The CNF.
+    Sat,
+    /// The max-clique graph.
+    Clique,
+}
+
 /// The kind of model, for its bytes per element.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -125,13 +148,7 @@ pub fn check(size: Size, what: &str) -> Result<(), Error> {
 }
 
 /// The size of a time-indexed sliding model at `horizon`, extrapolated from two probes: `model` is `neos`, `flow` or (`sat`) the CNF.
-pub fn sliding(
-    p: &SlidingPuzzle,
-    goal: Goal,
-    model: super::sliding::SlidingModel,
-    horizon: usize,
-) -> Size {
-    use super::sliding::SlidingModel;
+pub fn sliding(p: &SlidingPuzzle, goal: Goal, model: SlidingModel, horizon: usize) -> Size {
     let at = |t: usize| -> Size {
         match model {
             SlidingModel::Neos | SlidingModel::Flow => {
@@ -207,8 +224,7 @@ fn filtered_placements(rows: f64, cols: f64) -> f64 {
 
 /// The size of an edge-matching model: `milp` (with `filter`, only the feasible
 /// placements; else every piece in every cell in every rotation), `sat` or `clique`.
-pub fn edge(p: &EdgePuzzle, model: super::edge::EdgeModel, filter: bool) -> Size {
-    use super::edge::EdgeModel;
+pub fn edge(p: &EdgePuzzle, model: EdgeModel, filter: bool) -> Size {
     let (r, c) = (p.rows() as f64, p.cols() as f64);
     let cells = r * c;
     let placed = filtered_placements(r, c);
@@ -243,8 +259,6 @@ mod tests {
     use super::*;
     use crate::formulate::edge_milp::{self, EdgeMilpOptions};
     use crate::formulate::edge_sat::{self, SatOptions};
-    use crate::route::edge::EdgeModel;
-    use crate::route::sliding::SlidingModel;
 
     const CASE: &str = "5 1 2 3\n9 6 7 4\n13 10 11 8\n14 15 0 12\n";
 

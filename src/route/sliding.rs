@@ -237,8 +237,13 @@ fn check_size(
     model: SlidingModel,
     horizon: usize,
 ) -> Result<(), Error> {
+    let kind = match model {
+        SlidingModel::Neos => super::size::SlidingModel::Neos,
+        SlidingModel::Flow => super::size::SlidingModel::Flow,
+        SlidingModel::Sat => super::size::SlidingModel::Sat,
+    };
     super::size::check(
-        super::size::sliding(p, goal, model, horizon),
+        super::size::sliding(p, goal, kind, horizon),
         &format!("the {} model at horizon {horizon}", model.name()),
     )
 }
