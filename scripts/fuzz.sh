@@ -4,7 +4,9 @@
 #
 #   bash scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]
 #
-# SECONDS_PER_TARGET defaults to 60; the targets are fuzz/src/bin/*.rs (all by default). Each
+# SECONDS_PER_TARGET defaults to 60; the targets are fuzz/src/bin/*.rs (all by default).
+# FUZZ_EXECS=N runs each target until it has made about N executions instead (AFL's -E), with
+# SECONDS_PER_TARGET still a ceiling: `FUZZ_EXECS=10000000 bash scripts/fuzz.sh 3600`. Each
 # starts from its seeds in fuzz/corpus/TARGET and writes AFL's state to fuzz/out/TARGET
 # (FUZZ_OUT overrides fuzz/out; it is emptied first). A target's process may use 2048 MB of
 # address space (-m; FUZZ_MEM_MB overrides): an allocation past that bound aborts it and
@@ -48,6 +50,13 @@ out=${FUZZ_OUT:-fuzz/out}
 mem=${FUZZ_MEM_MB:-2048}
 tmout=${FUZZ_TIMEOUT_MS:-5000}
 mkdir -p "$out"
+stop=()
+if [ -n "${FUZZ_EXECS:-}" ]; then
+  case "$FUZZ_EXECS" in
+    *[!0-9]*) echo "fuzz.sh: FUZZ_EXECS must be a whole number of executions" >&2; exit 2 ;;
+  esac
+  stop=(-E "$FUZZ_EXECS")
+fi
 # Batch runs: no curses screen, no CPU-governor or core-dump-handler checks (containers and
 # CI machines cannot change them), no pinning to a core the machine may share.
 export AFL_NO_UI=1 AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_AFFINITY=1
@@ -80,8 +89,8 @@ bad=()
 for t in "${targets[@]}"; do
   dir="$out/$t"
   rm -rf "$dir"
-  echo "== fuzz $t for ${secs}s"
-  cargo afl fuzz -i "fuzz/corpus/$t" -o "$dir" -m "$mem" -t "$tmout" -V "$secs" \
+  echo "== fuzz $t for ${secs}s${FUZZ_EXECS:+ or $FUZZ_EXECS executions, whichever comes first}"
+  cargo afl fuzz -i "fuzz/corpus/$t" -o "$dir" -m "$mem" -t "$tmout" -V "$secs" "${stop[@]}" \
     -- "fuzz/target/release/$t" >"$out/$t.log" 2>&1 || {
     tail -n 30 "$out/$t.log" >&2
     echo "fuzz.sh: afl-fuzz failed on $t (log: $out/$t.log)" >&2

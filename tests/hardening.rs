@@ -677,3 +677,37 @@ fn a_partial_file_from_a_killed_solver_is_a_time_limit() {
         "{v}"
     );
 }
+
+/// On a terminal, work with a known total draws a bar: an external solver's run against its
+/// time limit fills it (the heartbeat comes every 5 s). Run under `script`, which gives
+/// tilekit a pseudo-terminal.
+#[test]
+fn a_solver_run_on_a_terminal_draws_a_bar_against_its_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let reg = fake_solver(d, "slow", "milp", "sleep 6\n");
+    let inst = sliding();
+    let cmd = format!(
+        "{} solve {} --via milp --horizon 11 --solver slow --solvers {} --time-limit 8",
+        env!("CARGO_BIN_EXE_tilekit"),
+        inst.display(),
+        reg.display()
+    );
+    let out = Command::new("script")
+        .args(["-qfec", &cmd, "/dev/null"])
+        .current_dir(d)
+        .output()
+        .expect("util-linux `script` runs tilekit on a pseudo-terminal for this test");
+    let screen = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        screen.contains("slow running: 5 s of at most 8 s"),
+        "{screen}"
+    );
+    // 5 of 8 seconds: 62 %, and the bar drawn in `=`.
+    assert!(screen.contains("62%"), "{screen}");
+    assert!(screen.contains("[==============="), "{screen}");
+    assert!(
+        screen.contains("wrote no solution file"),
+        "the run still ends with its answer: {screen}"
+    );
+}

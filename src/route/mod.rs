@@ -102,7 +102,7 @@ impl ModelName {
 /// Where progress lines go (one line at a time, without the `tilekit:` prefix).
 pub type Progress<'a> = &'a (dyn Fn(&str) + Sync);
 
-pub use crate::search::NOTICE;
+pub use crate::search::{Line, NOTICE, STEP, step};
 
 /// Send `msg` through `progress` as a [`NOTICE`].
 pub fn notice(progress: Progress<'_>, msg: &str) {
@@ -263,9 +263,13 @@ pub fn with_heartbeat<T>(
                 std::thread::sleep(Duration::from_millis(100));
                 let secs = started.elapsed().as_secs();
                 if secs >= next {
-                    progress(&format!(
-                        "{solver} running: {secs} s of at most {:.0} s",
-                        limit.as_secs_f64()
+                    progress(&crate::search::step(
+                        secs,
+                        (limit.as_secs_f64().round() as u64).max(secs),
+                        &format!(
+                            "{solver} running: {secs} s of at most {:.0} s",
+                            limit.as_secs_f64()
+                        ),
                     ));
                     next += 5;
                 }

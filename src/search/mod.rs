@@ -27,6 +27,61 @@ use std::time::{Duration, Instant};
 /// horizon `auto` chose), not only as the latest status of a live line.
 pub const NOTICE: &str = "notice: ";
 
+/// The prefix of a progress message that reports work with a known total, written
+/// `step: DONE/TOTAL text` by [`step`] and read back by [`Line::parse`].
+pub const STEP: &str = "step: ";
+
+/// A progress message for work with a known total: `done` of `total` units, and `text`
+/// saying what they are. A front end draws a bar from it; `text` alone must still read well.
+pub fn step(done: u64, total: u64, text: &str) -> String {
+    format!("{STEP}{done}/{total} {text}")
+}
+
+/// A progress message, read back from the line the library sent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Line<'a> {
+    /// The latest status of work under way.
+    Status(&'a str),
+    /// A message worth keeping on screen ([`NOTICE`]).
+    Notice(&'a str),
+    /// Work with a known total ([`step`]).
+    Step {
+        /// Units done.
+        done: u64,
+        /// Units in all (at least `done`).
+        total: u64,
+        /// What the work is, as a status line.
+        text: &'a str,
+    },
+}
+
+impl<'a> Line<'a> {
+    /// Read a progress message. A `step:` line that does not parse is a plain status.
+    pub fn parse(msg: &'a str) -> Line<'a> {
+        if let Some(rest) = msg.strip_prefix(NOTICE) {
+            return Line::Notice(rest);
+        }
+        let step = msg.strip_prefix(STEP).and_then(|rest| {
+            let (count, text) = rest.split_once(' ')?;
+            let (done, total) = count.split_once('/')?;
+            let (done, total) = (done.parse().ok()?, total.parse().ok()?);
+            Some(Line::Step {
+                done: u64::min(done, total),
+                total,
+                text,
+            })
+        });
+        step.unwrap_or(Line::Status(msg))
+    }
+
+    /// The text to show without a bar.
+    pub fn text(self) -> &'a str {
+        match self {
+            Line::Status(t) | Line::Notice(t) | Line::Step { text: t, .. } => t,
+        }
+    }
+}
+
 /// Why the native solver cannot run.
 #[derive(Debug, thiserror::Error)]
 pub enum SearchError {
@@ -344,6 +399,38 @@ mod tests {
     use std::collections::{HashMap, VecDeque};
 
     fn quiet(_: &str) {}
+
+    #[test]
+    fn progress_lines_read_back_as_sent() {
+        let sent = step(3, 10, "pattern [1, 2]: depth 4 done");
+        assert_eq!(
+            Line::parse(&sent),
+            Line::Step {
+                done: 3,
+                total: 10,
+                text: "pattern [1, 2]: depth 4 done"
+            }
+        );
+        assert_eq!(
+            Line::parse("notice: horizon 11"),
+            Line::Notice("horizon 11")
+        );
+        assert_eq!(Line::parse("searching"), Line::Status("searching"));
+        // A step past its total is clamped; a malformed one is shown as it came.
+        assert_eq!(
+            Line::parse(&step(12, 10, "x")),
+            Line::Step {
+                done: 10,
+                total: 10,
+                text: "x"
+            }
+        );
+        assert_eq!(
+            Line::parse("step: many things"),
+            Line::Status("step: many things")
+        );
+        assert_eq!(Line::parse(&sent).text(), "pattern [1, 2]: depth 4 done");
+    }
 
     /// Exact distances to the blank-first goal of every state of a small board.
     fn bfs(rows: usize, cols: usize) -> HashMap<Vec<u8>, u32> {

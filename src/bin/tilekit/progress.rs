@@ -1,13 +1,15 @@
 //! What long work shows on stderr: one live status line (a spinner with the elapsed time and
 //! the latest message from the library) while a command runs, and permanent lines for the
 //! notices worth keeping (`route::NOTICE`: the horizon `auto` chose, a database being
-//! built). Shown when stderr is a terminal, or always with `--progress`; never with
+//! built), and a bar for work with a known total (`route::step`: a pattern database's
+//! placements, an external solver's run against its time limit). Shown when stderr is a terminal, or always with `--progress`; never with
 //! `--quiet`. Without a terminal, `--progress` prints each message as a plain line.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::OnceLock;
 use std::time::Duration;
+use tilekit::route::Line;
 
 /// How progress is shown.
 enum Mode {
@@ -28,10 +30,7 @@ pub(crate) fn init(quiet: bool, forced: bool) {
         Mode::Quiet
     } else if terminal {
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
-        bar.set_style(
-            ProgressStyle::with_template("{spinner} [{elapsed_precise}] {wide_msg}")
-                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-        );
+        bar.set_style(spinner_style());
         // Ticking starts with the first message: a command that finishes at once draws
         // nothing.
         Mode::Live(bar)
@@ -41,24 +40,51 @@ pub(crate) fn init(quiet: bool, forced: bool) {
     let _ = MODE.set(mode);
 }
 
+/// The spinner of work without a known total.
+fn spinner_style() -> ProgressStyle {
+    ProgressStyle::with_template("{spinner} [{elapsed_precise}] {wide_msg}")
+        .unwrap_or_else(|_| ProgressStyle::default_spinner())
+}
+
+/// The bar of work with a known total (a database build, a solver run against its limit).
+fn bar_style() -> ProgressStyle {
+    ProgressStyle::with_template(
+        "{spinner} [{elapsed_precise}] [{bar:24}] {percent:>3}% {wide_msg}",
+    )
+    .map(|s| s.progress_chars("=> "))
+    .unwrap_or_else(|_| ProgressStyle::default_bar())
+}
+
 /// A progress message from the library.
 pub(crate) fn line(msg: &str) {
     let msg = &*tilekit::route::output::printable(msg);
-    let (notice, text) = match msg.strip_prefix(tilekit::route::NOTICE) {
-        Some(rest) => (true, rest),
-        None => (false, msg),
-    };
+    let line = Line::parse(msg);
     match MODE.get() {
         None | Some(Mode::Quiet) => {}
-        Some(Mode::Lines) => crate::note(text),
+        Some(Mode::Lines) => crate::note(line.text()),
         Some(Mode::Live(bar)) => {
-            if notice {
+            if let Line::Notice(text) = line {
                 bar.println(format!("tilekit: {text}"));
-            } else {
-                if bar.message().is_empty() {
-                    bar.enable_steady_tick(Duration::from_millis(120));
+                return;
+            }
+            if bar.message().is_empty() {
+                bar.enable_steady_tick(Duration::from_millis(120));
+            }
+            bar.set_message(line.text().to_string());
+            match line {
+                Line::Step { done, total, .. } => {
+                    // A new total is new work: the bar starts over in its own style.
+                    if bar.length() != Some(total) {
+                        bar.set_style(bar_style());
+                        bar.set_length(total);
+                    }
+                    bar.set_position(done);
                 }
-                bar.set_message(text.to_string());
+                _ if bar.length().is_some() => {
+                    bar.set_style(spinner_style());
+                    bar.unset_length();
+                }
+                _ => {}
             }
         }
     }
