@@ -711,3 +711,111 @@ fn a_solver_run_on_a_terminal_draws_a_bar_against_its_limit() {
         "the run still ends with its answer: {screen}"
     );
 }
+
+fn meta(n: usize) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(format!(
+        "models/edge-matching/meta2010/pieces_{n:02}x{n:02}.txt"
+    ))
+}
+
+/// A clique graph is counted before a line of it is written: one the disk has no room for
+/// (Eternity II's is about 190 GB) is refused with exit 2, the count and the space, and no
+/// file is left; `$TILEKIT_MAX_DISK_GB` stands for a quota that `statvfs` cannot see. A graph
+/// that fits is written as before.
+#[test]
+fn a_clique_graph_the_disk_cannot_hold_is_refused_before_it_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let e2 =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("models/edge-matching/eternity2/e2pieces.txt");
+    let out = bin()
+        .current_dir(d)
+        .env("TILEKIT_MAX_DISK_GB", "1")
+        .args([
+            "export",
+            e2.to_str().unwrap(),
+            "--model",
+            "clique",
+            "-o",
+            "e2.clq",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("the clique graph of this 16×16 puzzle (156810 nodes, 11962152255 edges) would take about 191.4 GB on disk"),
+        "{err}"
+    );
+    assert!(err.contains("1.0 GB free"), "{err}");
+    assert_eq!(std::fs::read_dir(d).unwrap().count(), 0, "nothing written");
+    // META 6×6's graph (about 7 MB) fits the same quota.
+    let m6 = meta(6);
+    let out = bin()
+        .current_dir(d)
+        .env("TILEKIT_MAX_DISK_GB", "1")
+        .args([
+            "export",
+            m6.to_str().unwrap(),
+            "--model",
+            "clique",
+            "-o",
+            "m6.clq",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(d.join("m6.clq")).unwrap();
+    assert!(text.contains("\np edge 1290 674511\n"), "{}", &text[..300]);
+    // A clique solve writes the graph to the temporary directory: refused the same way.
+    let out = bin()
+        .current_dir(d)
+        .env("TILEKIT_MAX_DISK_GB", "0.001")
+        .args(["solve", m6.to_str().unwrap(), "--via", "clique"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("(1290 nodes, 674511 edges) would take about"),
+        "{err}"
+    );
+}
+
+/// The time limit covers writing the graph a clique solver reads: META 12×12's is 11 GB,
+/// about 35 s of writing here, and a 1 s limit ends the run at the limit rather than after
+/// the file is complete.
+#[test]
+fn the_time_limit_covers_writing_the_clique_graph() {
+    if crate::common::skip() {
+        return;
+    }
+    let started = std::time::Instant::now();
+    let out = bin()
+        .args([
+            "solve",
+            meta(12).to_str().unwrap(),
+            "--via",
+            "clique",
+            "--time-limit",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    let secs = started.elapsed().as_secs_f64();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.starts_with("time_limit"), "{stdout}");
+    // Far from the whole file's time, however loaded the machine.
+    assert!(secs < 15.0, "the run took {secs:.1} s");
+}

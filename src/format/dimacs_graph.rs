@@ -35,7 +35,29 @@ pub fn write_graph<G: StreamedGraph + ?Sized, W: Write>(
     g: &G,
     complement: bool,
     labels: bool,
+    out: W,
+) -> io::Result<u64> {
+    write_graph_counted(g, complement, labels, out, &mut |_| Ok(()))
+}
+
+/// An upper bound on the bytes of the edge lines of a graph of `n` nodes and `m` edges
+/// (`e U V`, each number at most as long as `n`): what a file needs on disk, known before it
+/// is written.
+pub fn edge_bytes_bound(n: usize, m: u64) -> u64 {
+    let digits = n.checked_ilog10().map_or(1, |d| d as u64 + 1);
+    m.saturating_mul(4 + 2 * digits)
+}
+
+/// [`write_graph`], calling `written_so_far(edges)` with the number of edges written so far
+/// each time a buffer of about a megabyte goes out (for a progress bar: the total is
+/// [`StreamedGraph::count_edges`]). An error it returns stops the writing and is returned (a
+/// deadline passed, say).
+pub fn write_graph_counted<G: StreamedGraph + ?Sized, W: Write>(
+    g: &G,
+    complement: bool,
+    labels: bool,
     mut out: W,
+    written_so_far: &mut dyn FnMut(u64) -> io::Result<()>,
 ) -> io::Result<u64> {
     let n = g.num_nodes();
     let m = g.count_edges(complement);
@@ -91,12 +113,14 @@ pub fn write_graph<G: StreamedGraph + ?Sized, W: Write>(
             if buf.len() >= CHUNK {
                 out.write_all(&buf)?;
                 buf.clear();
+                written_so_far(written)?;
             }
         }
         written += nbrs.len() as u64;
     }
     out.write_all(&buf)?;
     out.flush()?;
+    written_so_far(written)?;
     if written != m {
         return Err(io::Error::new(
             io::ErrorKind::InvalidData,
@@ -138,6 +162,17 @@ mod tests {
             };
             out.extend_from_slice(all);
         }
+    }
+
+    #[test]
+    fn edge_bytes_bound_holds_on_every_line() {
+        // The longest line of an n-node graph is `e n n`: 4 + 2·digits(n) bytes.
+        for (n, digits) in [(1, 1), (9, 1), (10, 2), (99, 2), (100, 3), (156_810, 6)] {
+            let longest = format!("e {n} {n}\n").len() as u64;
+            assert_eq!(longest, 4 + 2 * digits);
+            assert_eq!(edge_bytes_bound(n, 3), 3 * longest);
+        }
+        assert_eq!(edge_bytes_bound(10, u64::MAX), u64::MAX);
     }
 
     #[test]

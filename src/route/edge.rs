@@ -26,7 +26,7 @@ use crate::solve::{Limits, MilpSolver};
 use crate::verify::edge::{BoardChecker, EdgeVerdict};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Edge-matching formulations.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -263,13 +263,84 @@ pub fn export_to(
     complement: bool,
     format: Format,
     path: Option<&Path>,
+    progress: Progress<'_>,
 ) -> Result<(), Error> {
-    if model == EdgeModel::Milp {
-        let mut buf = Vec::new();
-        export(p, model, opts, complement, format, &mut buf)?;
-        return super::output::write_to(path, &buf);
+    match model {
+        EdgeModel::Milp => {
+            let mut buf = Vec::new();
+            export(p, model, opts, complement, format, &mut buf)?;
+            super::output::write_to(path, &buf)
+        }
+        EdgeModel::Clique => export_graph(p, complement, format, path, progress),
+        EdgeModel::Sat => {
+            super::output::stream_to(path, |w| export(p, model, opts, complement, format, w))
+        }
     }
-    super::output::stream_to(path, |w| export(p, model, opts, complement, format, w))
+}
+
+/// Refuse a clique solve the machine cannot hold: the graph file in the temporary directory
+/// (external solvers read a file), and the solver's graph in memory, at least the smaller of
+/// an n×n bit matrix (cliquer's) and an edge list of 8 bytes an edge.
+fn check_clique_solve(p: &EdgePuzzle, solver: &str, n: usize, m: u64) -> Result<(), Error> {
+    let what = format!(
+        "the clique graph of this {}×{} puzzle ({n} nodes, {m} edges)",
+        p.rows(),
+        p.cols()
+    );
+    let bytes = dimacs_graph::edge_bytes_bound(n, m).saturating_add(64 * n as u64);
+    super::output::check_space_in(&std::env::temp_dir(), bytes, &what)?;
+    let held = f64::min((n as f64).powi(2) / 8.0, m as f64 * 8.0);
+    let available = super::size::available_bytes();
+    if held > available {
+        return Err(Error::Usage(format!(
+            "{solver} would hold {what} in memory: at least {:.1} GB, and this machine has {:.1} GB available",
+            held / 1e9,
+            available / 1e9
+        )));
+    }
+    Ok(())
+}
+
+/// Stream the clique graph (its complement with `complement`) to `path`: refused first when
+/// the file system has no room for it (the edge count is known before a line is written, and
+/// a whole Eternity II graph runs to terabytes), with a bar over the edges while it is
+/// written.
+fn export_graph(
+    p: &EdgePuzzle,
+    complement: bool,
+    format: Format,
+    path: Option<&Path>,
+    progress: Progress<'_>,
+) -> Result<(), Error> {
+    check_format(EdgeModel::Clique, format.name(), complement)?;
+    let graph = build_clique(p)?;
+    let (n, m) = (graph.num_nodes(), graph.count_edges(complement));
+    // Each node's `c v` label line is well under 64 bytes.
+    let bytes = dimacs_graph::edge_bytes_bound(n, m).saturating_add(64 * n as u64);
+    let what = format!(
+        "{} graph of this {}×{} puzzle ({n} nodes, {m} edges)",
+        if complement { "conflict" } else { "clique" },
+        p.rows(),
+        p.cols()
+    );
+    super::output::check_space(path, bytes, &format!("the {what}"))?;
+    let mut last: Option<Instant> = None;
+    super::output::stream_to(path, |w| {
+        dimacs_graph::write_graph_counted(&graph, complement, true, &mut *w, &mut |done| {
+            // A buffer goes out every few milliseconds: a few updates a second are enough.
+            if last.is_none_or(|t| t.elapsed() >= Duration::from_millis(200)) {
+                last = Some(Instant::now());
+                progress(&super::step(
+                    done,
+                    m,
+                    &format!("writing the {what}: {done} edges written"),
+                ));
+            }
+            Ok(())
+        })
+        .map_err(Error::failure)?;
+        w.flush().map_err(Error::failure)
+    })
 }
 
 /// What an edge `solve` is asked to do, as the flags say it (validated by
@@ -365,14 +436,9 @@ pub fn solve(p: &EdgePuzzle, req: &SolveRequest, progress: Progress<'_>) -> Resu
         EdgeModel::Clique => {
             let solver = reg.clique(name)?;
             let graph = build_clique(p)?;
-            let size = [
-                graph.num_nodes(),
-                usize::try_from(crate::model::graph::StreamedGraph::count_edges(
-                    &graph, false,
-                ))
-                .unwrap_or(usize::MAX),
-                0,
-            ];
+            let (n, m) = (graph.num_nodes(), graph.count_edges(false));
+            check_clique_solve(p, name, n, m)?;
+            let size = [n, usize::try_from(m).unwrap_or(usize::MAX), 0];
             let a = super::clique::solve(&graph, &checker, p, &*solver, &req.limits, progress)?;
             let mut rep = edge_report(p, model, "r1_r2", name);
             fill(&mut rep, a, size);
@@ -695,7 +761,7 @@ fn options(o: &FamilyOptions) -> EdgeMilpOptions {
 fn export_command(
     inst: &Instance,
     req: &ExportRequest,
-    _: Progress<'_>,
+    progress: Progress<'_>,
 ) -> Result<Exported, Error> {
     FAMILY.check_flags(
         &req.given(),
@@ -720,7 +786,7 @@ fn export_command(
             horizon: None,
         });
     }
-    export_to(&p, m, opts, req.complement, fmt, out)?;
+    export_to(&p, m, opts, req.complement, fmt, out, progress)?;
     Ok(Exported::Written)
 }
 

@@ -193,6 +193,63 @@ pub fn check_writable(path: &Path) -> Result<(), Error> {
     temp_beside(path).map(drop)
 }
 
+/// Bytes free to an unprivileged writer on the file system that holds `dir`, or `None` when
+/// it cannot be asked.
+pub fn free_bytes(dir: &Path) -> Option<u64> {
+    use std::os::unix::ffi::OsStrExt;
+    let c = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+    let mut st = std::mem::MaybeUninit::<libc::statvfs>::uninit();
+    // SAFETY: `c` is a NUL-terminated path and `st` is written by the call before it is read.
+    let rc = unsafe { libc::statvfs(c.as_ptr(), st.as_mut_ptr()) };
+    if rc != 0 {
+        return None;
+    }
+    // SAFETY: statvfs returned 0, so it filled `st`.
+    let st = unsafe { st.assume_init() };
+    Some((st.f_bavail as u64).saturating_mul(st.f_frsize as u64))
+}
+
+/// Refuse, before writing starts, an output of about `bytes` that the file system holding
+/// `path` (its directory; stdout and devices are not checked) has no room for: "`what`
+/// would take about 40.1 GB and /data has 12.0 GB free".
+pub fn check_space(path: Option<&Path>, bytes: u64, what: &str) -> Result<(), Error> {
+    let Some(path) = path.filter(|p| !is_stdout(Some(p))) else {
+        return Ok(());
+    };
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        return Ok(());
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    check_space_in(dir, bytes, what)
+}
+
+/// [`check_space`] for a file to be written in the directory `dir`. The space free is what
+/// the file system reports, at most `$TILEKIT_MAX_DISK_GB` when that is set: a quota on a
+/// cluster's shared disk is invisible to `statvfs`.
+pub fn check_space_in(dir: &Path, bytes: u64, what: &str) -> Result<(), Error> {
+    let quota = std::env::var("TILEKIT_MAX_DISK_GB")
+        .ok()
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .filter(|gb| gb.is_finite() && *gb >= 0.0)
+        .map(|gb| (gb * 1e9) as u64);
+    let free = match (free_bytes(dir), quota) {
+        (Some(f), Some(q)) => Some(f.min(q)),
+        (f, q) => f.or(q),
+    };
+    match free {
+        Some(free) if bytes > free => Err(Error::Usage(format!(
+            "{what} would take about {:.1} GB on disk and {} has {:.1} GB free",
+            bytes as f64 / 1e9,
+            dir.display(),
+            free as f64 / 1e9
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// Write `bytes` to `path` (or stdout), atomically as [`stream_to`].
 pub fn write_to(path: Option<&Path>, bytes: &[u8]) -> Result<(), Error> {
     stream_to(path, |w| w.write_all(bytes).map_err(Error::failure))

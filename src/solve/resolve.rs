@@ -309,14 +309,31 @@ impl CliqueSolver for ExternalClique {
             source,
         })?;
         let path = dir.path().join("graph.dimacs");
-        write_model_file(&self.entry, &path, |w| {
-            crate::format::dimacs_graph::write_graph(graph, false, true, w)
-        })?;
+        // The file can take longer to write than the limit allows (tens of gigabytes): the
+        // limit covers the writing too, and a write past it is a run out of time.
+        let started = std::time::Instant::now();
+        let mut late = false;
+        let written = write_model_file(&self.entry, &path, |w| {
+            crate::format::dimacs_graph::write_graph_counted(graph, false, true, w, &mut |_| {
+                late = started.elapsed() >= limits.time;
+                if late {
+                    return Err(std::io::Error::new(
+                        std::io::ErrorKind::TimedOut,
+                        "the time limit passed while the graph was written",
+                    ));
+                }
+                Ok(())
+            })
+        });
+        if late {
+            return Ok(CliqueOutcome::TimeLimit);
+        }
+        written?;
         let (outcome, _run) = solve_clique_file(
             &self.entry,
             &path,
             dir.path(),
-            limits.time,
+            limits.time.saturating_sub(started.elapsed()),
             graph.num_nodes(),
         )?;
         Ok(outcome)

@@ -8,7 +8,7 @@
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::OnceLock;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tilekit::route::Line;
 
 /// How progress is shown.
@@ -61,7 +61,19 @@ pub(crate) fn line(msg: &str) {
     let line = Line::parse(msg);
     match MODE.get() {
         None | Some(Mode::Quiet) => {}
-        Some(Mode::Lines) => crate::note(line.text()),
+        Some(Mode::Lines) => {
+            // Plain lines pile up in a log: a bar's updates, which may come several times a
+            // second, are printed about every 5 s (the solver heartbeat's own pace).
+            static LAST_STEP: std::sync::Mutex<Option<Instant>> = std::sync::Mutex::new(None);
+            if let Line::Step { done, total, .. } = line {
+                let mut last = LAST_STEP.lock().unwrap_or_else(|e| e.into_inner());
+                if done < total && last.is_some_and(|t| t.elapsed() < Duration::from_millis(4500)) {
+                    return;
+                }
+                *last = Some(Instant::now());
+            }
+            crate::note(line.text())
+        }
         Some(Mode::Live(bar)) => {
             if let Line::Notice(text) = line {
                 bar.println(format!("tilekit: {text}"));
