@@ -10,6 +10,7 @@ pub mod certify;
 pub mod error;
 pub mod format;
 pub mod formulate;
+pub mod heuristic;
 pub mod model;
 pub mod neos;
 pub mod puzzle;

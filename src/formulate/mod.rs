@@ -9,6 +9,7 @@
 pub mod edge_clique;
 pub mod edge_milp;
 pub mod edge_placements;
+pub mod edge_region;
 pub mod edge_sat;
 pub mod sliding_flow;
 pub mod sliding_neos;
@@ -103,6 +104,16 @@ impl MilpFormulation for edge_milp::EdgeMilp {
     }
     fn decode(&self, x: &[f64]) -> Result<Board, DecodeError> {
         edge_milp::EdgeMilp::decode(self, x).map_err(DecodeError::from_display)
+    }
+}
+
+impl MilpFormulation for edge_region::EdgeRegion {
+    type Solution = Board;
+    fn model(&self) -> &Model {
+        &self.model
+    }
+    fn decode(&self, x: &[f64]) -> Result<Board, DecodeError> {
+        edge_region::EdgeRegion::decode(self, x).map_err(DecodeError::from_display)
     }
 }
 
