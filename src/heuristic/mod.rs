@@ -95,9 +95,19 @@ pub struct Ctx<'a> {
     pub threads: u32,
     /// Progress lines.
     pub progress: Progress<'a>,
+    /// Cells the search must leave as they are (`frozen[row * cols + col]`): pieces fixed by
+    /// the user, such as the official starter piece. Empty: none.
+    pub frozen: Vec<bool>,
 }
 
 impl Ctx<'_> {
+    /// True when cell (`row`, `col`) must not change.
+    pub fn is_frozen(&self, row: usize, col: usize) -> bool {
+        self.frozen
+            .get(row * self.puzzle.cols() + col)
+            .copied()
+            .unwrap_or(false)
+    }
     /// Time left before the deadline (`None`: none).
     pub fn remaining(&self) -> Option<Duration> {
         self.deadline
@@ -212,6 +222,7 @@ mod tests {
             deadline: Instant::now() + Duration::from_secs(60),
             threads: 1,
             progress: &quiet,
+            frozen: Vec::new(),
         };
         let spec = RegionSpec::rectangle(&p, &partial, (1, 0), (1, 3));
         match solve_region(&ctx, &partial, &spec).unwrap() {

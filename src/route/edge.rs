@@ -368,7 +368,12 @@ impl SolveRequest {
         let via = self.via.unwrap_or(Route::Milp);
         if via == Route::Native {
             return Err(Error::usage(
-                "--via native is not available for edge-matching puzzles: use milp, clique or sat",
+                "--via native is not available for edge-matching puzzles: use milp, clique, sat or heuristic",
+            ));
+        }
+        if via == Route::Heuristic {
+            return Err(Error::usage(
+                "--via heuristic has no model of its own: its regions are MILPs (use --solver to pick the MILP solver)",
             ));
         }
         let default = match via {
@@ -795,6 +800,9 @@ fn solve_command(
     req: &family::SolveRequest,
     progress: Progress<'_>,
 ) -> Result<Solved, Error> {
+    if req.via == Some(Route::Heuristic) {
+        return solve_heuristic(inst, req, progress);
+    }
     FAMILY.check_flags(&req.given(), &["--filter", "--fix-corner"])?;
     let req = SolveRequest {
         via: req.via,
@@ -807,6 +815,36 @@ fn solve_command(
     req.model()?;
     let p = inst.parse(EdgePuzzle::parse)?;
     let report = solve(&p, &req, progress)?;
+    let solution_text = report.board().map(|b| b.to_text_with_colours(&p));
+    Ok(Solved {
+        report,
+        solution_text,
+    })
+}
+
+/// `solve --via heuristic`: the heuristic route's flags only, and no `--model`.
+fn solve_heuristic(
+    inst: &Instance,
+    req: &family::SolveRequest,
+    progress: Progress<'_>,
+) -> Result<Solved, Error> {
+    let takes: Vec<&str> = req.heuristic.given();
+    FAMILY.check_flags(&req.given(), &takes)?;
+    if let Some(m) = req.model {
+        return Err(Error::Usage(format!(
+            "--model {} does not apply to --via heuristic: its regions are MILPs of their own",
+            m.name()
+        )));
+    }
+    super::check_limits(&req.limits)?;
+    let p = inst.parse(EdgePuzzle::parse)?;
+    let reg = Registry::load(req.solvers_file.as_deref())?;
+    let name = req
+        .solver
+        .as_deref()
+        .unwrap_or(EdgeModel::Milp.default_solver());
+    let report =
+        super::edge_heuristic::solve(&p, &req.heuristic, name, &reg, &req.limits, progress)?;
     let solution_text = report.board().map(|b| b.to_text_with_colours(&p));
     Ok(Solved {
         report,

@@ -263,6 +263,8 @@ pub struct SolveRequest {
     pub certify: Option<CertifyOptions>,
     /// Sliding: `--plan`, a move file to certify.
     pub plan: Option<PathBuf>,
+    /// Edge `--via heuristic`: its flags.
+    pub heuristic: super::edge_heuristic::HeuristicFlags,
     /// The family flags.
     pub options: FamilyOptions,
 }
@@ -279,6 +281,7 @@ impl SolveRequest {
             encoding: None,
             certify: None,
             plan: None,
+            heuristic: Default::default(),
             options: FamilyOptions::default(),
         }
     }
@@ -295,6 +298,7 @@ impl SolveRequest {
         if self.plan.is_some() {
             g.push("--plan");
         }
+        g.extend(self.heuristic.given());
         g
     }
 }

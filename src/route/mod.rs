@@ -11,6 +11,7 @@
 
 pub mod clique;
 pub mod edge;
+pub mod edge_heuristic;
 mod error;
 pub mod families;
 pub mod family;
@@ -38,11 +39,19 @@ pub enum Route {
     Sat,
     /// A max-clique graph and a clique solver.
     Clique,
+    /// Edge-matching: Salassa et al.'s construction and local search over region MILPs.
+    Heuristic,
 }
 
 impl Route {
     /// Every route, in the order help texts list them.
-    pub const ALL: [Route; 4] = [Route::Native, Route::Milp, Route::Sat, Route::Clique];
+    pub const ALL: [Route; 5] = [
+        Route::Native,
+        Route::Milp,
+        Route::Sat,
+        Route::Clique,
+        Route::Heuristic,
+    ];
     /// The route of a `--via` name.
     pub fn from_name(s: &str) -> Option<Route> {
         Route::ALL.into_iter().find(|r| r.name() == s)
@@ -54,6 +63,7 @@ impl Route {
             Route::Milp => "milp",
             Route::Sat => "sat",
             Route::Clique => "clique",
+            Route::Heuristic => "heuristic",
         }
     }
 }

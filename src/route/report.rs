@@ -123,6 +123,22 @@ pub enum Details {
     },
 }
 
+/// What the edge heuristic route did (flattened into the JSON).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct HeuristicStats {
+    /// `greedy`, `backtrack` or `random`.
+    pub construct: String,
+    /// The region shape, `RxC`.
+    pub region: String,
+    /// Matched seams of the constructed board.
+    pub constructed: usize,
+    /// The seed.
+    pub seed: u64,
+    /// `[seconds, matched, step]` after the construction and after every neighbourhood that
+    /// gained.
+    pub trace: Vec<crate::heuristic::local::TraceRow>,
+}
+
 /// Search figures of the native route (flattened into the JSON).
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct NativeStats {
@@ -172,6 +188,9 @@ pub struct Report {
     /// Search figures of the native route.
     #[serde(flatten)]
     pub native: Option<NativeStats>,
+    /// Construction and local-search figures of the edge heuristic route.
+    #[serde(skip_serializing_if = "Option::is_none", flatten)]
+    pub heuristic: Option<HeuristicStats>,
     /// The CNF encoding (the sliding SAT route).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub encoding: Option<Encoding>,
@@ -203,6 +222,7 @@ impl Report {
             errors: Vec::new(),
             solver_status: String::new(),
             native: None,
+            heuristic: None,
             encoding: None,
             certificate: None,
             certificate_wanted: false,

@@ -365,10 +365,11 @@ impl SolveRequest {
         let route = self
             .via
             .unwrap_or(if sat_only { Route::Sat } else { Route::Native });
-        if route == Route::Clique {
-            return Err(Error::usage(
-                "--via clique is not available for sliding puzzles: use native, milp or sat",
-            ));
+        if matches!(route, Route::Clique | Route::Heuristic) {
+            return Err(Error::Usage(format!(
+                "--via {} is not available for sliding puzzles: use native, milp or sat",
+                route.name()
+            )));
         }
         // --via native --certify: the native plan, certified by refuting its length − 2.
         let native_certify = route == Route::Native && self.certify.is_some();

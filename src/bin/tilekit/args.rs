@@ -243,7 +243,8 @@ pub(crate) enum Cmd {
         /// The instance file.
         instance: PathBuf,
         /// Sliding: native (default; IDA* with pattern databases), milp or sat (CNF, horizon
-        /// stepped to optimality). Edge: milp (default), clique or sat.
+        /// stepped to optimality). Edge: milp (default), clique, sat, or heuristic (Salassa et
+        /// al.'s region-MILP construction and local search, for boards too big for the rest).
         #[arg(long, value_parser = route_names())]
         via: Option<Route>,
         /// Sliding: neos (default) or flow for --via milp, sat for --via sat. Edge: milp,
@@ -279,6 +280,8 @@ pub(crate) enum Cmd {
         encoding: Option<EncodingArg>,
         #[command(flatten)]
         certify: CertifyArgs,
+        #[command(flatten)]
+        heuristic: HeuristicArgs,
         #[command(flatten)]
         common: Common,
     },
@@ -365,6 +368,118 @@ pub(crate) enum Cmd {
         #[arg(long)]
         json: bool,
     },
+}
+
+/// `--via heuristic` (edge-matching): Salassa et al.'s construction and local search. The
+/// local-search defaults are the paper's Table 2.
+#[derive(clap::Args, Clone)]
+pub(crate) struct HeuristicArgs {
+    /// With --via heuristic: how the first board is built: greedy region MILPs (Algorithm 1),
+    /// backtrack (Algorithm 2: perfect regions with no-good cuts, greedy at its time limit), or
+    /// random (each piece class shuffled into its cells).
+    #[arg(long, value_enum)]
+    pub construct: Option<ConstructArg>,
+    /// With --via heuristic: the construction's region shape ROWSxCOLS, in the paper's order
+    /// (bands of rows from the top, blocks from the left); n is the board's width. Default 1xn.
+    #[arg(long, value_parser = parse_region_shape, value_name = "RxC")]
+    pub region: Option<tilekit::heuristic::construct::RegionShape>,
+    /// With --via heuristic: the multi-neighbourhood local search (ls, the default) or none.
+    #[arg(long, value_enum)]
+    pub improve: Option<ImproveArg>,
+    /// With --via heuristic: the seed of every random choice (default 1). Same seed and
+    /// solver, same board.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// With --via heuristic: fix a piece before anything is built, PIECE@ROW,COL,ROT (row and
+    /// column from 0 as in board files; ROT in clockwise quarter turns): the Eternity II
+    /// starter piece, or any clue. Repeatable.
+    #[arg(long, value_parser = parse_fix, value_name = "PIECE@ROW,COL,ROT")]
+    pub fix: Vec<tilekit::route::edge_heuristic::Fix>,
+    /// With --construct backtrack: its own time limit in seconds, after which the deepest
+    /// partial board is finished greedily (default: half of --time-limit).
+    #[arg(long)]
+    pub backtrack_time: Option<f64>,
+    /// Tile Assignment: tiles freed per move (TA.K, default 16).
+    #[arg(long)]
+    pub ta_k: Option<usize>,
+    /// Tile Assignment: moves per cycle (TA.N, default 1000).
+    #[arg(long)]
+    pub ta_n: Option<usize>,
+    /// Region Optimisation: the max-clique window WxH (Clique.W x Clique.H, default 6x6).
+    #[arg(long, value_parser = parse_window, value_name = "WxH")]
+    pub clique_window: Option<(usize, usize)>,
+    /// Region Optimisation: windows per cycle (Clique.N, default 10).
+    #[arg(long)]
+    pub clique_n: Option<usize>,
+    /// Tiles Swap and Rotation: take the first improvement (default: the best).
+    #[arg(long)]
+    pub tsr_first: bool,
+    /// Local-search cycles without gain before it stops (default 1: a local optimum with
+    /// respect to every neighbourhood).
+    #[arg(long)]
+    pub patience: Option<usize>,
+}
+
+/// `--construct`.
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum ConstructArg {
+    /// Algorithm 1.
+    Greedy,
+    /// Algorithm 2.
+    Backtrack,
+    /// A random board.
+    Random,
+}
+
+impl From<ConstructArg> for tilekit::route::edge_heuristic::Construct {
+    fn from(c: ConstructArg) -> Self {
+        use tilekit::route::edge_heuristic::Construct;
+        match c {
+            ConstructArg::Greedy => Construct::Greedy,
+            ConstructArg::Backtrack => Construct::Backtrack,
+            ConstructArg::Random => Construct::Random,
+        }
+    }
+}
+
+/// `--improve`.
+#[derive(Clone, Copy, ValueEnum)]
+pub(crate) enum ImproveArg {
+    /// The multi-neighbourhood local search.
+    Ls,
+    /// None.
+    None,
+}
+
+impl From<ImproveArg> for tilekit::route::edge_heuristic::Improve {
+    fn from(c: ImproveArg) -> Self {
+        use tilekit::route::edge_heuristic::Improve;
+        match c {
+            ImproveArg::Ls => Improve::Ls,
+            ImproveArg::None => Improve::None,
+        }
+    }
+}
+
+fn parse_region_shape(s: &str) -> Result<tilekit::heuristic::construct::RegionShape, String> {
+    tilekit::heuristic::construct::RegionShape::parse(s)
+}
+
+fn parse_fix(s: &str) -> Result<tilekit::route::edge_heuristic::Fix, String> {
+    tilekit::route::edge_heuristic::Fix::parse(s)
+}
+
+fn parse_window(s: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("expected a window WxH such as 6x6, not {s:?}");
+    let (w, h) = s.split_once(['x', '×']).ok_or_else(bad)?;
+    let (w, h): (usize, usize) = (
+        w.trim().parse().map_err(|_| bad())?,
+        h.trim().parse().map_err(|_| bad())?,
+    );
+    if w == 0 || h == 0 {
+        return Err(bad());
+    }
+    Ok((w, h))
 }
 
 /// `--certify` and its options (SAT route only).

@@ -92,6 +92,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             json,
             encoding,
             certify,
+            heuristic,
             common,
         } => {
             let lim = tilekit::route::limits(time_limit, threads)?;
@@ -110,6 +111,21 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                     jobs: certify.split_jobs,
                 }),
                 plan: certify.plan.clone(),
+                heuristic: tilekit::route::edge_heuristic::HeuristicFlags {
+                    construct: heuristic.construct.map(Into::into),
+                    region: heuristic.region,
+                    improve: heuristic.improve.map(Into::into),
+                    seed: heuristic.seed,
+                    fixes: heuristic.fix,
+                    backtrack_time: heuristic.backtrack_time,
+                    ta_k: heuristic.ta_k,
+                    ta_n: heuristic.ta_n,
+                    clique_window: heuristic.clique_window,
+                    clique_n: heuristic.clique_n,
+                    tsr_first: heuristic.tsr_first,
+                    patience: heuristic.patience,
+                    best_so_far: output.clone(),
+                },
                 options: family_options(&common),
             };
             // An output that cannot be written is found before the solve, not after it.
