@@ -12,6 +12,7 @@ mod cli;
 mod cli_edge;
 mod edge_clique;
 mod edge_clique_faults;
+mod edge_heuristic;
 mod edge_matching;
 mod edge_milp;
 mod edge_milp_cli;

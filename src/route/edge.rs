@@ -17,6 +17,7 @@ use crate::format::solution::{clique as clique_answer, sat as sat_answer};
 use crate::format::{Format, dimacs_cnf, dimacs_graph, lp, mps};
 use crate::formulate::edge_clique::{self, CliqueOptions, EdgeClique};
 use crate::formulate::edge_milp::{self, EdgeMilp, EdgeMilpOptions};
+use crate::formulate::edge_region;
 use crate::formulate::edge_sat::{self, EdgeSat, SatOptions};
 use crate::model::algebraic::Algebraic;
 use crate::model::answer::{MilpSolution, SatOutcome};
@@ -46,6 +47,9 @@ impl EdgeModel {
             ModelName::Milp => Ok(EdgeModel::Milp),
             ModelName::Clique => Ok(EdgeModel::Clique),
             ModelName::Sat => Ok(EdgeModel::Sat),
+            ModelName::Region => Err(Error::usage(
+                "--model region is exported (tilekit export --model region --region R0,C0,R1,C1 --partial BOARD) and solved inside --via heuristic",
+            )),
             other => Err(Error::Usage(format!(
                 "--model {} is not known for edge-matching puzzles: use milp, clique or sat",
                 other.name()
@@ -768,6 +772,9 @@ fn export_command(
     req: &ExportRequest,
     progress: Progress<'_>,
 ) -> Result<Exported, Error> {
+    if req.model == Some(ModelName::Region) {
+        return export_region(inst, req);
+    }
     FAMILY.check_flags(
         &req.given(),
         &[
@@ -779,6 +786,11 @@ fn export_command(
             "--email",
         ],
     )?;
+    if req.region.is_some() || req.partial.is_some() {
+        return Err(Error::usage(
+            "--region and --partial belong to --model region",
+        ));
+    }
     let out = req.output.as_deref();
     let m = EdgeModel::of(req.model.unwrap_or(ModelName::Milp))?;
     let fmt = export_format(m, req.format, out, req.complement)?;
@@ -803,6 +815,9 @@ fn solve_command(
     if req.via == Some(Route::Heuristic) {
         return solve_heuristic(inst, req, progress);
     }
+    if let Some(flag) = req.heuristic.given().first() {
+        return Err(Error::Usage(format!("{flag} belongs to --via heuristic")));
+    }
     FAMILY.check_flags(&req.given(), &["--filter", "--fix-corner"])?;
     let req = SolveRequest {
         via: req.via,
@@ -820,6 +835,62 @@ fn solve_command(
         report,
         solution_text,
     })
+}
+
+/// `export --model region`: the region MILP of a rectangle of a partial board, as LP or MPS
+/// (format from `--format` or `-o`'s extension; LP by default), every piece not on the board
+/// free to fill it.
+fn export_region(inst: &Instance, req: &ExportRequest) -> Result<Exported, Error> {
+    FAMILY.check_flags(&req.given(), &["--region", "--partial"])?;
+    let (Some([r0, c0, r1, c1]), Some(partial)) = (req.region, req.partial.as_deref()) else {
+        return Err(Error::usage(
+            "--model region needs --region R0,C0,R1,C1 (the rectangle's corners, rows and columns from 0) and --partial BOARD (the board it is cut from; an empty board file `R C` for none)",
+        ));
+    };
+    let out = req.output.as_deref();
+    let name = match (req.format, out.filter(|o| *o != Path::new("-"))) {
+        (Some(f), _) => f.name().to_string(),
+        (None, Some(o)) => o
+            .extension()
+            .and_then(|e| e.to_str())
+            .unwrap_or("")
+            .to_string(),
+        _ => "lp".to_string(),
+    };
+    let format = match Format::from_name(&name) {
+        Some(f @ (Format::Lp | Format::Mps)) => f,
+        _ => {
+            return Err(Error::Usage(format!(
+                "--model region is written as lp or mps, not {:?}",
+                if name.is_empty() {
+                    "a file without an extension"
+                } else {
+                    &name
+                }
+            )));
+        }
+    };
+    let p = inst.parse(EdgePuzzle::parse)?;
+    let text = super::read_text(partial, "partial board")?;
+    let board = crate::puzzle::edge::parse_any_board(&text, &partial.display().to_string(), &p)?;
+    if r0 > r1 || c0 > c1 {
+        return Err(Error::Usage(format!(
+            "--region {r0},{c0},{r1},{c1}: the first corner must be above and left of the second"
+        )));
+    }
+    let spec = edge_region::RegionSpec::rectangle(&p, &board, (r0, c0), (r1, c1));
+    let region = edge_region::build(&p, &board, &spec).map_err(|e| match e {
+        edge_region::RegionError::Model(m) => Error::failure(m),
+        e => Error::Usage(format!("--region {r0},{c0},{r1},{c1}: {e}")),
+    })?;
+    let mut buf = Vec::new();
+    match format {
+        Format::Mps => mps::write_mps(&region.model, &mut buf),
+        _ => lp::write_lp(&region.model, &mut buf),
+    }
+    .map_err(Error::failure)?;
+    super::output::write_to(out, &buf)?;
+    Ok(Exported::Written)
 }
 
 /// `solve --via heuristic`: the heuristic route's flags only, and no `--model`.

@@ -201,6 +201,10 @@ pub struct ExportRequest {
     pub output: Option<PathBuf>,
     /// Edge clique: `--complement`.
     pub complement: bool,
+    /// Edge region: `--region R0,C0,R1,C1`, the rectangle's corners (0-based, inclusive).
+    pub region: Option<[usize; 4]>,
+    /// Edge region: `--partial BOARD`, the board the region is cut from.
+    pub partial: Option<PathBuf>,
     /// The NEOS job flags.
     pub neos: NeosJobFlags,
     /// The family flags.
@@ -213,6 +217,12 @@ impl ExportRequest {
         let mut g = self.options.given();
         if self.complement {
             g.push("--complement");
+        }
+        if self.region.is_some() {
+            g.push("--region");
+        }
+        if self.partial.is_some() {
+            g.push("--partial");
         }
         g.extend(self.neos_given());
         g

@@ -81,17 +81,20 @@ pub enum ModelName {
     Milp,
     /// Edge: the max-clique graph.
     Clique,
+    /// Edge: Salassa et al.'s region MILP (15)–(17), of a rectangle of a partial board.
+    Region,
 }
 
 impl ModelName {
     /// Every model name, in the order help texts list them (a new formulation's name is one
     /// variant and one entry here; the command line takes its values from this list).
-    pub const ALL: [ModelName; 5] = [
+    pub const ALL: [ModelName; 6] = [
         ModelName::Neos,
         ModelName::Flow,
         ModelName::Sat,
         ModelName::Milp,
         ModelName::Clique,
+        ModelName::Region,
     ];
     /// The model of a `--model` name.
     pub fn from_name(s: &str) -> Option<ModelName> {
@@ -105,6 +108,7 @@ impl ModelName {
             ModelName::Sat => "sat",
             ModelName::Milp => "milp",
             ModelName::Clique => "clique",
+            ModelName::Region => "region",
         }
     }
 }

@@ -213,7 +213,8 @@ pub(crate) enum Cmd {
         /// The instance file.
         instance: PathBuf,
         /// The formulation: sliding neos (default; the case study's MILP), flow or sat (CNF);
-        /// edge milp (default; Salassa et al.), clique or sat.
+        /// edge milp (default; Salassa et al.), clique, sat, or region (their region MILP of a
+        /// rectangle of a partial board: --region, --partial).
         #[arg(long, value_parser = model_names())]
         model: Option<ModelName>,
         /// The file format (default: from -o's extension, else the model's own: lp, cnf or
@@ -235,6 +236,14 @@ pub(crate) enum Cmd {
         /// Edge clique model: write the complement (the conflict graph; far smaller on big boards).
         #[arg(long)]
         complement: bool,
+        /// Edge region model: the rectangle to fill, R0,C0,R1,C1 (its corners; rows and
+        /// columns from 0 as in board files, inclusive). Its cells must be empty on --partial.
+        #[arg(long, value_parser = parse_rectangle, value_name = "R0,C0,R1,C1")]
+        region: Option<[usize; 4]>,
+        /// Edge region model: the partial board the region is cut from (a board file; `R C`
+        /// alone for an empty board). Every piece not on it may fill the region.
+        #[arg(long, value_name = "BOARD")]
+        partial: Option<PathBuf>,
         #[command(flatten)]
         common: Common,
     },
@@ -467,6 +476,16 @@ fn parse_region_shape(s: &str) -> Result<tilekit::heuristic::construct::RegionSh
 
 fn parse_fix(s: &str) -> Result<tilekit::route::edge_heuristic::Fix, String> {
     tilekit::route::edge_heuristic::Fix::parse(s)
+}
+
+fn parse_rectangle(s: &str) -> Result<[usize; 4], String> {
+    let bad =
+        || format!("expected R0,C0,R1,C1 (four whole numbers, rows and columns from 0), not {s:?}");
+    let v: Vec<usize> = s
+        .split(',')
+        .map(|x| x.trim().parse().map_err(|_| bad()))
+        .collect::<Result<_, _>>()?;
+    <[usize; 4]>::try_from(v).map_err(|_| bad())
 }
 
 fn parse_window(s: &str) -> Result<(usize, usize), String> {

@@ -63,6 +63,8 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             email,
             output,
             complement,
+            region,
+            partial,
             common,
         } => {
             let req = ExportRequest {
@@ -70,6 +72,8 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                 format,
                 output,
                 complement,
+                region,
+                partial,
                 neos: NeosJobFlags {
                     input: input.map(Into::into),
                     solver: neos_solver,
