@@ -550,3 +550,161 @@ impl Neighbourhood for SwapRotate {
         Ok(gain)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::heuristic::matched;
+    use crate::puzzle::edge::{generate, score};
+    use crate::solve::milp_embedded::Microlp;
+    use std::time::{Duration, Instant};
+
+    fn quiet(_: &str) {}
+
+    fn ctx(p: &EdgePuzzle, seed: u64) -> Ctx<'_> {
+        Ctx {
+            puzzle: p,
+            milp: &Microlp,
+            rng: Rng::new(seed),
+            deadline: Instant::now() + Duration::from_secs(60),
+            threads: 1,
+            progress: &quiet,
+        }
+    }
+
+    fn assert_legal(p: &EdgePuzzle, b: &Board, what: &str) {
+        let s = score(p, b);
+        assert_eq!(
+            (s.rim_faults, s.repeats, s.empty),
+            (0, 0, 0),
+            "{what}: {s:?}"
+        );
+    }
+
+    /// Every neighbourhood alone, on random legal boards of random small puzzles (few
+    /// colours, so that both matches and mismatches abound): never worse, still legal, and
+    /// the gain it reports is the score's change.
+    #[test]
+    fn neighbourhoods_never_worsen_keep_legality_and_report_their_gain() {
+        let mut gained = [0usize; 4];
+        for seed in 0..40u64 {
+            let rows = 2 + (seed % 5) as usize;
+            let cols = 2 + (seed / 5 % 5) as usize;
+            let inner = if rows == 2 && cols == 2 { 0 } else { 2 };
+            let (p, _) = generate(rows, cols, 2, inner + (seed % 2) as u16, seed).unwrap();
+            let mut rng = Rng::new(seed + 100);
+            let start = random_board(&p, &mut rng);
+            assert_legal(&p, &start, "random_board");
+            let mut hoods: Vec<Box<dyn Neighbourhood>> = vec![
+                Box::new(TileAssignment::<KuhnMunkres> {
+                    k: 1 + (seed % 16) as usize,
+                    iterations: 60,
+                    ..Default::default()
+                }),
+                Box::new(BlackAndWhite::<KuhnMunkres>::default()),
+                Box::new(SwapRotate {
+                    first_improvement: false,
+                }),
+                Box::new(SwapRotate {
+                    first_improvement: true,
+                }),
+            ];
+            for (h, hood) in hoods.iter_mut().enumerate() {
+                let mut board = start.clone();
+                let before = matched(&p, &board);
+                let mut c = ctx(&p, seed);
+                let gain = hood.improve(&mut c, &mut board).unwrap();
+                let what = format!("{} on {rows}x{cols} seed {seed}", hood.name());
+                assert_legal(&p, &board, &what);
+                let after = matched(&p, &board);
+                assert!(after >= before, "{what}: {before} -> {after}");
+                assert_eq!(gain, after - before, "{what}");
+                gained[h] += gain;
+                // A local optimum stays one: a second call finds nothing.
+                if hood.name() != "TA" {
+                    assert_eq!(hood.improve(&mut c, &mut board).unwrap(), 0, "{what}");
+                }
+            }
+        }
+        // Random boards are far from local optima: every neighbourhood must find something.
+        assert!(gained.iter().all(|&g| g > 0), "{gained:?}");
+    }
+
+    /// A planted 5×5 board with two inner pieces swapped (and turned).
+    fn planted_with_swap(a: usize, b: usize) -> (EdgePuzzle, Board, Board) {
+        let (p, solution) = generate(5, 5, 2, 4, 3).unwrap();
+        let mut board = solution.clone();
+        let (pa, ra) = board.cells[a].unwrap();
+        let (pb, rb) = board.cells[b].unwrap();
+        board.cells[a] = Some((pb, rb.then(Rotation::ALL[1])));
+        board.cells[b] = Some((pa, ra));
+        assert_legal(&p, &board, "swapped");
+        assert!(matched(&p, &board) < p.max_score());
+        (p, solution, board)
+    }
+
+    #[test]
+    fn swap_rotate_restores_a_planted_board_with_two_inner_pieces_swapped() {
+        // Apart (cells (1, 1) and (3, 2)) and side by side ((2, 2) and (2, 3)).
+        for (a, b) in [(6, 17), (12, 13)] {
+            let (p, _, mut board) = planted_with_swap(a, b);
+            let before = matched(&p, &board);
+            let gain = SwapRotate::default()
+                .improve(&mut ctx(&p, 1), &mut board)
+                .unwrap();
+            assert_eq!(matched(&p, &board), p.max_score(), "cells {a}, {b}");
+            assert_eq!(gain, p.max_score() - before);
+        }
+    }
+
+    #[test]
+    fn black_and_white_restores_two_swapped_pieces_of_one_colour() {
+        // (1, 1) and (3, 3): both "black", so one assignment against the planted white
+        // neighbours puts them back.
+        let (p, _, mut board) = planted_with_swap(6, 18);
+        BlackAndWhite::<KuhnMunkres>::default()
+            .improve(&mut ctx(&p, 1), &mut board)
+            .unwrap();
+        assert_eq!(matched(&p, &board), p.max_score());
+    }
+
+    #[test]
+    fn the_matched_sides_helper_agrees_with_the_score() {
+        let (p, _) = generate(4, 5, 2, 2, 9).unwrap();
+        let board = random_board(&p, &mut Rng::new(9));
+        let per_cell: usize = (0..board.cells.len())
+            .map(|c| cell_matched(&p, &board, c))
+            .sum();
+        // Every matched seam is seen from both of its cells.
+        assert_eq!(per_cell, 2 * matched(&p, &board));
+        for a in 0..board.cells.len() {
+            for b in 0..board.cells.len() {
+                if adjacent(board.cols, a, b) {
+                    assert_eq!(
+                        seam_matched(&p, &board, a, b),
+                        seam_matched(&p, &board, b, a)
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn tile_assignment_samples_pairwise_non_adjacent_cells_of_one_class() {
+        let (p, _) = generate(8, 8, 2, 3, 5).unwrap();
+        let board = random_board(&p, &mut Rng::new(5));
+        let mut rng = Rng::new(6);
+        for cells in class_cells(&p) {
+            for _ in 0..20 {
+                let chosen = select_cells(&p, &board, &cells, 16, &mut rng);
+                assert!(!chosen.is_empty() && chosen.len() <= 16);
+                for (i, &a) in chosen.iter().enumerate() {
+                    assert!(cells.contains(&a));
+                    for &b in &chosen[i + 1..] {
+                        assert!(a != b && !adjacent(board.cols, a, b), "{a} {b}");
+                    }
+                }
+            }
+        }
+    }
+}
