@@ -4,7 +4,8 @@
 //! cycle gains nothing (the board is then a local optimum with respect to all of them) or
 //! the deadline passes.
 
-use super::neighbourhood::Neighbourhood;
+use super::assign::KuhnMunkres;
+use super::neighbourhood::{BlackAndWhite, Neighbourhood, SwapRotate, TileAssignment};
 use super::{Ctx, HeuristicError, matched};
 use crate::puzzle::edge::Board;
 use std::time::Instant;
@@ -110,6 +111,16 @@ pub struct LsParams {
 
 /// The neighbourhoods in the paper's order: TA, BO, BW, TSR, RO.
 pub fn paper_neighbourhoods(params: &LsParams) -> Vec<Box<dyn Neighbourhood>> {
-    let _ = params;
-    Vec::new()
+    let ta: TileAssignment = TileAssignment {
+        k: params.ta_k.unwrap_or(16),
+        iterations: params.ta_n.unwrap_or(1000),
+        ..TileAssignment::default()
+    };
+    vec![
+        Box::new(ta),
+        Box::new(BlackAndWhite::<KuhnMunkres>::default()),
+        Box::new(SwapRotate {
+            first_improvement: params.tsr_first,
+        }),
+    ]
 }

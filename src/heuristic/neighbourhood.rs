@@ -47,6 +47,18 @@ fn class_cells(p: &EdgePuzzle) -> [Vec<usize>; 3] {
     out
 }
 
+/// [`class_cells`] without the frozen cells (fixed pieces such as the starter piece): the
+/// cells a move may touch.
+fn movable_class_cells(ctx: &Ctx<'_>) -> [Vec<usize>; 3] {
+    let cols = ctx.puzzle.cols();
+    class_cells(ctx.puzzle).map(|cells| {
+        cells
+            .into_iter()
+            .filter(|&c| !ctx.is_frozen(c / cols, c % cols))
+            .collect()
+    })
+}
+
 /// The colour that side `d` (0 up, 1 right, 2 down, 3 left) of cell (`row`, `col`) shows,
 /// `None` when the cell is empty or off the board.
 fn side(p: &EdgePuzzle, board: &Board, row: usize, col: usize, d: usize) -> Option<u16> {
@@ -298,7 +310,7 @@ impl<A: Assignment> Neighbourhood for TileAssignment<A> {
 
     fn improve(&mut self, ctx: &mut Ctx<'_>, board: &mut Board) -> Result<usize, HeuristicError> {
         let p = ctx.puzzle;
-        let classes: Vec<Vec<usize>> = class_cells(p)
+        let classes: Vec<Vec<usize>> = movable_class_cells(ctx)
             .into_iter()
             .map(|cells| {
                 cells
@@ -360,7 +372,7 @@ impl<A: Assignment> Neighbourhood for BlackAndWhite<A> {
     fn improve(&mut self, ctx: &mut Ctx<'_>, board: &mut Board) -> Result<usize, HeuristicError> {
         let p = ctx.puzzle;
         let cols = p.cols();
-        let classes = class_cells(p);
+        let classes = movable_class_cells(ctx);
         let groups: Vec<Vec<usize>> = [0, 1]
             .into_iter()
             .flat_map(|colour| {
@@ -525,7 +537,7 @@ impl Neighbourhood for SwapRotate {
     }
 
     fn improve(&mut self, ctx: &mut Ctx<'_>, board: &mut Board) -> Result<usize, HeuristicError> {
-        let classes = class_cells(ctx.puzzle);
+        let classes = movable_class_cells(ctx);
         let mut gain = 0;
         // Every move gains at least one seam, so this ends within max_score moves.
         while !ctx.out_of_time() {
@@ -569,6 +581,7 @@ mod tests {
             deadline: Instant::now() + Duration::from_secs(60),
             threads: 1,
             progress: &quiet,
+            frozen: Vec::new(),
         }
     }
 
