@@ -121,6 +121,9 @@ pub struct HeuristicFlags {
     /// `--patience N`: whole local-search cycles without gain before it stops (default 1, the
     /// paper's local optimum).
     pub patience: Option<usize>,
+    /// The local search's own budget in seconds after the construction (default: the rest of
+    /// the time limit); `bench sal` gives each run the paper's budget, scaled.
+    pub ls_time: Option<f64>,
     /// Where the best board so far is kept (`-o`), rewritten on every improvement.
     pub best_so_far: Option<PathBuf>,
 }
@@ -266,6 +269,11 @@ pub fn solve(
     });
     keep(&board, constructed)?;
     let improve = flags.improve.unwrap_or_default();
+    if let Some(t) = flags.ls_time {
+        ctx.deadline = ctx
+            .deadline
+            .min(Instant::now() + super::seconds("the local search's budget", t)?);
+    }
     if improve == Improve::Ls {
         let mut hoods =
             crate::heuristic::local::paper_neighbourhoods(&crate::heuristic::local::LsParams {

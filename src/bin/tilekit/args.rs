@@ -121,7 +121,7 @@ impl From<EncodingArg> for Encoding {
 
 /// Published benchmark sets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum BenchSetArg {
+pub(crate) enum BenchSetArg {
     /// Korf's 100 random 15-puzzles.
     Korf100,
     /// Korf & Felner's 50 random 24-puzzles.
@@ -131,17 +131,52 @@ pub enum BenchSetArg {
     Deepcubea24,
     /// The 17 hardest 15-puzzle positions (80 moves).
     Hardest80,
+    /// Edge-matching: Salassa et al.'s Table 3 (META 10x10 to 16x16 and Eternity II, greedy
+    /// and backtracking, 1xn and 2xn, with and without the local search).
+    Sal,
 }
 
-impl From<BenchSetArg> for BenchSet {
-    fn from(b: BenchSetArg) -> BenchSet {
-        match b {
-            BenchSetArg::Korf100 => BenchSet::Korf100,
-            BenchSetArg::Korf50x24 => BenchSet::Korf50x24,
-            BenchSetArg::Deepcubea24 => BenchSet::DeepCubeA24,
-            BenchSetArg::Hardest80 => BenchSet::Hardest80,
+impl BenchSetArg {
+    /// The sliding set, `None` for `sal`.
+    pub(crate) fn sliding(self) -> Option<BenchSet> {
+        match self {
+            BenchSetArg::Korf100 => Some(BenchSet::Korf100),
+            BenchSetArg::Korf50x24 => Some(BenchSet::Korf50x24),
+            BenchSetArg::Deepcubea24 => Some(BenchSet::DeepCubeA24),
+            BenchSetArg::Hardest80 => Some(BenchSet::Hardest80),
+            BenchSetArg::Sal => None,
         }
     }
+}
+
+/// `bench sal`'s own flags.
+#[derive(clap::Args, Clone)]
+pub(crate) struct SalArgs {
+    /// bench sal: the instances, comma-separated (10x10, 12x12, 14x14, 16x16, EII; default all).
+    #[arg(long, value_delimiter = ',')]
+    pub instances: Vec<String>,
+    /// bench sal: the starts, comma-separated (default greedy).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub starts: Vec<ConstructArg>,
+    /// bench sal: region heights, comma-separated: 1 (1xn) and/or 2 (2xn) (default 1).
+    #[arg(long, value_delimiter = ',')]
+    pub regions: Vec<usize>,
+    /// bench sal: runs (seeds 1..N) per configuration.
+    #[arg(long, default_value_t = 3)]
+    pub runs: usize,
+    /// bench sal: the local search's budget per run in seconds (0: none; the paper used the
+    /// backtracking limit, 1200 to 3600 s).
+    #[arg(long, default_value_t = 60.0)]
+    pub ls_time: f64,
+    /// bench sal: the backtracking heuristic's limit per run in seconds (paper: 1200 to 3600).
+    #[arg(long, default_value_t = 60.0)]
+    pub backtrack_time: f64,
+    /// bench sal: a ceiling on each greedy construction in seconds.
+    #[arg(long, default_value_t = 600.0)]
+    pub construct_time: f64,
+    /// bench sal: the MILP solver (default cbc).
+    #[arg(long, default_value = "cbc")]
+    pub solver: String,
 }
 
 /// Pattern-database partitions.
@@ -366,6 +401,8 @@ pub(crate) enum Cmd {
         /// Print the summary as one JSON object after the table.
         #[arg(long)]
         json: bool,
+        #[command(flatten)]
+        sal: SalArgs,
     },
     /// List the registered solvers (embedded and external), whether each is installed, and
     /// its version.

@@ -52,6 +52,55 @@ fn code(success: bool) -> ExitCode {
     }
 }
 
+/// `bench sal`: Salassa et al.'s Table 3 (the sliding sets' flags do not apply).
+fn bench_sal(
+    limit: Option<usize>,
+    time_limit: Option<f64>,
+    jobs: usize,
+    pdb: bool,
+    json: bool,
+    sal: args::SalArgs,
+) -> Result<ExitCode, Error> {
+    for (given, flag) in [
+        (limit.is_some(), "--limit"),
+        (time_limit.is_some(), "--time-limit"),
+        (jobs != 1, "--jobs"),
+        (pdb, "--pdb"),
+    ] {
+        if given {
+            return Err(Error::Usage(format!(
+                "{flag} does not apply to bench sal: its budgets are --ls-time, --backtrack-time and --construct-time"
+            )));
+        }
+    }
+    use tilekit::route::bench_sal;
+    let opts = bench_sal::SalOptions {
+        instances: sal.instances,
+        starts: if sal.starts.is_empty() {
+            vec![tilekit::route::edge_heuristic::Construct::Greedy]
+        } else {
+            sal.starts.into_iter().map(Into::into).collect()
+        },
+        region_rows: if sal.regions.is_empty() {
+            vec![1]
+        } else {
+            sal.regions
+        },
+        runs: sal.runs,
+        ls_time: sal.ls_time,
+        backtrack_time: sal.backtrack_time,
+        construct_time: sal.construct_time,
+        solver: sal.solver,
+        threads: 1,
+    };
+    let mut out = progress::Stdout::default();
+    let rows = bench_sal::run(&opts, &mut out, &progress_line)?;
+    if json {
+        say(&serde_json::to_string(&rows).map_err(Error::failure)?)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 fn run(cli: Cli) -> Result<ExitCode, Error> {
     match cli.cmd {
         Cmd::Export {
@@ -128,6 +177,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                     clique_n: heuristic.clique_n,
                     tsr_first: heuristic.tsr_first,
                     patience: heuristic.patience,
+                    ls_time: None,
                     best_so_far: output.clone(),
                 },
                 options: family_options(&common),
@@ -218,8 +268,12 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             cache_dir,
             pdb,
             json,
+            sal,
         } => {
             use tilekit::search::bench;
+            let Some(set) = set.sliding() else {
+                return bench_sal(limit, time_limit, jobs, pdb.is_some(), json, sal);
+            };
             let opts = bench::BenchOptions {
                 limit,
                 time_limit: time_limit
@@ -234,7 +288,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             };
             let mut out = progress::Stdout::default();
             let summary =
-                bench::run(set.into(), &opts, &mut out, &progress_line).map_err(|e| match e {
+                bench::run(set, &opts, &mut out, &progress_line).map_err(|e| match e {
                     tilekit::search::SearchError::Output(io)
                         if io.kind() == std::io::ErrorKind::BrokenPipe =>
                     {
