@@ -23,7 +23,6 @@ pub mod neighbourhood;
 use crate::formulate::edge_region::{self, EdgeRegion, RegionSpec};
 use crate::model::answer::Outcome;
 use crate::puzzle::edge::{Board, EdgePuzzle};
-use crate::route::Progress;
 use crate::solve::{Limits, MilpSolver, SolveError};
 use std::time::{Duration, Instant};
 
@@ -79,6 +78,10 @@ impl Rng {
         }
     }
 }
+
+/// Where progress lines go (the same shape as `route::Progress`, which this module, below the
+/// routes, does not use).
+pub type Progress<'a> = &'a (dyn Fn(&str) + Sync);
 
 /// What every step of a heuristic run needs: the puzzle, the MILP solver for region models,
 /// the seeded generator, the run's deadline, and where progress goes.
