@@ -62,3 +62,46 @@ impl Neighbourhood for BorderOptimisation {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::heuristic::Rng;
+    use crate::heuristic::clique::tests::{ctx, legal};
+    use crate::puzzle::edge::generate;
+
+    #[test]
+    fn border_optimisation_restores_a_scrambled_planted_rim() {
+        let (p, planted) = generate(6, 6, 2, 3, 17).unwrap();
+        let mut board = planted.clone();
+        // Swap edge pieces between cells of the top and left sides, each turned to fit.
+        let mut rng = Rng::new(4);
+        let mut edges: Vec<(usize, usize)> = (1..5)
+            .map(|c| (0, c))
+            .chain((1..5).map(|r| (r, 0)))
+            .collect();
+        rng.shuffle(&mut edges);
+        let ids: Vec<u16> = edges
+            .iter()
+            .map(|&(r, c)| board.get(r, c).unwrap().0)
+            .collect();
+        let targets: Vec<(usize, usize)> = (1..5)
+            .map(|c| (0, c))
+            .chain((1..5).map(|r| (r, 0)))
+            .collect();
+        for (&(r, c), id) in targets.iter().zip(ids) {
+            board.cells[r * 6 + c] = Some((id, p.fitting_rotations(id, r, c)[0]));
+        }
+        assert!(legal(&p, &board));
+        let before = matched(&p, &board);
+        assert!(before < p.max_score());
+        let mut c = ctx(&p, 1);
+        let gained = BorderOptimisation.improve(&mut c, &mut board).unwrap();
+        assert_eq!(matched(&p, &board), p.max_score());
+        assert_eq!(gained, p.max_score() - before);
+        assert!(legal(&p, &board));
+        // At the optimum, BO moves nothing and gains nothing.
+        assert_eq!(BorderOptimisation.improve(&mut c, &mut board).unwrap(), 0);
+        assert_eq!(matched(&p, &board), p.max_score());
+    }
+}
