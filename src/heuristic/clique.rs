@@ -17,9 +17,10 @@ use crate::model::graph::{self, StreamedGraph};
 use crate::puzzle::edge::{Board, EdgePuzzle};
 use std::time::Instant;
 
-/// Search nodes one RO iteration's max-clique search may expand: enough to prove most 6×6
-/// windows, small enough that an unlucky window costs seconds, not minutes.
-const NODE_BUDGET: u64 = 1_000_000;
+/// Search nodes one RO iteration's max-clique search may expand. A node of a 6×6 window graph
+/// (about 2,000–2,500 nodes on 12×12 and 16×16 boards) costs 4–7 µs here, so a window that
+/// cannot be proven costs about a second; the seed keeps what the window had.
+const NODE_BUDGET: u64 = 200_000;
 
 /// An undirected simple graph as a bitset adjacency matrix (one row of `u64` words per node),
 /// the representation the clique search works on.
@@ -122,12 +123,15 @@ pub struct CliqueSearch {
 /// so candidates are tried from the highest colour down and the node is cut as soon as the
 /// current clique plus the candidate's colour cannot beat the incumbent.
 ///
-/// `initial` (a clique of `g`, or empty) seeds the incumbent. The search stops after
+/// `initial` (a clique of `g`, or empty) seeds the incumbent. `upper` is a bound known from
+/// outside (a window's cell count; `usize::MAX` for none): a clique that reaches it ends the
+/// search, proven, where colouring alone would go on proving it. The search stops after
 /// `node_budget` search nodes or at `deadline`, returning the best clique met with `proven`
 /// false.
 pub fn max_clique(
     g: &BitGraph,
     initial: &[usize],
+    upper: usize,
     node_budget: u64,
     deadline: Option<Instant>,
 ) -> CliqueSearch {
@@ -161,12 +165,13 @@ pub fn max_clique(
         budget: node_budget,
         deadline,
         aborted: false,
+        upper,
     };
     let mut all = vec![0u64; h.words];
     for v in 0..n {
         all[v / 64] |= 1 << (v % 64);
     }
-    if n > 0 {
+    if n > 0 && s.best.len() < upper {
         s.expand(all);
     }
     let mut clique: Vec<usize> = s.best.iter().map(|&i| order[i]).collect();
@@ -187,6 +192,8 @@ struct Search<'g> {
     budget: u64,
     deadline: Option<Instant>,
     aborted: bool,
+    /// A known upper bound: reaching it ends the search.
+    upper: usize,
 }
 
 impl Search<'_> {
@@ -195,7 +202,8 @@ impl Search<'_> {
         self.nodes += 1;
         // The clock is read every 1024 nodes only: a node costs well under a microsecond.
         if self.nodes > self.budget
-            || (self.nodes % 1024 == 0 && self.deadline.is_some_and(|d| Instant::now() >= d))
+            || (self.nodes.is_multiple_of(1024)
+                && self.deadline.is_some_and(|d| Instant::now() >= d))
         {
             self.aborted = true;
             return;
@@ -217,7 +225,7 @@ impl Search<'_> {
             }
             self.current.pop();
             p[v / 64] &= !(1 << (v % 64));
-            if self.aborted {
+            if self.aborted || self.best.len() >= self.upper {
                 return;
             }
         }
@@ -392,6 +400,13 @@ impl WindowGraph {
     pub fn nodes(&self) -> &[Placement] {
         &self.nodes
     }
+    /// No clique is larger than this: the cells that have a node, or the window's pieces if
+    /// fewer (each cell, and each piece, is an independent set of nodes).
+    pub fn clique_bound(&self) -> usize {
+        let mut cells: Vec<(usize, usize)> = self.nodes.iter().map(|n| (n.row, n.col)).collect();
+        cells.dedup();
+        cells.len().min(self.pieces.len())
+    }
     /// The adjacency matrix, for [`max_clique`].
     pub fn bits(&self) -> &BitGraph {
         &self.adj
@@ -510,7 +525,13 @@ impl RegionOptimisation {
         let left = ctx.rng.below(cols - w + 1);
         let g = WindowGraph::new(ctx.puzzle, board, (top, left), (h, w));
         let seed = g.current_clique(ctx.puzzle, board);
-        let found = max_clique(g.bits(), &seed, NODE_BUDGET, Some(slice_end));
+        let found = max_clique(
+            g.bits(),
+            &seed,
+            g.clique_bound(),
+            NODE_BUDGET,
+            Some(slice_end),
+        );
         let mut partial = board.clone();
         for (r, c) in g.cells() {
             partial.cells[r * cols + c] = None;
@@ -584,7 +605,7 @@ pub(super) mod tests {
     use crate::format::dimacs_graph::write_graph;
     use crate::heuristic::Rng;
     use crate::heuristic::border::BorderOptimisation;
-    use crate::puzzle::edge::{PieceKind, generate, score};
+    use crate::puzzle::edge::{PieceKind, Rotation, generate, score};
     use crate::solve::milp_embedded::Microlp;
     use proptest::prelude::*;
     use std::time::Duration;
@@ -660,8 +681,6 @@ pub(super) mod tests {
         }
     }
 
-    use crate::puzzle::edge::Rotation;
-
     /// The largest clique by trying every node subset (n ≤ 16).
     fn brute_force(g: &BitGraph) -> usize {
         let n = g.num_nodes();
@@ -689,7 +708,7 @@ pub(super) mod tests {
                     }
                 }
             }
-            let found = max_clique(&g, &[], u64::MAX, None);
+            let found = max_clique(&g, &[], usize::MAX, u64::MAX, None);
             assert!(found.proven);
             assert!(g.is_clique(&found.clique), "{:?}", found.clique);
             assert_eq!(found.clique.len(), brute_force(&g), "{g:?}");
@@ -708,11 +727,11 @@ pub(super) mod tests {
         }
         let seed = [0, 1];
         assert!(g.is_clique(&seed));
-        let found = max_clique(&g, &seed, 1, None);
+        let found = max_clique(&g, &seed, usize::MAX, 1, None);
         assert!(!found.proven);
         assert_eq!(found.clique, vec![0, 1]);
         // A seed that is not a clique is ignored, not trusted.
-        let found = max_clique(&g, &[0, 3], u64::MAX, None);
+        let found = max_clique(&g, &[0, 3], usize::MAX, u64::MAX, None);
         assert!(found.proven && g.is_clique(&found.clique));
     }
 
@@ -764,7 +783,7 @@ pub(super) mod tests {
                 let (h, w) = (3 + rng.below(2), 3 + rng.below(2));
                 let at = (rng.below(n - h + 1), rng.below(n - w + 1));
                 let g = WindowGraph::new(&p, &board, at, (h, w));
-                let found = max_clique(g.bits(), &[], u64::MAX, None);
+                let found = max_clique(g.bits(), &[], usize::MAX, u64::MAX, None);
                 assert!(found.proven);
                 assert!(g.bits().is_clique(&found.clique));
                 assert_eq!(graph::first_non_adjacent(&g, &found.clique), None);
@@ -788,8 +807,13 @@ pub(super) mod tests {
         let g = WindowGraph::new(&p, &planted, (1, 2), (4, 4));
         let seed = g.current_clique(&p, &planted);
         assert_eq!(seed.len(), 16);
-        let found = max_clique(g.bits(), &[], u64::MAX, None);
+        let found = max_clique(g.bits(), &[], usize::MAX, u64::MAX, None);
         assert_eq!(found.clique.len(), 16);
+        // Seeded with the window as it is and bounded by its cells, nothing is left to search.
+        assert_eq!(g.clique_bound(), 16);
+        let quick = max_clique(g.bits(), &seed, g.clique_bound(), u64::MAX, None);
+        assert!(quick.proven);
+        assert_eq!((quick.clique.len(), quick.nodes), (16, 0));
         let mut b = planted.clone();
         for (r, c) in g.cells() {
             b.cells[r * 6 + c] = None;
