@@ -34,7 +34,14 @@ impl Neighbourhood for BorderOptimisation {
             return Ok(0);
         }
         let before = matched(ctx.puzzle, board);
-        let cells = rim_cells(board.rows, board.cols);
+        // Frozen rim cells (fixed pieces) stay, and so do their pieces.
+        let cells: Vec<(usize, usize)> = rim_cells(board.rows, board.cols)
+            .into_iter()
+            .filter(|&(r, c)| !ctx.is_frozen(r, c))
+            .collect();
+        if cells.is_empty() {
+            return Ok(0);
+        }
         let mut partial = board.clone();
         let mut pieces = Vec::with_capacity(cells.len());
         for &(r, c) in &cells {

@@ -20,7 +20,7 @@ use std::time::Instant;
 /// Search nodes one RO iteration's max-clique search may expand. A node of a 6×6 window graph
 /// (about 2,000–2,500 nodes on 12×12 and 16×16 boards) costs 4–7 µs here, so a window that
 /// cannot be proven costs about a second; the seed keeps what the window had.
-const NODE_BUDGET: u64 = 200_000;
+const NODE_BUDGET: u64 = 400_000;
 
 /// An undirected simple graph as a bitset adjacency matrix (one row of `u64` words per node),
 /// the representation the clique search works on.
@@ -135,6 +135,24 @@ pub fn max_clique(
     node_budget: u64,
     deadline: Option<Instant>,
 ) -> CliqueSearch {
+    max_clique_partitioned(g, initial, upper, &[], node_budget, deadline)
+}
+
+/// [`max_clique`] with partitions of the nodes into independent sets known from outside (a
+/// window graph's nodes by cell and by piece: two placements on one cell, or of one piece,
+/// are never adjacent). A clique holds at most one node of each part, so at every search node
+/// the parts still holding a candidate bound the clique as well as the colours do; the bound
+/// is taken first, before colouring, and on the puzzle's graphs it is the sharper one: it
+/// cuts a branch as soon as some cell has no placement left (forward checking), which greedy
+/// colouring alone does not see.
+pub fn max_clique_partitioned(
+    g: &BitGraph,
+    initial: &[usize],
+    upper: usize,
+    partitions: &[Vec<Vec<usize>>],
+    node_budget: u64,
+    deadline: Option<Instant>,
+) -> CliqueSearch {
     let n = g.num_nodes();
     // MCQ's initial order: non-increasing degree (ties by id, for determinism).
     let mut order: Vec<usize> = (0..n).collect();
@@ -157,6 +175,23 @@ pub fn max_clique(
     } else {
         Vec::new()
     };
+    // Each part as a bit mask over the renumbered nodes.
+    let parts: Vec<Vec<Vec<u64>>> = partitions
+        .iter()
+        .map(|partition| {
+            partition
+                .iter()
+                .map(|part| {
+                    let mut mask = vec![0u64; h.words];
+                    for &u in part.iter().filter(|&&u| u < n) {
+                        let v = position[u];
+                        mask[v / 64] |= 1 << (v % 64);
+                    }
+                    mask
+                })
+                .collect()
+        })
+        .collect();
     let mut s = Search {
         g: &h,
         best: seed,
@@ -166,13 +201,33 @@ pub fn max_clique(
         deadline,
         aborted: false,
         upper,
+        parts,
+        floor: 0,
     };
     let mut all = vec![0u64; h.words];
     for v in 0..n {
         all[v / 64] |= 1 << (v % 64);
     }
     if n > 0 && s.best.len() < upper {
-        s.expand(all);
+        if s.parts.is_empty() {
+            s.expand(all);
+        } else {
+            // First look only for a clique that reaches `upper` (every cell filled): a pure
+            // puzzle search, where any cell left without a candidate cuts the branch, on half
+            // the budget; then the full search for the largest clique on what is left.
+            if upper < n {
+                s.floor = upper - 1;
+                s.budget = node_budget / 2;
+                s.expand_by_part(all.clone());
+                s.floor = 0;
+                s.budget = node_budget;
+                // An exhausted first phase proves only that no clique reaches `upper`.
+                s.aborted = false;
+            }
+            if s.best.len() < upper {
+                s.expand_by_part(all);
+            }
+        }
     }
     let mut clique: Vec<usize> = s.best.iter().map(|&i| order[i]).collect();
     clique.sort_unstable();
@@ -194,6 +249,11 @@ struct Search<'g> {
     aborted: bool,
     /// A known upper bound: reaching it ends the search.
     upper: usize,
+    /// Partitions into independent sets, each part a mask ([`max_clique_partitioned`]).
+    parts: Vec<Vec<Vec<u64>>>,
+    /// Branches that cannot beat this size are cut too (a first phase that looks only for
+    /// cliques of a given size).
+    floor: usize,
 }
 
 impl Search<'_> {
@@ -229,6 +289,84 @@ impl Search<'_> {
                 return;
             }
         }
+    }
+
+    /// The search with partitions: branch on the part of the first partition (a cell) with
+    /// the fewest candidates left — each of its candidates in turn, then leaving it out —
+    /// and cut where the parts still live cannot beat the incumbent. On a window graph this
+    /// is a puzzle search with forward checking and the most constrained cell first, and it
+    /// stays exact for the maximum clique, since a cell may be left empty.
+    fn expand_by_part(&mut self, p: Vec<u64>) {
+        self.nodes += 1;
+        if self.nodes > self.budget
+            || (self.nodes.is_multiple_of(1024)
+                && self.deadline.is_some_and(|d| Instant::now() >= d))
+        {
+            self.aborted = true;
+            return;
+        }
+        if p.iter().all(|&w| w == 0) {
+            if self.current.len() > self.best.len() {
+                self.best = self.current.clone();
+            }
+            return;
+        }
+        let count =
+            |mask: &[u64]| -> u32 { mask.iter().zip(&p).map(|(m, w)| (m & w).count_ones()).sum() };
+        let mut bound = usize::MAX;
+        let mut branch: Option<(usize, u32)> = None;
+        for (k, partition) in self.parts.iter().enumerate() {
+            let mut live = 0;
+            for (i, mask) in partition.iter().enumerate() {
+                let c = count(mask);
+                if c > 0 {
+                    live += 1;
+                    if k == 0 && branch.is_none_or(|(_, best)| c < best) {
+                        branch = Some((i, c));
+                    }
+                }
+            }
+            bound = bound.min(live);
+        }
+        // Vertices outside every part of the first partition cannot be branched on by part:
+        // the plain colouring search takes over.
+        let covered: usize = self.parts[0].iter().map(|mask| count(mask) as usize).sum();
+        let total: usize = p.iter().map(|w| w.count_ones() as usize).sum();
+        if covered < total {
+            return self.expand(p);
+        }
+        if self.current.len() + bound <= self.best.len().max(self.floor) {
+            return;
+        }
+        let Some((part, _)) = branch else { return };
+        let mask = self.parts[0][part].clone();
+        let candidates: Vec<usize> = mask
+            .iter()
+            .zip(&p)
+            .enumerate()
+            .flat_map(|(wi, (m, w))| {
+                let mut bits = m & w;
+                std::iter::from_fn(move || {
+                    (bits != 0).then(|| {
+                        let b = bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        wi * 64 + b
+                    })
+                })
+            })
+            .collect();
+        for v in candidates {
+            self.current.push(v);
+            let q: Vec<u64> = p.iter().zip(self.g.row(v)).map(|(a, b)| a & b).collect();
+            self.expand_by_part(q);
+            self.current.pop();
+            if self.aborted || self.best.len() >= self.upper {
+                return;
+            }
+        }
+        // The cell left empty.
+        let rest: Vec<u64> = p.iter().zip(&mask).map(|(w, m)| w & !m).collect();
+        self.expand_by_part(rest);
     }
 
     /// Greedy sequential colouring of `p`: the vertices in order of non-decreasing colour,
@@ -407,6 +545,26 @@ impl WindowGraph {
         cells.dedup();
         cells.len().min(self.pieces.len())
     }
+    /// The nodes by cell and by piece: two partitions into independent sets, for
+    /// [`max_clique_partitioned`].
+    pub fn partitions(&self) -> Vec<Vec<Vec<usize>>> {
+        let mut by_cell: Vec<Vec<usize>> = Vec::new();
+        let mut cell_of: Vec<(usize, usize)> = Vec::new();
+        let mut by_piece: Vec<Vec<usize>> = vec![Vec::new(); self.pieces.len()];
+        for (v, nd) in self.nodes.iter().enumerate() {
+            match cell_of.iter().position(|&c| c == (nd.row, nd.col)) {
+                Some(k) => by_cell[k].push(v),
+                None => {
+                    cell_of.push((nd.row, nd.col));
+                    by_cell.push(vec![v]);
+                }
+            }
+            if let Ok(k) = self.pieces.binary_search(&nd.piece) {
+                by_piece[k].push(v);
+            }
+        }
+        vec![by_cell, by_piece]
+    }
     /// The adjacency matrix, for [`max_clique`].
     pub fn bits(&self) -> &BitGraph {
         &self.adj
@@ -521,14 +679,28 @@ impl RegionOptimisation {
     ) -> Result<Option<Board>, HeuristicError> {
         let (rows, cols) = (board.rows, board.cols);
         let (h, w) = (self.height.clamp(1, rows), self.width.clamp(1, cols));
-        let top = ctx.rng.below(rows - h + 1);
-        let left = ctx.rng.below(cols - w + 1);
+        // A window over a frozen cell (a fixed piece) would move it: such windows are drawn
+        // again, a few times, and the iteration passes when none is free.
+        let mut drawn = None;
+        for _ in 0..16 {
+            let top = ctx.rng.below(rows - h + 1);
+            let left = ctx.rng.below(cols - w + 1);
+            let frozen = (top..top + h).any(|r| (left..left + w).any(|c| ctx.is_frozen(r, c)));
+            if !frozen {
+                drawn = Some((top, left));
+                break;
+            }
+        }
+        let Some((top, left)) = drawn else {
+            return Ok(None);
+        };
         let g = WindowGraph::new(ctx.puzzle, board, (top, left), (h, w));
         let seed = g.current_clique(ctx.puzzle, board);
-        let found = max_clique(
+        let found = max_clique_partitioned(
             g.bits(),
             &seed,
             g.clique_bound(),
+            &g.partitions(),
             NODE_BUDGET,
             Some(slice_end),
         );
@@ -621,6 +793,7 @@ pub(super) mod tests {
             deadline: Instant::now() + Duration::from_secs(60),
             threads: 1,
             progress: &quiet,
+            frozen: Vec::new(),
         }
     }
 

@@ -5,6 +5,8 @@
 //! the deadline passes.
 
 use super::assign::KuhnMunkres;
+use super::border::BorderOptimisation;
+use super::clique::RegionOptimisation;
 use super::neighbourhood::{BlackAndWhite, Neighbourhood, SwapRotate, TileAssignment};
 use super::{Ctx, HeuristicError, matched};
 use crate::puzzle::edge::Board;
@@ -116,11 +118,18 @@ pub fn paper_neighbourhoods(params: &LsParams) -> Vec<Box<dyn Neighbourhood>> {
         iterations: params.ta_n.unwrap_or(1000),
         ..TileAssignment::default()
     };
+    let (width, height) = params.clique_window.unwrap_or((6, 6));
     vec![
         Box::new(ta),
+        Box::new(BorderOptimisation),
         Box::new(BlackAndWhite::<KuhnMunkres>::default()),
         Box::new(SwapRotate {
             first_improvement: params.tsr_first,
+        }),
+        Box::new(RegionOptimisation {
+            width,
+            height,
+            iterations: params.clique_n.unwrap_or(10),
         }),
     ]
 }
