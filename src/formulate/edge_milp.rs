@@ -226,6 +226,55 @@ fn allowed(
     }
 }
 
+/// The placements of one cell: each x variable with the colours it shows (up, right, down,
+/// left).
+pub(crate) type CellPlacements = [(Var, [u16; 4])];
+
+/// Rows (4)–(7) of one seam: for every colour l, a − b ≤ s and b − a ≤ s, where a (b) are the
+/// placements of the first (second) cell `a` (`b`) showing l on side `side_a` (`side_b`).
+/// Named `{names[0]}_{tag}_l{l}` and `{names[1]}_{tag}_l{l}`, written next to each other per
+/// colour; a colour neither side can show gets no row. Shared with the region model
+/// ([`super::edge_region`]), whose seams inside the region are the same rows.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the row's parts, each named as the paper names them"
+)]
+pub(crate) fn seam_rows(
+    m: &mut Model,
+    colours: &[u16],
+    names: [&str; 2],
+    tag: &str,
+    a: &CellPlacements,
+    side_a: usize,
+    b: &CellPlacements,
+    side_b: usize,
+    s: Var,
+) -> Result<(), ModelError> {
+    for &l in colours {
+        let pa: Vec<Var> = a
+            .iter()
+            .filter(|(_, pl)| pl[side_a] == l)
+            .map(|&(x, _)| x)
+            .collect();
+        let pb: Vec<Var> = b
+            .iter()
+            .filter(|(_, pl)| pl[side_b] == l)
+            .map(|&(x, _)| x)
+            .collect();
+        if pa.is_empty() && pb.is_empty() {
+            continue;
+        }
+        for (k, sign) in [(0, 1.0), (1, -1.0)] {
+            let mut terms: Vec<(Var, f64)> = Vec::with_capacity(pa.len() + pb.len() + 1);
+            terms.extend(pa.iter().map(|&x| (x, sign)));
+            terms.extend(pb.iter().map(|&x| (x, -sign)));
+            terms.push((s, -1.0));
+            m.add_row(&format!("{}_{tag}_l{l}", names[k]), &terms, Sense::Le, 0.0)?;
+        }
+    }
+    Ok(())
+}
+
 /// Build the model for `p` under `opts`. Deterministic: same input, same model.
 pub fn build(p: &EdgePuzzle, opts: EdgeMilpOptions) -> Result<EdgeMilp, EdgeMilpError> {
     let (rows, cols) = (p.rows(), p.cols());
@@ -307,47 +356,13 @@ pub fn build(p: &EdgePuzzle, opts: EdgeMilpOptions) -> Result<EdgeMilp, EdgeMilp
             1.0,
         )?;
     }
-    // (4)–(7): a − b ≤ s and b − a ≤ s for every colour, where a (b) are the placements of
-    // the first (second) cell showing l on the seam.
-    let seam_rows = |m: &mut Model,
-                     names: [&str; 2],
-                     tag: &str,
-                     a: &[(Var, [u16; 4])],
-                     side_a: usize,
-                     b: &[(Var, [u16; 4])],
-                     side_b: usize,
-                     s: Var|
-     -> Result<(), ModelError> {
-        for &l in &colours {
-            let pa: Vec<Var> = a
-                .iter()
-                .filter(|(_, pl)| pl[side_a] == l)
-                .map(|&(x, _)| x)
-                .collect();
-            let pb: Vec<Var> = b
-                .iter()
-                .filter(|(_, pl)| pl[side_b] == l)
-                .map(|&(x, _)| x)
-                .collect();
-            if pa.is_empty() && pb.is_empty() {
-                continue;
-            }
-            for (k, sign) in [(0, 1.0), (1, -1.0)] {
-                let mut terms: Vec<(Var, f64)> = Vec::with_capacity(pa.len() + pb.len() + 1);
-                terms.extend(pa.iter().map(|&x| (x, sign)));
-                terms.extend(pb.iter().map(|&x| (x, -sign)));
-                terms.push((s, -1.0));
-                m.add_row(&format!("{}_{tag}_l{l}", names[k]), &terms, Sense::Le, 0.0)?;
-            }
-        }
-        Ok(())
-    };
-    // Rows (4) and (5) of one seam are written next to each other, per colour.
+    // (4)–(7), by `seam_rows`: rows (4) and (5) of one seam next to each other, per colour.
     for r in 0..rows {
         for c in 0..cols - 1 {
             let (a, b) = (&by_cell[r * cols + c], &by_cell[r * cols + c + 1]);
             seam_rows(
                 &mut m,
+                &colours,
                 ["hr", "hl"],
                 &format!("r{r}_c{c}"),
                 a,
@@ -363,6 +378,7 @@ pub fn build(p: &EdgePuzzle, opts: EdgeMilpOptions) -> Result<EdgeMilp, EdgeMilp
             let (a, b) = (&by_cell[r * cols + c], &by_cell[(r + 1) * cols + c]);
             seam_rows(
                 &mut m,
+                &colours,
                 ["vd", "vu"],
                 &format!("r{r}_c{c}"),
                 a,

@@ -396,29 +396,9 @@ pub fn build(
                     ["vd", "vu"]
                 };
                 let (pa, pb) = (&by_cell[a.0 * cols + a.1], &by_cell[b.0 * cols + b.1]);
-                for &l in &colours {
-                    let xa: Vec<Var> = pa
-                        .iter()
-                        .filter(|(_, pl)| pl[side_a] == l)
-                        .map(|&(x, _)| x)
-                        .collect();
-                    let xb: Vec<Var> = pb
-                        .iter()
-                        .filter(|(_, pl)| pl[side_b] == l)
-                        .map(|&(x, _)| x)
-                        .collect();
-                    if xa.is_empty() && xb.is_empty() {
-                        continue;
-                    }
-                    for (k, sign) in [(0, 1.0), (1, -1.0)] {
-                        let mut terms: Vec<(Var, f64)> =
-                            Vec::with_capacity(xa.len() + xb.len() + 1);
-                        terms.extend(xa.iter().map(|&x| (x, sign)));
-                        terms.extend(xb.iter().map(|&x| (x, -sign)));
-                        terms.push((s, -1.0));
-                        m.add_row(&format!("{}_{tag}_l{l}", names[k]), &terms, Sense::Le, 0.0)?;
-                    }
-                }
+                super::edge_milp::seam_rows(
+                    &mut m, &colours, names, &tag, pa, side_a, pb, side_b, s,
+                )?;
             }
             (fixed_a, fixed_b) => {
                 // One side filled on the partial board, showing colour k: the region side

@@ -356,20 +356,10 @@ mod tests {
     use super::*;
     use crate::heuristic::{Rng, matched};
     use crate::puzzle::edge::{generate, score};
-    use crate::solve::milp_embedded::Microlp;
 
-    fn quiet(_: &str) {}
-
-    fn ctx<'a>(p: &'a EdgePuzzle) -> Ctx<'a> {
-        Ctx {
-            puzzle: p,
-            milp: &Microlp,
-            rng: Rng::new(1),
-            deadline: Instant::now() + Duration::from_secs(60),
-            threads: 1,
-            progress: &quiet,
-            frozen: Vec::new(),
-        }
+    /// The shared test context (embedded engine, a minute), seed 1.
+    fn ctx(p: &EdgePuzzle) -> Ctx<'_> {
+        crate::heuristic::clique::tests::ctx(p, 1)
     }
 
     #[test]

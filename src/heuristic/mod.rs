@@ -207,9 +207,6 @@ pub fn matched(p: &EdgePuzzle, board: &Board) -> usize {
 mod tests {
     use super::*;
     use crate::puzzle::edge::generate;
-    use crate::solve::milp_embedded::Microlp;
-
-    fn quiet(_: &str) {}
 
     #[test]
     fn a_region_of_a_planted_board_is_refilled_perfectly_by_the_embedded_engine() {
@@ -218,15 +215,7 @@ mod tests {
         for c in 0..4 {
             partial.cells[4 + c] = None;
         }
-        let ctx = Ctx {
-            puzzle: &p,
-            milp: &Microlp,
-            rng: Rng::new(1),
-            deadline: Instant::now() + Duration::from_secs(60),
-            threads: 1,
-            progress: &quiet,
-            frozen: Vec::new(),
-        };
+        let ctx = clique::tests::ctx(&p, 1);
         let spec = RegionSpec::rectangle(&p, &partial, (1, 0), (1, 3));
         match solve_region(&ctx, &partial, &spec).unwrap() {
             RegionOutcome::Filled {

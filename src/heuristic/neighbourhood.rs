@@ -568,22 +568,8 @@ mod tests {
     use super::*;
     use crate::heuristic::matched;
     use crate::puzzle::edge::{generate, score};
-    use crate::solve::milp_embedded::Microlp;
-    use std::time::{Duration, Instant};
 
-    fn quiet(_: &str) {}
-
-    fn ctx(p: &EdgePuzzle, seed: u64) -> Ctx<'_> {
-        Ctx {
-            puzzle: p,
-            milp: &Microlp,
-            rng: Rng::new(seed),
-            deadline: Instant::now() + Duration::from_secs(60),
-            threads: 1,
-            progress: &quiet,
-            frozen: Vec::new(),
-        }
-    }
+    use crate::heuristic::clique::tests::ctx;
 
     fn assert_legal(p: &EdgePuzzle, b: &Board, what: &str) {
         let s = score(p, b);
