@@ -61,7 +61,7 @@ fn in_process(
 }
 
 #[test]
-fn region_models_solved_by_cbc_and_highs_agree_with_the_in_process_solve() {
+fn region_models_solved_by_cbc_highs_and_gams_agree_with_the_in_process_solve() {
     if common::skip() {
         return;
     }
@@ -158,6 +158,50 @@ fn region_models_solved_by_cbc_and_highs_agree_with_the_in_process_solve() {
         Some(microlp),
         "HiGHS vs microlp"
     );
+    // GAMS (its bundled solver) on the algebraic form: the same optimum, and its solution
+    // file names the LP model's variables, so it maps back onto that model and passes its
+    // checks.
+    let r = tilekit(
+        d,
+        &[
+            "export",
+            inst,
+            "--model",
+            "region",
+            "--region",
+            "3,0,4,6",
+            "--partial",
+            "partial.txt",
+            "-o",
+            "r.gms",
+        ],
+    );
+    assert_eq!(r.code, 0, "gms: {}", r.stderr);
+    let gams = Command::new("gams")
+        .current_dir(d)
+        .args(["r.gms", "lo=0"])
+        .output()
+        .expect("gams runs (scripts/install-solvers.sh installs it)");
+    assert!(
+        gams.status.success(),
+        "{}",
+        String::from_utf8_lossy(&gams.stdout)
+    );
+    let gams = tilekit::format::gams::parse_gams_solution(
+        &std::fs::read_to_string(d.join(tilekit::format::gams::SOLUTION_FILE)).unwrap(),
+        "tilekit_solution.txt",
+    )
+    .unwrap();
+    assert_eq!(
+        gams.objective.map(|o| o.round() as usize),
+        Some(microlp),
+        "GAMS vs microlp"
+    );
+    let spec = RegionSpec::rectangle(&p, &partial, (3, 0), (4, 6));
+    let region = tilekit::formulate::edge_region::build(&p, &partial, &spec).unwrap();
+    let x = gams.resolve(&region.model).unwrap();
+    let verdict = tilekit::verify::milp::check_point(&region.model, &x, gams.objective);
+    assert!(verdict.errors.is_empty(), "{:?}", verdict.errors);
     // The registry's CBC and HiGHS, run on the model tilekit writes for them, agree too.
     let reg = tilekit::solve::registry::Registry::load(None).unwrap();
     for name in ["cbc", "highs"] {
@@ -351,7 +395,7 @@ fn heuristic_flags_are_checked() {
     );
     assert_eq!(r.code, 2);
     assert!(
-        r.stderr.contains("--model region is written as lp or mps"),
+        r.stderr.contains("--model region is written as lp, mps or gms"),
         "{}",
         r.stderr
     );

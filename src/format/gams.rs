@@ -20,12 +20,15 @@ use std::time::Duration;
 const SLIDING_NEOS_TEMPLATE: &str = include_str!("../../templates/sliding_neos.gms.tera");
 /// The edge-matching MILP template (Salassa et al.), embedded likewise.
 const EDGE_MILP_TEMPLATE: &str = include_str!("../../templates/edge_milp.gms.tera");
+/// The region MILP template (Salassa et al. (15)–(17)), embedded likewise.
+const EDGE_REGION_TEMPLATE: &str = include_str!("../../templates/edge_region.gms.tera");
 
 /// The template's text.
 fn template_text(template: Template) -> &'static str {
     match template {
         Template::SlidingNeos => SLIDING_NEOS_TEMPLATE,
         Template::EdgeMilp => EDGE_MILP_TEMPLATE,
+        Template::EdgeRegion => EDGE_REGION_TEMPLATE,
     }
 }
 

@@ -34,8 +34,9 @@
 //! that breaks the rim rule gets no variable, which also keeps border pieces out of inner
 //! cells (the whole model gets that from counting greys, which a subset of pieces cannot).
 
+use crate::model::algebraic::{Algebraic, Table, Template};
 use crate::model::milp::{Model, ModelError, ObjSense, Sense, Var, VarKind};
-use crate::puzzle::edge::{Board, EdgePuzzle};
+use crate::puzzle::edge::{Board, EdgePuzzle, Rotation, placed_colours};
 use std::collections::BTreeSet;
 
 pub use super::edge_milp::{BINARY_TOL, Placement};
@@ -455,6 +456,115 @@ pub fn build(
         placements,
         seams,
     })
+}
+
+/// The same model stated algebraically ([`Template::EdgeRegion`]), for GAMS: the template
+/// holds the equations over the sets; this gives it the instance: the board's size, the free
+/// pieces and their colours (a table over the listed sides), the rotation convention, the
+/// region's cells, the filled cells and the non-grey colours they show, and the cuts.
+/// Refuses what [`build`] refuses.
+pub fn algebraic(
+    p: &EdgePuzzle,
+    partial: &Board,
+    spec: &RegionSpec,
+) -> Result<Algebraic, RegionError> {
+    validate(p, partial, spec)?;
+    let sides = ["bottom", "left", "top", "right"];
+    let placed = ["up", "right", "down", "left"];
+    let mut pieces = spec.pieces.clone();
+    pieces.sort_unstable();
+    let colour = Table {
+        rows: pieces.iter().map(|id| format!("t{id}")).collect(),
+        cols: sides.iter().map(|k| k.to_string()).collect(),
+        values: pieces
+            .iter()
+            .map(|&id| {
+                let pc = p.piece(id).expect("validated");
+                pc.colours.iter().map(|&c| i64::from(c)).collect()
+            })
+            .collect(),
+        width: 8,
+    };
+    let turn = Rotation::ALL
+        .into_iter()
+        .flat_map(|rot| {
+            let shown = placed_colours([0, 1, 2, 3], rot);
+            (0..4).map(move |d| {
+                vec![
+                    format!("a{}", rot.turns()),
+                    placed[d].to_string(),
+                    sides[shown[d] as usize].to_string(),
+                ]
+            })
+        })
+        .collect();
+    let mut cells = spec.cells.clone();
+    cells.sort_unstable();
+    let reg = cells
+        .iter()
+        .map(|&(r, c)| vec![format!("r{r}"), format!("c{c}")])
+        .collect();
+    let mut filled = Vec::new();
+    let mut fixcol = Vec::new();
+    for r in 0..p.rows() {
+        for c in 0..p.cols() {
+            let Some((id, rot)) = partial.get(r, c) else {
+                continue;
+            };
+            filled.push(vec![format!("r{r}"), format!("c{c}")]);
+            if let Some(pc) = p.piece(id) {
+                for (d, &k) in pc.placed(rot).iter().enumerate() {
+                    if k != 0 {
+                        fixcol.push(vec![
+                            format!("r{r}"),
+                            format!("c{c}"),
+                            placed[d].to_string(),
+                            k.to_string(),
+                        ]);
+                    }
+                }
+            }
+        }
+    }
+    let incut = spec
+        .cuts
+        .iter()
+        .enumerate()
+        .flat_map(|(q, cut)| {
+            cut.iter().map(move |pl| {
+                vec![
+                    format!("q{}", q + 1),
+                    format!("t{}", pl.piece),
+                    format!("r{}", pl.row),
+                    format!("c{}", pl.col),
+                    format!("a{}", pl.rot.turns()),
+                ]
+            })
+        })
+        .collect();
+    let int = |v: usize| v as i64;
+    Ok(Algebraic::new(Template::EdgeRegion)
+        .scalar("nrow", int(p.rows()))
+        .scalar("ncol", int(p.cols()))
+        .scalar("ncells", int(cells.len()))
+        .scalar("ntiles", int(pieces.len()))
+        .scalar("ncolours", i64::from(p.max_colour().max(1)))
+        .scalar("ncuts", int(spec.cuts.len()))
+        .scalar("perfect", i64::from(spec.perfect))
+        .text(
+            "tiles",
+            pieces
+                .iter()
+                .map(|id| format!("t{id}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+        )
+        .set("turn", turn)
+        .set("reg", reg)
+        .set("filled", filled)
+        .set("fixcol", fixcol)
+        .set("incut", incut)
+        .table("colour", colour))
 }
 
 impl EdgeRegion {

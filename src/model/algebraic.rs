@@ -16,6 +16,8 @@ pub enum Template {
     SlidingNeos,
     /// The edge-matching MILP of Salassa et al. (`templates/edge_milp.gms.tera`).
     EdgeMilp,
+    /// Their region MILP (15)–(17) (`templates/edge_region.gms.tera`).
+    EdgeRegion,
 }
 
 impl Template {
@@ -24,6 +26,7 @@ impl Template {
         match self {
             Template::SlidingNeos => "sliding_neos",
             Template::EdgeMilp => "edge_milp",
+            Template::EdgeRegion => "edge_region",
         }
     }
 }

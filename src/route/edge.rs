@@ -837,9 +837,9 @@ fn solve_command(
     })
 }
 
-/// `export --model region`: the region MILP of a rectangle of a partial board, as LP or MPS
-/// (format from `--format` or `-o`'s extension; LP by default), every piece not on the board
-/// free to fill it.
+/// `export --model region`: the region MILP of a rectangle of a partial board, as LP, MPS or
+/// GAMS (format from `--format` or `-o`'s extension; LP by default), every piece not on the
+/// board free to fill it.
 fn export_region(inst: &Instance, req: &ExportRequest) -> Result<Exported, Error> {
     FAMILY.check_flags(&req.given(), &["--region", "--partial"])?;
     let (Some([r0, c0, r1, c1]), Some(partial)) = (req.region, req.partial.as_deref()) else {
@@ -858,10 +858,10 @@ fn export_region(inst: &Instance, req: &ExportRequest) -> Result<Exported, Error
         _ => "lp".to_string(),
     };
     let format = match Format::from_name(&name) {
-        Some(f @ (Format::Lp | Format::Mps)) => f,
+        Some(f @ (Format::Lp | Format::Mps | Format::Gms)) => f,
         _ => {
             return Err(Error::Usage(format!(
-                "--model region is written as lp or mps, not {:?}",
+                "--model region is written as lp, mps or gms, not {:?}",
                 if name.is_empty() {
                     "a file without an extension"
                 } else {
@@ -885,10 +885,14 @@ fn export_region(inst: &Instance, req: &ExportRequest) -> Result<Exported, Error
     })?;
     let mut buf = Vec::new();
     match format {
-        Format::Mps => mps::write_mps(&region.model, &mut buf),
-        _ => lp::write_lp(&region.model, &mut buf),
-    }
-    .map_err(Error::failure)?;
+        Format::Mps => mps::write_mps(&region.model, &mut buf).map_err(Error::failure)?,
+        Format::Gms => {
+            let model = edge_region::algebraic(&p, &board, &spec).map_err(Error::failure)?;
+            gams::write_gms(&model, &GamsOptions::default(), &mut buf).map_err(Error::failure)?;
+            0
+        }
+        _ => lp::write_lp(&region.model, &mut buf).map_err(Error::failure)?,
+    };
     super::output::write_to(out, &buf)?;
     Ok(Exported::Written)
 }
