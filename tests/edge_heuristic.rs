@@ -395,7 +395,8 @@ fn heuristic_flags_are_checked() {
     );
     assert_eq!(r.code, 2);
     assert!(
-        r.stderr.contains("--model region is written as lp, mps or gms"),
+        r.stderr
+            .contains("--model region is written as lp, mps or gms"),
         "{}",
         r.stderr
     );
@@ -528,4 +529,45 @@ fn local_search_improves_the_greedy_board_on_meta_10x10() {
         "{}",
         &best[..120]
     );
+}
+
+/// The region model of a 3×3 planted board with its middle row emptied, restricted to a
+/// perfect filling and with the planted filling cut off: LP, MPS and GAMS, byte for byte.
+#[test]
+fn region_model_snapshots() {
+    use tilekit::format::gams::{GamsOptions, write_gms};
+    use tilekit::format::{lp::write_lp, mps::write_mps};
+    use tilekit::formulate::edge_region::{algebraic, build};
+    let (p, planted) = tilekit::puzzle::edge::generate(3, 3, 2, 2, 3).unwrap();
+    let mut partial = planted.clone();
+    for c in 0..3 {
+        partial.cells[3 + c] = None;
+    }
+    let mut spec = RegionSpec::rectangle(&p, &partial, (1, 0), (1, 2));
+    spec.perfect = true;
+    let first = build(&p, &partial, &spec).unwrap();
+    spec.cuts.push(
+        first
+            .decode_placements(&first.point_of(&p, &planted))
+            .unwrap(),
+    );
+    let files = || {
+        let region = build(&p, &partial, &spec).unwrap();
+        let (mut lp, mut mps, mut gms) = (Vec::new(), Vec::new(), Vec::new());
+        write_lp(&region.model, &mut lp).unwrap();
+        write_mps(&region.model, &mut mps).unwrap();
+        write_gms(
+            &algebraic(&p, &partial, &spec).unwrap(),
+            &GamsOptions::default(),
+            &mut gms,
+        )
+        .unwrap();
+        let s = |b: Vec<u8>| String::from_utf8(b).unwrap();
+        (s(lp), s(mps), s(gms))
+    };
+    let (lp, mps, gms) = files();
+    insta::assert_snapshot!("edge_region_3x3_row1_perfect_cut_lp", lp);
+    insta::assert_snapshot!("edge_region_3x3_row1_perfect_cut_mps", mps);
+    insta::assert_snapshot!("edge_region_3x3_row1_perfect_cut_gms", gms);
+    assert_eq!(files(), files(), "deterministic output");
 }
