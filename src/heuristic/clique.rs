@@ -17,9 +17,11 @@ use crate::model::graph::{self, StreamedGraph};
 use crate::puzzle::edge::{Board, EdgePuzzle};
 use std::time::Instant;
 
-/// Search nodes one RO iteration's max-clique search may expand. A node of a 6×6 window graph
-/// (about 2,000–2,500 nodes on 12×12 and 16×16 boards) costs 4–7 µs here, so a window that
-/// cannot be proven costs about a second; the seed keeps what the window had.
+/// Search nodes one RO iteration's search for the largest clique may expand, after a first
+/// search for a full filling of the window on five times as many ([`max_clique_partitioned`]).
+/// A node of a 6×6 window graph (about 2,000–2,500 nodes on 12×12 and 16×16 boards) costs
+/// 4–7 µs here, so a window that cannot be proven costs a few seconds at most (less when the
+/// run's time slice for the window ends first); the seed keeps what the window had.
 const NODE_BUDGET: u64 = 400_000;
 
 /// An undirected simple graph as a bitset adjacency matrix (one row of `u64` words per node),
@@ -213,14 +215,17 @@ pub fn max_clique_partitioned(
             s.expand(all);
         } else {
             // First look only for a clique that reaches `upper` (every cell filled): a pure
-            // puzzle search, where any cell left without a candidate cuts the branch, on half
-            // the budget; then the full search for the largest clique on what is left.
+            // puzzle search, where any cell left without a candidate cuts the branch, on five
+            // times the budget (a full filling is what the window is for, and this search is
+            // the cheap one: on a planted 6×6 board it needed 1–2 million nodes where the
+            // second phase spent minutes); then the full search for the largest clique on
+            // `node_budget` nodes.
             if upper < n {
                 s.floor = upper - 1;
-                s.budget = node_budget / 2;
+                s.budget = node_budget.saturating_mul(5);
                 s.expand_by_part(all.clone());
                 s.floor = 0;
-                s.budget = node_budget;
+                s.budget = s.nodes.saturating_add(node_budget);
                 // An exhausted first phase proves only that no clique reaches `upper`.
                 s.aborted = false;
             }
