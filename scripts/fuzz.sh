@@ -20,7 +20,7 @@
 # persistent-mode targets here, so the shell version next to afl-fuzz is used.)
 #
 # Exits 1 when any target saved a crash or a hang (their inputs are listed: reproduce one
-# with `fuzz/target/release/TARGET < FILE`), 2 on a usage error or a missing tool.
+# with `fuzz/target/PROFILE/TARGET < FILE`), 2 on a usage error or a missing tool.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -44,7 +44,14 @@ if ! cargo afl --version >/dev/null 2>&1; then
   exit 2
 fi
 
-(cd fuzz && cargo afl build --release --locked)
+# FUZZ_PROFILE=smoke (CI's short runs) builds with fuzz/Cargo.toml's quicker `smoke` profile.
+profile=${FUZZ_PROFILE:-release}
+case "$profile" in
+  release | smoke) ;;
+  *) echo "fuzz.sh: FUZZ_PROFILE is release or smoke, not $profile" >&2; exit 2 ;;
+esac
+(cd fuzz && cargo afl build --profile "$profile" --locked)
+bindir=fuzz/target/$profile
 
 out=${FUZZ_OUT:-fuzz/out}
 mem=${FUZZ_MEM_MB:-2048}
@@ -71,7 +78,7 @@ merge() {
   min=$(mktemp -d)
   cp "fuzz/corpus/$t"/* "$dir/default/queue/"
   PATH="$bin:$PATH" "$bin/afl-cmin.bash" -i "$dir/default/queue" -o "$min/out" -m "$mem" \
-    -t "$tmout" -- "fuzz/target/release/$t" >"$out/$t.cmin.log" 2>&1
+    -t "$tmout" -- "$bindir/$t" >"$out/$t.cmin.log" 2>&1
   rm -rf "fuzz/corpus/$t"
   mkdir -p "fuzz/corpus/$t"
   for f in "$min/out"/*; do
@@ -91,7 +98,7 @@ for t in "${targets[@]}"; do
   rm -rf "$dir"
   echo "== fuzz $t for ${secs}s${FUZZ_EXECS:+ or $FUZZ_EXECS executions, whichever comes first}"
   cargo afl fuzz -i "fuzz/corpus/$t" -o "$dir" -m "$mem" -t "$tmout" -V "$secs" "${stop[@]}" \
-    -- "fuzz/target/release/$t" >"$out/$t.log" 2>&1 || {
+    -- "$bindir/$t" >"$out/$t.log" 2>&1 || {
     tail -n 30 "$out/$t.log" >&2
     echo "fuzz.sh: afl-fuzz failed on $t (log: $out/$t.log)" >&2
     exit 2

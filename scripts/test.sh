@@ -19,7 +19,7 @@ cargo build --release --locked
 if [ "${TILEKIT_SKIP_FUZZ:-0}" = 1 ] || [ "${TILEKIT_SKIP_SOLVERS:-0}" = 1 ]; then
   echo "test.sh: fuzz smoke run skipped (TILEKIT_SKIP_FUZZ=1 or TILEKIT_SKIP_SOLVERS=1)"
 else
-  bash scripts/fuzz.sh "${TILEKIT_FUZZ_SECONDS:-5}"
+  FUZZ_PROFILE=smoke bash scripts/fuzz.sh "${TILEKIT_FUZZ_SECONDS:-5}"
 fi
 # Opting out of the solvers opts out of HiGHS's build tools too, so no feature by default then.
 default_features=highs
