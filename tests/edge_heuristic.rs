@@ -333,7 +333,18 @@ fn heuristic_flags_are_checked() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let inst = common::meta(d, 5);
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 7] = [
+        (
+            &[
+                "--via",
+                "heuristic",
+                "--construct",
+                "backtrack",
+                "--backtrack-time",
+                "0",
+            ],
+            "--backtrack-time must be a positive number of seconds",
+        ),
         (
             &["--via", "heuristic", "--fix", "999@0,0,0"],
             "the puzzle has no piece 999",

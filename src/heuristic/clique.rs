@@ -262,15 +262,23 @@ struct Search<'g> {
 }
 
 impl Search<'_> {
-    /// Search the cliques that extend `current` with vertices of `p` (non-empty).
-    fn expand(&mut self, mut p: Vec<u64>) {
+    /// Count one search node; true (and the search marked aborted) once the node budget or
+    /// the deadline is spent. The clock is read every 1024 nodes only: a node costs a few
+    /// microseconds, a clock read about as much.
+    fn spent(&mut self) -> bool {
         self.nodes += 1;
-        // The clock is read every 1024 nodes only: a node costs well under a microsecond.
         if self.nodes > self.budget
             || (self.nodes.is_multiple_of(1024)
                 && self.deadline.is_some_and(|d| Instant::now() >= d))
         {
             self.aborted = true;
+        }
+        self.aborted
+    }
+
+    /// Search the cliques that extend `current` with vertices of `p` (non-empty).
+    fn expand(&mut self, mut p: Vec<u64>) {
+        if self.spent() {
             return;
         }
         let (vertices, colours) = self.colour_sort(&p);
@@ -302,12 +310,7 @@ impl Search<'_> {
     /// is a puzzle search with forward checking and the most constrained cell first, and it
     /// stays exact for the maximum clique, since a cell may be left empty.
     fn expand_by_part(&mut self, p: Vec<u64>) {
-        self.nodes += 1;
-        if self.nodes > self.budget
-            || (self.nodes.is_multiple_of(1024)
-                && self.deadline.is_some_and(|d| Instant::now() >= d))
-        {
-            self.aborted = true;
+        if self.spent() {
             return;
         }
         if p.iter().all(|&w| w == 0) {
