@@ -11,10 +11,11 @@ SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 
 need_apt=0
-for b in cbc glpsol cadical minisat cliquer; do command -v "$b" >/dev/null 2>&1 || need_apt=1; done
+# `script` (bsdutils) gives the progress-bar test a pseudo-terminal; Debian ships it always.
+for b in cbc glpsol cadical minisat cliquer script; do command -v "$b" >/dev/null 2>&1 || need_apt=1; done
 if [ "$need_apt" = 1 ]; then
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq coinor-cbc glpk-utils cadical minisat cliquer >/dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq coinor-cbc glpk-utils cadical minisat cliquer bsdutils >/dev/null
 fi
 
 # The `highs` feature: highs-sys drives HiGHS's C++ build with cmake and generates its Rust
