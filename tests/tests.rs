@@ -19,6 +19,7 @@ mod edge_milp_cli;
 mod edge_models_prop;
 mod edge_routes_cli;
 mod edge_sat;
+mod edge_search;
 mod embedded_routes;
 mod front_door;
 mod gams_real;

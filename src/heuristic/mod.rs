@@ -7,16 +7,22 @@
 //! - the multi-neighbourhood local search (§3.3, [`local`]): Tile Assignment and
 //!   Black-and-White ([`assign`], a weighted bipartite matching), Border Optimisation (a
 //!   region MILP over the rim, [`border`]), Tiles Swap and Rotation ([`neighbourhood`]), and
-//!   Region Optimisation by max-clique on W×H windows ([`clique`]).
+//!   Region Optimisation by max-clique on W×H windows ([`clique`]);
+//! - and, beyond the paper, the search constructors that the best public Eternity II solvers
+//!   use, on a fast board core ([`core`]): beam search ([`beam`]) and depth-first search with
+//!   a late mismatch budget ([`dfs`]).
 //!
 //! Everything here works on complete or partial [`Board`]s and keeps its own score
 //! ([`matched`]); the board a run reports is judged again by the independent checker
 //! (`verify::edge`) before anyone sees it.
 
 pub mod assign;
+pub mod beam;
 pub mod border;
 pub mod clique;
 pub mod construct;
+pub mod core;
+pub mod dfs;
 pub mod local;
 pub mod neighbourhood;
 

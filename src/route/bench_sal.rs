@@ -225,7 +225,8 @@ pub fn run(
                             Improve::None
                         }),
                         seed: Some(seed),
-                        backtrack_time: Some(opts.backtrack_time),
+                        backtrack_time: (start == Construct::Backtrack)
+                            .then_some(opts.backtrack_time),
                         // The budget is the measure here: the search keeps cycling (TA and RO
                         // sample afresh each cycle) until it is spent.
                         patience: Some(usize::MAX),

@@ -8,7 +8,9 @@
 use super::report::HeuristicStats;
 use super::{Details, Error, FamilyName, Progress, Report, Solution, Status};
 use crate::formulate::edge_region::RegionError;
-use crate::heuristic::construct::{self, RegionShape};
+use crate::heuristic::construct::{self, Built, RegionShape};
+use crate::heuristic::core::{Core, ScanOrder};
+use crate::heuristic::dfs::{BreakSpec, DfsParams};
 use crate::heuristic::local::TraceRow;
 use crate::heuristic::{Ctx, HeuristicError, Rng, matched};
 use crate::puzzle::edge::{Board, EdgePuzzle, Rotation};
@@ -28,6 +30,10 @@ pub enum Construct {
     Backtrack,
     /// Every piece class shuffled into its cells (the paper's Table 4 start).
     Random,
+    /// Beam search over a scan order ([`crate::heuristic::beam`]).
+    Beam,
+    /// Depth-first search with a late mismatch budget ([`crate::heuristic::dfs`]).
+    Dfs,
 }
 
 impl Construct {
@@ -37,6 +43,8 @@ impl Construct {
             Construct::Greedy => "greedy",
             Construct::Backtrack => "backtrack",
             Construct::Random => "random",
+            Construct::Beam => "beam",
+            Construct::Dfs => "dfs",
         }
     }
 }
@@ -126,6 +134,21 @@ pub struct HeuristicFlags {
     pub ls_time: Option<f64>,
     /// Where the best board so far is kept (`-o`), rewritten on every improvement.
     pub best_so_far: Option<PathBuf>,
+    /// `--beam-width K`: one beam pass of this width (default: passes of doubling width
+    /// from 1024 while the time lasts).
+    pub beam_width: Option<usize>,
+    /// `--scan ORDER` for beam and dfs (default `comb`).
+    pub scan: Option<ScanOrder>,
+    /// `--breaks N|D:B,…`: the DFS's mismatch budget (default [`BreakSpec::default_for`]).
+    pub breaks: Option<BreakSpec>,
+    /// `--node-cap N`: placements per DFS restart (default 20 million).
+    pub node_cap: Option<u64>,
+    /// `--restarts N`: DFS restarts in all (default: until the time is up). With one thread,
+    /// a run is then a function of its seed.
+    pub restarts: Option<u64>,
+    /// `--construct-time SECS`: the search constructors' own budget (default: the whole time
+    /// limit with `--improve none`, half of it otherwise).
+    pub construct_time: Option<f64>,
 }
 
 impl HeuristicFlags {
@@ -149,6 +172,12 @@ impl HeuristicFlags {
         add(self.clique_n.is_some(), "--clique-n");
         add(self.tsr_first, "--tsr-first");
         add(self.patience.is_some(), "--patience");
+        add(self.beam_width.is_some(), "--beam-width");
+        add(self.scan.is_some(), "--scan");
+        add(self.breaks.is_some(), "--breaks");
+        add(self.node_cap.is_some(), "--node-cap");
+        add(self.restarts.is_some(), "--restarts");
+        add(self.construct_time.is_some(), "--construct-time");
         g
     }
 }
@@ -219,6 +248,48 @@ pub fn solve(
     let start = fixed_board(p, &flags.fixes)?;
     let frozen: Vec<bool> = start.cells.iter().map(Option::is_some).collect();
     let construct = flags.construct.unwrap_or_default();
+    let searching = matches!(construct, Construct::Beam | Construct::Dfs);
+    for (given, flag, applies) in [
+        (
+            flags.beam_width.is_some(),
+            "--beam-width",
+            construct == Construct::Beam,
+        ),
+        (
+            flags.breaks.is_some(),
+            "--breaks",
+            construct == Construct::Dfs,
+        ),
+        (
+            flags.node_cap.is_some(),
+            "--node-cap",
+            construct == Construct::Dfs,
+        ),
+        (
+            flags.restarts.is_some(),
+            "--restarts",
+            construct == Construct::Dfs,
+        ),
+        (flags.scan.is_some(), "--scan", searching),
+        (
+            flags.construct_time.is_some(),
+            "--construct-time",
+            searching,
+        ),
+        (flags.region.is_some(), "--region", !searching),
+        (
+            flags.backtrack_time.is_some(),
+            "--backtrack-time",
+            construct == Construct::Backtrack,
+        ),
+    ] {
+        if given && !applies {
+            return Err(Error::Usage(format!(
+                "{flag} does not apply to --construct {}",
+                construct.name()
+            )));
+        }
+    }
     let shape = flags.region.unwrap_or(RegionShape::ROW);
     let mut ctx = Ctx {
         puzzle: p,
@@ -230,6 +301,7 @@ pub fn solve(
         frozen,
     };
     let mut trace: Vec<TraceRow> = Vec::new();
+    let mut search_detail = String::new();
     let mut best_written = 0usize;
     let mut keep = |board: &Board, score: usize| -> Result<(), Error> {
         if let Some(path) = &flags.best_so_far
@@ -258,6 +330,24 @@ pub fn solve(
             construct::backtracking(&mut ctx, shape, limit, start)
         }
         Construct::Random => Ok(construct::random(&mut ctx, start)),
+        Construct::Beam | Construct::Dfs => {
+            let budget = match flags.construct_time {
+                Some(t) => super::seconds("--construct-time", t)?,
+                None if flags.improve == Some(Improve::None) => limits.time,
+                None => limits.time / 2,
+            };
+            let (built, detail) = search_construct(
+                p,
+                flags,
+                construct,
+                start,
+                (started + budget).min(ctx.deadline),
+                limits.threads.max(1) as usize,
+                &mut |b, s| keep(b, s),
+            )?;
+            search_detail = detail;
+            Ok(built)
+        }
     }
     .map_err(heuristic_error)?;
     let mut board = built.board.clone();
@@ -313,7 +403,18 @@ pub fn solve(
         "heuristic",
         solver.name(),
         Details::Edge {
-            variant: format!("{}_{}", construct.name(), shape.label(p.cols())),
+            variant: if searching {
+                format!(
+                    "{}_{}",
+                    construct.name(),
+                    flags
+                        .scan
+                        .unwrap_or(ScanOrder::Comb(usize::MAX))
+                        .label(p.rows())
+                )
+            } else {
+                format!("{}_{}", construct.name(), shape.label(p.cols()))
+            },
             matched: verdict.valid.then_some(mine),
             max: p.max_score(),
             size: [p.rows() * p.cols(), built.regions, built.regions_solved],
@@ -350,7 +451,7 @@ pub fn solve(
                 }
             )
         } else {
-            String::new()
+            search_detail
         }
     );
     rep.heuristic = Some(HeuristicStats {
@@ -361,4 +462,117 @@ pub fn solve(
         trace,
     });
     Ok(rep)
+}
+
+/// Beam or DFS construction on the fast core; the board and a line for the report. Every
+/// new best board goes to `keep` (the anytime `-o` file and the progress line).
+fn search_construct(
+    p: &EdgePuzzle,
+    flags: &HeuristicFlags,
+    construct: Construct,
+    start: Board,
+    deadline: Instant,
+    threads: usize,
+    keep: &mut (dyn FnMut(&Board, usize) -> Result<(), Error> + Send),
+) -> Result<(Built, String), Error> {
+    let core = Core::new(p, &start).map_err(Error::Usage)?;
+    let order = flags.scan.unwrap_or(ScanOrder::Comb(usize::MAX));
+    let seed = flags.seed.unwrap_or(1);
+    let label = order.label(p.rows());
+    let (cells, detail) = if construct == Construct::Beam {
+        let mut failed: Option<Error> = None;
+        let mut passes = Vec::new();
+        let mut best = 0usize;
+        let mut on_pass = |r: &crate::heuristic::beam::BeamResult, secs: f64| {
+            passes.push(format!("{}→{} in {secs:.1} s", r.width, r.matched));
+            if r.matched > best && failed.is_none() {
+                best = r.matched;
+                if let Err(e) = keep(&core.board(&r.cells), r.matched) {
+                    failed = Some(e);
+                }
+            }
+        };
+        let res = match flags.beam_width {
+            Some(w) => {
+                let t0 = Instant::now();
+                let r =
+                    crate::heuristic::beam::beam(&core, order, w, seed, threads, Some(deadline));
+                on_pass(&r, t0.elapsed().as_secs_f64());
+                r
+            }
+            None => crate::heuristic::beam::beam_anytime(
+                &core,
+                order,
+                1024,
+                seed,
+                threads,
+                deadline,
+                &mut on_pass,
+            ),
+        };
+        if let Some(e) = failed {
+            return Err(e);
+        }
+        let detail = format!(
+            "; beam over {label}, widths {}{}",
+            passes.join(", "),
+            if res.complete {
+                ""
+            } else {
+                " (stopped by the time limit, finished greedily)"
+            }
+        );
+        (res.cells, detail)
+    } else {
+        let n = p.rows() * p.cols();
+        let spec = flags
+            .breaks
+            .clone()
+            .unwrap_or_else(|| BreakSpec::default_for(n));
+        let params = DfsParams {
+            order,
+            breaks: spec.table(n),
+            node_cap: flags.node_cap.unwrap_or(20_000_000).max(1),
+            restarts: flags.restarts,
+            seed,
+            threads,
+        };
+        let failed = std::sync::Mutex::new(None::<Error>);
+        let keep = std::sync::Mutex::new(keep);
+        let res = crate::heuristic::dfs::dfs(&core, &params, Some(deadline), &|m, cells| {
+            let mut f = failed.lock().expect("poisoned");
+            if f.is_none()
+                && let Err(e) = (keep.lock().expect("poisoned"))(&core.board(cells), m)
+            {
+                *f = Some(e);
+            }
+        });
+        if let Some(e) = failed.into_inner().expect("poisoned") {
+            return Err(e);
+        }
+        let detail = format!(
+            "; dfs over {label}, budget {} breaks, {} restarts, {} nodes, deepest {} of {n} cells{}",
+            params.breaks.0.last().copied().unwrap_or(0),
+            res.restarts,
+            res.nodes,
+            res.depth,
+            if res.searched_complete {
+                " (completed by the search)"
+            } else {
+                ", finished greedily"
+            }
+        );
+        (res.cells, detail)
+    };
+    Ok((
+        Built {
+            board: core.board(&cells),
+            regions_solved: 0,
+            regions: 0,
+            perfect_regions: 0,
+            backtracks: 0,
+            exhausted: false,
+        },
+        detail,
+    ))
 }

@@ -325,7 +325,7 @@ pub(crate) enum Cmd {
         #[command(flatten)]
         certify: CertifyArgs,
         #[command(flatten)]
-        heuristic: HeuristicArgs,
+        heuristic: Box<HeuristicArgs>,
         #[command(flatten)]
         common: Common,
     },
@@ -421,8 +421,9 @@ pub(crate) enum Cmd {
 #[derive(clap::Args, Clone)]
 pub(crate) struct HeuristicArgs {
     /// With --via heuristic: how the first board is built: greedy region MILPs (Algorithm 1),
-    /// backtrack (Algorithm 2: perfect regions with no-good cuts, greedy at its time limit), or
-    /// random (each piece class shuffled into its cells).
+    /// backtrack (Algorithm 2: perfect regions with no-good cuts, greedy at its time limit),
+    /// random (each piece class shuffled into its cells), beam (beam search over a scan order)
+    /// or dfs (depth-first search whose mismatch budget opens late in the scan, with restarts).
     #[arg(long, value_enum)]
     pub construct: Option<ConstructArg>,
     /// With --via heuristic: the construction's region shape ROWSxCOLS, in the paper's order
@@ -464,6 +465,31 @@ pub(crate) struct HeuristicArgs {
     /// respect to every neighbourhood).
     #[arg(long)]
     pub patience: Option<usize>,
+    /// With --construct beam: one pass of this width (default: passes of doubling width from
+    /// 1024 while the time lasts).
+    #[arg(long, value_name = "K")]
+    pub beam_width: Option<usize>,
+    /// With --construct beam or dfs: the order cells are filled in: rowmajor, colmajor,
+    /// diagonal, comb (the last two rows column by column; the default) or comb:K (the first K
+    /// rows as rows, the rest as columns).
+    #[arg(long, value_parser = parse_scan, value_name = "ORDER")]
+    pub scan: Option<tilekit::heuristic::core::ScanOrder>,
+    /// With --construct dfs: the mismatch budget, a total N (opening from 75 % of the scan to
+    /// 94 %; default 12 on a 256-cell board, in proportion elsewhere) or gates D:B,D:B,… (from
+    /// D placed cells on, B mismatches in all). Seams between two rim cells never break.
+    #[arg(long, value_parser = parse_breaks, value_name = "N|D:B,…")]
+    pub breaks: Option<tilekit::heuristic::dfs::BreakSpec>,
+    /// With --construct dfs: placements per restart (default 20000000).
+    #[arg(long, value_name = "N")]
+    pub node_cap: Option<u64>,
+    /// With --construct dfs: restarts in all (default: until the time is up); with
+    /// --threads 1 the board is then a function of the seed.
+    #[arg(long, value_name = "N")]
+    pub restarts: Option<u64>,
+    /// With --construct beam or dfs: the construction's own budget in seconds (default: the
+    /// whole time limit with --improve none, half of it otherwise).
+    #[arg(long, value_name = "SECS")]
+    pub construct_time: Option<f64>,
 }
 
 /// `--construct`.
@@ -475,6 +501,10 @@ pub(crate) enum ConstructArg {
     Backtrack,
     /// A random board.
     Random,
+    /// Beam search.
+    Beam,
+    /// Late-break depth-first search.
+    Dfs,
 }
 
 impl From<ConstructArg> for tilekit::route::edge_heuristic::Construct {
@@ -484,6 +514,8 @@ impl From<ConstructArg> for tilekit::route::edge_heuristic::Construct {
             ConstructArg::Greedy => Construct::Greedy,
             ConstructArg::Backtrack => Construct::Backtrack,
             ConstructArg::Random => Construct::Random,
+            ConstructArg::Beam => Construct::Beam,
+            ConstructArg::Dfs => Construct::Dfs,
         }
     }
 }
@@ -523,6 +555,14 @@ fn parse_rectangle(s: &str) -> Result<[usize; 4], String> {
         .map(|x| x.trim().parse().map_err(|_| bad()))
         .collect::<Result<_, _>>()?;
     <[usize; 4]>::try_from(v).map_err(|_| bad())
+}
+
+fn parse_scan(s: &str) -> Result<tilekit::heuristic::core::ScanOrder, String> {
+    tilekit::heuristic::core::ScanOrder::parse(s)
+}
+
+fn parse_breaks(s: &str) -> Result<tilekit::heuristic::dfs::BreakSpec, String> {
+    tilekit::heuristic::dfs::BreakSpec::parse(s)
 }
 
 fn parse_window(s: &str) -> Result<(usize, usize), String> {

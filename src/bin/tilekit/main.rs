@@ -179,6 +179,12 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                     patience: heuristic.patience,
                     ls_time: None,
                     best_so_far: output.clone(),
+                    beam_width: heuristic.beam_width,
+                    scan: heuristic.scan,
+                    breaks: heuristic.breaks,
+                    node_cap: heuristic.node_cap,
+                    restarts: heuristic.restarts,
+                    construct_time: heuristic.construct_time,
                 },
                 options: family_options(&common),
             };

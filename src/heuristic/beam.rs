@@ -1,0 +1,423 @@
+//! Beam search construction: the cells are filled in a [`ScanOrder`]; at each cell every live
+//! partial board proposes its best few placements, and the `width` best children (by matched
+//! seams so far, ties drawn by the seed) live on.
+//!
+//! The design keeps the work per child small (the ideas are the ones that make the fastest
+//! public Eternity II beam fast, measured in the project notes; the code is this project's):
+//! - a live board is not stored: it is a *profile* (the colour each column shows downwards
+//!   and each row shows rightwards, which is all a scan order whose up and left neighbours
+//!   come first ever reads), a bit set of used pieces and a score; the placements themselves
+//!   are kept per level as (parent, rotated piece) and read back once, at the end;
+//! - a parent's children come from the core's candidate table for its two colours, exact
+//!   matches first, capped at [`FANOUT`] per parent;
+//! - the children are ranked by a counting sort on the integer score, and only the score
+//!   class cut by the width is drawn at random.
+//!
+//! Deterministic for a seed whatever the thread count: each parent's choices use a generator
+//! seeded by (seed, cell, parent), and the threads' children are merged in parent order.
+//! With no width given, [`beam_anytime`] runs passes of doubling width while the time lasts
+//! and keeps the best board.
+
+use super::Rng;
+use super::core::{Core, DOWN, LEFT, RIGHT, ScanOrder, UP, complete_greedily, has};
+use std::time::Instant;
+
+/// At most this many children per parent.
+pub const FANOUT: usize = 8;
+
+/// What a beam pass produced.
+#[derive(Debug, Clone)]
+pub struct BeamResult {
+    /// The board, as rotated-piece indices per cell (complete).
+    pub cells: Vec<u16>,
+    /// Its matched seams (the core's count).
+    pub matched: usize,
+    /// The width of the pass that built it.
+    pub width: usize,
+    /// Whether the pass reached the last cell (false: stopped by the deadline and finished
+    /// greedily).
+    pub complete: bool,
+    /// Children generated over the pass.
+    pub children: u64,
+}
+
+/// One pass of width `width` over `order`, stopping at `deadline` (the best partial board is
+/// then finished greedily). `threads` workers generate the children.
+pub fn beam(
+    core: &Core,
+    order: ScanOrder,
+    width: usize,
+    seed: u64,
+    threads: usize,
+    deadline: Option<Instant>,
+) -> BeamResult {
+    let (rows, cols) = (core.rows(), core.cols());
+    let cells = order.cells(rows, cols);
+    let stride = rows + cols;
+    let words = super::core::PieceSet::words(core.pieces());
+    let width = width.max(1);
+    // The root: every fixed piece already used, profile all grey (the rim).
+    let mut prof = vec![0u8; stride];
+    let mut used = vec![0u64; words];
+    for cell in 0..rows * cols {
+        if let Some(o) = core.fixed(cell) {
+            let p = core.oriented(o).piece;
+            used[p as usize >> 6] |= 1 << (p & 63);
+        }
+    }
+    // Every seam is scored once, when the later of its two cells in the scan is placed (a
+    // fixed cell's by the cell before it: the `bonus` below), fixed pairs included.
+    let mut score: Vec<u16> = vec![0];
+    let fixed_cells: Vec<u16> = (0..rows * cols)
+        .map(|c| core.fixed(c).unwrap_or(u16::MAX))
+        .collect();
+    let mut hist: Vec<Vec<(u32, u16)>> = Vec::with_capacity(cells.len());
+    let mut children = 0u64;
+    let mut stopped = false;
+    for (depth, &cell) in cells.iter().enumerate() {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            stopped = true;
+            break;
+        }
+        let live = score.len();
+        let pool = expand_all(core, cell, &prof, &used, &score, seed, depth, threads);
+        children += pool.len() as u64;
+        let chosen = select(&pool, width, seed ^ (depth as u64).wrapping_mul(0x9E37));
+        let (r, c) = (cell / cols, cell % cols);
+        let mut nprof = Vec::with_capacity(chosen.len() * stride);
+        let mut nused = Vec::with_capacity(chosen.len() * words);
+        let mut nscore = Vec::with_capacity(chosen.len());
+        let mut level = Vec::with_capacity(chosen.len());
+        for &(s, parent, o) in &chosen {
+            let pi = parent as usize;
+            debug_assert!(pi < live);
+            let or = core.oriented(o);
+            nprof.extend_from_slice(&prof[pi * stride..(pi + 1) * stride]);
+            let at = nprof.len() - stride;
+            nprof[at + c] = or.sides[DOWN];
+            nprof[at + cols + r] = or.sides[RIGHT];
+            nused.extend_from_slice(&used[pi * words..(pi + 1) * words]);
+            let at = nused.len() - words;
+            nused[at + (or.piece as usize >> 6)] |= 1 << (or.piece & 63);
+            nscore.push(s);
+            level.push((parent, o));
+        }
+        prof = nprof;
+        used = nused;
+        score = nscore;
+        hist.push(level);
+        if score.is_empty() {
+            // No rotated piece fits (only possible with fixed pieces that leave a class short).
+            break;
+        }
+    }
+    // The best live board, read back through the parents.
+    let mut board = vec![u16::MAX; rows * cols];
+    for (cell, o) in fixed_cells.iter().enumerate() {
+        if *o != u16::MAX {
+            board[cell] = *o;
+        }
+    }
+    if let Some((best, _)) = score
+        .iter()
+        .enumerate()
+        .max_by_key(|&(i, &s)| (s, usize::MAX - i))
+    {
+        let mut at = best as u32;
+        for depth in (0..hist.len()).rev() {
+            let (parent, o) = hist[depth][at as usize];
+            board[cells[depth]] = o;
+            at = parent;
+        }
+    }
+    let complete = !stopped && hist.len() == cells.len() && !score.is_empty();
+    complete_greedily(core, &mut board, &cells);
+    BeamResult {
+        matched: core.matched(&board),
+        cells: board,
+        width,
+        complete,
+        children,
+    }
+}
+
+/// The children of every live board at `cell`, in parent order: (score, parent, rotated
+/// piece). Split over `threads` workers by parent ranges.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "one level's state in borrowed slices, so threads can share it"
+)]
+fn expand_all(
+    core: &Core,
+    cell: usize,
+    prof: &[u8],
+    used: &[u64],
+    score: &[u16],
+    seed: u64,
+    depth: usize,
+    threads: usize,
+) -> Vec<(u16, u32, u16)> {
+    let live = score.len();
+    let threads = threads.clamp(1, live.div_ceil(256).max(1));
+    if threads == 1 {
+        let mut pool = Vec::with_capacity(live * FANOUT);
+        expand_range(
+            core,
+            cell,
+            prof,
+            used,
+            score,
+            seed,
+            depth,
+            0..live,
+            &mut pool,
+        );
+        return pool;
+    }
+    let chunk = live.div_ceil(threads);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let range = t * chunk..((t + 1) * chunk).min(live);
+                s.spawn(move || {
+                    let mut pool = Vec::with_capacity(range.len() * FANOUT);
+                    expand_range(core, cell, prof, used, score, seed, depth, range, &mut pool);
+                    pool
+                })
+            })
+            .collect();
+        let mut pool = Vec::with_capacity(live * FANOUT);
+        for h in handles {
+            pool.extend(h.join().expect("a beam worker panicked"));
+        }
+        pool
+    })
+}
+
+#[allow(
+    clippy::too_many_arguments,
+    reason = "one level's state in borrowed slices, so threads can share it"
+)]
+fn expand_range(
+    core: &Core,
+    cell: usize,
+    prof: &[u8],
+    used: &[u64],
+    score: &[u16],
+    seed: u64,
+    depth: usize,
+    range: std::ops::Range<usize>,
+    pool: &mut Vec<(u16, u32, u16)>,
+) {
+    let (rows, cols) = (core.rows(), core.cols());
+    let stride = rows + cols;
+    let words = used.len() / score.len();
+    let (r, c) = (cell / cols, cell % cols);
+    let k = core.class(cell);
+    // Seams the placement closes towards the left and up (the rim closes none).
+    let base = (r > 0) as u16 + (c > 0) as u16;
+    let fixed_right = core.fixed_side(cell, RIGHT);
+    let fixed_down = core.fixed_side(cell, DOWN);
+    let bonus = |o: u16| {
+        let s = core.oriented(o).sides;
+        fixed_right.is_some_and(|x| x != 0 && x == s[RIGHT]) as u16
+            + fixed_down.is_some_and(|x| x != 0 && x == s[DOWN]) as u16
+    };
+    let forced = core.fixed(cell);
+    let mut pick: Vec<(u16, u16)> = Vec::with_capacity(64);
+    for pi in range {
+        let left = prof[pi * stride + cols + r];
+        let up = prof[pi * stride + c];
+        let u = &used[pi * words..(pi + 1) * words];
+        let s0 = score[pi];
+        if let Some(o) = forced {
+            // Its upper and left seams were scored by the cells placed there (their bonus).
+            pool.push((s0 + bonus(o), pi as u32, o));
+            continue;
+        }
+        let (exact, one) = core.candidates(k, left, up);
+        let mut rng = Rng::new(
+            seed ^ ((depth as u64) << 40) ^ (pi as u64).wrapping_mul(0xD1B5_4A32_D192_ED03),
+        );
+        pick.clear();
+        if fixed_right.is_some() || fixed_down.is_some() {
+            // Rare: a fixed neighbour to the right or below; rank every candidate.
+            for (list, g) in [(exact, base), (one, base - 1)] {
+                for &o in list {
+                    if !has(u, core.oriented(o).piece) {
+                        pick.push((g + bonus(o), o));
+                    }
+                }
+            }
+            pick.sort_by_key(|&(g, _)| std::cmp::Reverse(g));
+            pick.truncate(FANOUT);
+        } else {
+            for (list, g) in [(exact, base), (one, base.saturating_sub(1))] {
+                if pick.len() >= FANOUT || list.is_empty() {
+                    continue;
+                }
+                // Start at a random place so the cap does not always favour the same pieces.
+                let off = rng.below(list.len());
+                for i in 0..list.len() {
+                    let o = list[(off + i) % list.len()];
+                    if !has(u, core.oriented(o).piece) {
+                        pick.push((g, o));
+                        if pick.len() >= FANOUT {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        if pick.is_empty() {
+            // Nothing matches either known seam: any unused piece that fits the cell.
+            for &o in core.fitting(k) {
+                let sd = core.oriented(o).sides;
+                if !has(u, core.oriented(o).piece) {
+                    let g = (r > 0 && sd[UP] == up) as u16 + (c > 0 && sd[LEFT] == left) as u16;
+                    pick.push((g + bonus(o), o));
+                    if pick.len() >= FANOUT {
+                        break;
+                    }
+                }
+            }
+        }
+        for &(g, o) in &pick {
+            pool.push((s0 + g, pi as u32, o));
+        }
+    }
+}
+
+/// The `width` best of `pool` by score: a counting sort; only the score class that the
+/// width cuts is drawn at random (seeded). Returned best first.
+fn select(pool: &[(u16, u32, u16)], width: usize, seed: u64) -> Vec<(u16, u32, u16)> {
+    if pool.len() <= width {
+        let mut all = pool.to_vec();
+        all.sort_by_key(|&(s, p, _)| (std::cmp::Reverse(s), p));
+        return all;
+    }
+    let top = pool.iter().map(|x| x.0).max().unwrap_or(0) as usize;
+    let mut count = vec![0usize; top + 1];
+    for x in pool {
+        count[x.0 as usize] += 1;
+    }
+    // The lowest score kept, and how many of that score fit.
+    let (mut cut, mut taken) = (top, 0usize);
+    loop {
+        if taken + count[cut] >= width || cut == 0 {
+            break;
+        }
+        taken += count[cut];
+        cut -= 1;
+    }
+    let room = width - taken;
+    let mut out: Vec<(u16, u32, u16)> = pool
+        .iter()
+        .copied()
+        .filter(|x| x.0 as usize > cut)
+        .collect();
+    let mut tied: Vec<(u16, u32, u16)> = pool
+        .iter()
+        .copied()
+        .filter(|x| x.0 as usize == cut)
+        .collect();
+    let mut rng = Rng::new(seed);
+    // Partial Fisher–Yates: the first `room` entries become a uniform sample.
+    for i in 0..room.min(tied.len()) {
+        let j = i + rng.below(tied.len() - i);
+        tied.swap(i, j);
+    }
+    tied.truncate(room);
+    out.extend(tied);
+    out.sort_by_key(|&(s, _, _)| std::cmp::Reverse(s));
+    out
+}
+
+/// Passes of doubling width, from `start`, while the next one is expected to end before
+/// `deadline` (a pass costs about twice the last); the best board. `on_pass` hears each
+/// pass's result.
+pub fn beam_anytime(
+    core: &Core,
+    order: ScanOrder,
+    start: usize,
+    seed: u64,
+    threads: usize,
+    deadline: Instant,
+    on_pass: &mut dyn FnMut(&BeamResult, f64),
+) -> BeamResult {
+    let mut width = start.max(1);
+    let mut best: Option<BeamResult> = None;
+    loop {
+        let t0 = Instant::now();
+        let res = beam(core, order, width, seed, threads, Some(deadline));
+        let took = t0.elapsed().as_secs_f64();
+        on_pass(&res, took);
+        let stop = !res.complete;
+        if best.as_ref().is_none_or(|b| res.matched > b.matched) {
+            best = Some(res);
+        }
+        let left = deadline
+            .checked_duration_since(Instant::now())
+            .map_or(0.0, |d| d.as_secs_f64());
+        if stop || left < 2.2 * took {
+            break;
+        }
+        width *= 2;
+    }
+    best.expect("at least one pass")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::edge::{Board, generate, score};
+
+    #[test]
+    fn beam_boards_are_complete_legal_and_counted_right() {
+        for seed in 1..=4 {
+            let (p, _) = generate(6, 7, 2, 4, seed).unwrap();
+            let core = Core::new(&p, &Board::empty(6, 7)).unwrap();
+            for order in [
+                ScanOrder::RowMajor,
+                ScanOrder::Comb(usize::MAX),
+                ScanOrder::Diagonal,
+            ] {
+                let res = beam(&core, order, 64, seed, 1 + seed as usize % 2, None);
+                let b = core.board(&res.cells);
+                let sc = score(&p, &b);
+                assert_eq!((sc.empty, sc.rim_faults, sc.repeats), (0, 0, 0), "{sc:?}");
+                assert_eq!(sc.matched, res.matched);
+                assert!(res.complete);
+            }
+        }
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_board_whatever_the_threads() {
+        let (p, _) = generate(8, 8, 3, 5, 7).unwrap();
+        let core = Core::new(&p, &Board::empty(8, 8)).unwrap();
+        let a = beam(&core, ScanOrder::RowMajor, 700, 3, 1, None);
+        let b = beam(&core, ScanOrder::RowMajor, 700, 3, 2, None);
+        assert_eq!(a.cells, b.cells);
+        let c = beam(&core, ScanOrder::RowMajor, 700, 4, 1, None);
+        assert!(c.matched > 0);
+    }
+
+    #[test]
+    fn a_wide_beam_finds_a_small_planted_board() {
+        let (p, _) = generate(5, 5, 2, 4, 9).unwrap();
+        let core = Core::new(&p, &Board::empty(5, 5)).unwrap();
+        let res = beam(&core, ScanOrder::RowMajor, 20_000, 1, 2, None);
+        assert_eq!(res.matched, p.max_score());
+    }
+
+    #[test]
+    fn selection_keeps_the_best_and_draws_only_the_cut_class() {
+        let pool: Vec<(u16, u32, u16)> = (0..100).map(|i| ((i % 10) as u16, i, 0)).collect();
+        let kept = select(&pool, 25, 5);
+        assert_eq!(kept.len(), 25);
+        assert!(kept.iter().filter(|x| x.0 >= 8).count() == 20);
+        assert!(kept.iter().filter(|x| x.0 == 7).count() == 5);
+        assert_eq!(select(&pool, 25, 5), kept);
+    }
+}

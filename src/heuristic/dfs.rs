@@ -1,0 +1,591 @@
+//! Depth-first construction with a cumulative mismatch budget that opens only late in the
+//! scan: the first cells must match exactly (a fast, narrow search), the last ones may break
+//! a few seams, never a border seam. The idea is the Eternity II community's (Verhaard's
+//! "slip array", Blackwood's break indexes; see the project notes); the schedule here is a
+//! table of its own ([`Breaks`]), scaled to the board unless given.
+//!
+//! Each restart shuffles the candidate lists (seeded) and stops after a node cap; its deepest
+//! partial board (fewest breaks among the deepest) is finished greedily and scored. A
+//! complete board within the budget tightens the budget to one break fewer, so the search
+//! keeps looking for better. Workers (`threads`) run restarts from their own seeds.
+
+use super::Rng;
+use super::core::{Core, DOWN, PieceSet, RIGHT, ScanOrder, complete_greedily};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// The cumulative breaks allowed once the cell at each position of the scan is placed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Breaks(pub Vec<u16>);
+
+/// How `--breaks` was given: a total spread over the default gates, or a table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum BreakSpec {
+    /// This many breaks, the first allowed at 75 % of the scan, the last at 94 %, evenly
+    /// between.
+    Total(u16),
+    /// `(position, cumulative breaks)` gates, in increasing order (positions count placed
+    /// cells, from 1).
+    Table(Vec<(usize, u16)>),
+}
+
+impl BreakSpec {
+    /// Read `N` (a total) or `D:B,D:B,…` (gates: from D placed cells on, B breaks in all).
+    pub fn parse(s: &str) -> Result<BreakSpec, String> {
+        if let Ok(n) = s.trim().parse::<u16>() {
+            return Ok(BreakSpec::Total(n));
+        }
+        let bad = || {
+            format!(
+                "expected a number of breaks, or gates D:B,D:B,… (from D placed cells on, B breaks in all; both increasing), not {s:?}"
+            )
+        };
+        let mut gates = Vec::new();
+        for part in s.split(',') {
+            let (d, b) = part.trim().split_once(':').ok_or_else(bad)?;
+            let d: usize = d.trim().parse().map_err(|_| bad())?;
+            let b: u16 = b.trim().parse().map_err(|_| bad())?;
+            if let Some(&(pd, pb)) = gates.last()
+                && (d <= pd || b < pb)
+            {
+                return Err(bad());
+            }
+            gates.push((d, b));
+        }
+        Ok(BreakSpec::Table(gates))
+    }
+
+    /// The default total for a board of `cells` cells: 12 on Eternity II's 256 (the depth of
+    /// the best late-break runs), in proportion elsewhere, at least 1.
+    pub fn default_for(cells: usize) -> BreakSpec {
+        BreakSpec::Total(((cells * 12) as f64 / 256.0).round().max(1.0) as u16)
+    }
+
+    /// The per-position table for a scan of `cells` cells.
+    pub fn table(&self, cells: usize) -> Breaks {
+        let gates: Vec<(usize, u16)> = match self {
+            BreakSpec::Table(g) => g.clone(),
+            BreakSpec::Total(0) => Vec::new(),
+            BreakSpec::Total(t) => {
+                let (t, first, last) = (*t as usize, cells * 3 / 4, cells * 94 / 100);
+                (1..=t)
+                    .map(|b| {
+                        let d = if t == 1 {
+                            first
+                        } else {
+                            first + (last - first) * (b - 1) / (t - 1)
+                        };
+                        (d.max(1), b as u16)
+                    })
+                    .collect()
+            }
+        };
+        Breaks(
+            (1..=cells)
+                .map(|placed| {
+                    gates
+                        .iter()
+                        .take_while(|&&(d, _)| d <= placed)
+                        .last()
+                        .map_or(0, |&(_, b)| b)
+                })
+                .collect(),
+        )
+    }
+}
+
+/// Knobs of a run.
+#[derive(Debug, Clone)]
+pub struct DfsParams {
+    /// Scan order.
+    pub order: ScanOrder,
+    /// The budget table (per position of the scan).
+    pub breaks: Breaks,
+    /// Nodes (placements) per restart.
+    pub node_cap: u64,
+    /// Restarts in all (over all workers); `None`: until the deadline.
+    pub restarts: Option<u64>,
+    /// Seed.
+    pub seed: u64,
+    /// Workers.
+    pub threads: usize,
+}
+
+/// The best board of a run.
+#[derive(Debug, Clone)]
+pub struct DfsResult {
+    /// The complete board (rotated-piece indices per cell).
+    pub cells: Vec<u16>,
+    /// Its matched seams.
+    pub matched: usize,
+    /// The deepest partial board it was finished from.
+    pub partial: Vec<u16>,
+    /// Cells placed by the search in that partial (fixed cells included).
+    pub depth: usize,
+    /// Restarts run, and nodes in all.
+    pub restarts: u64,
+    /// Placements tried over the run.
+    pub nodes: u64,
+    /// Whether the search itself completed a board (not the greedy finish).
+    pub searched_complete: bool,
+}
+
+/// One restart's frame per depth: the candidate range still to try and the breaks before.
+#[derive(Debug, Clone, Copy, Default)]
+struct Frame {
+    cur: u32,
+    exact_end: u32,
+    end: u32,
+    before: u16,
+}
+
+/// Outcome of one restart.
+struct Restart {
+    partial: Vec<u16>,
+    depth: usize,
+    complete: bool,
+    nodes: u64,
+}
+
+/// A worker's view of the candidate tables: shuffled per restart, plus one single-entry list
+/// per fixed cell.
+struct Lists {
+    cands: Vec<u16>,
+    /// Per (class, left, up): start, exact end, end.
+    slots: Vec<(u32, u32, u32)>,
+    /// Per cell: the forced list of a fixed cell.
+    forced: Vec<Option<(u32, u32)>>,
+    ncolours: usize,
+}
+
+impl Lists {
+    fn new(core: &Core) -> Lists {
+        let nc = core.ncolours();
+        let mut cands = Vec::new();
+        let mut slots = vec![(0, 0, 0); 16 * nc * nc];
+        for k in 0..16u8 {
+            if core.fitting(k).is_empty() {
+                continue;
+            }
+            for l in 0..nc as u8 {
+                for u in 0..nc as u8 {
+                    let (exact, one) = core.candidates(k, l, u);
+                    let start = cands.len() as u32;
+                    cands.extend_from_slice(exact);
+                    let ee = cands.len() as u32;
+                    cands.extend_from_slice(one);
+                    slots[(k as usize * nc + l as usize) * nc + u as usize] =
+                        (start, ee, cands.len() as u32);
+                }
+            }
+        }
+        let forced = (0..core.cells())
+            .map(|cell| {
+                core.fixed(cell).map(|o| {
+                    cands.push(o);
+                    (cands.len() as u32 - 1, cands.len() as u32)
+                })
+            })
+            .collect();
+        Lists {
+            cands,
+            slots,
+            forced,
+            ncolours: nc,
+        }
+    }
+
+    fn shuffle(&mut self, rng: &mut Rng) {
+        for &(s, e, end) in &self.slots {
+            rng.shuffle(&mut self.cands[s as usize..e as usize]);
+            rng.shuffle(&mut self.cands[e as usize..end as usize]);
+        }
+    }
+}
+
+fn restart(
+    core: &Core,
+    lists: &Lists,
+    cells: &[usize],
+    allowed: &[u16],
+    node_cap: u64,
+    deadline: Option<Instant>,
+    stop: &AtomicBool,
+) -> Restart {
+    let n = cells.len();
+    let cols = core.cols();
+    // Fixed pieces are on the board and used from the start, and stay so: their cells'
+    // forced lists re-place them, backtracking never takes them off.
+    let mut board = vec![u16::MAX; n];
+    let mut used = PieceSet::new(core.pieces());
+    for (cell, b) in board.iter_mut().enumerate() {
+        if let Some(o) = core.fixed(cell) {
+            used.insert(core.oriented(o).piece);
+            *b = o;
+        }
+    }
+    let mut frames = vec![Frame::default(); n];
+    let mut best = (0usize, u16::MAX, board.clone());
+    let mut nodes = 0u64;
+    let open = |i: usize, board: &[u16], before: u16| -> Frame {
+        let cell = cells[i];
+        if let Some((s, e)) = lists.forced[cell] {
+            return Frame {
+                cur: s,
+                exact_end: e,
+                end: e,
+                before,
+            };
+        }
+        let (r, c) = (cell / cols, cell % cols);
+        let up = if r > 0 {
+            core.oriented(board[cell - cols]).sides[DOWN]
+        } else {
+            0
+        };
+        let left = if c > 0 {
+            core.oriented(board[cell - 1]).sides[RIGHT]
+        } else {
+            0
+        };
+        let nc = lists.ncolours;
+        let (s, e, end) =
+            lists.slots[(core.class(cell) as usize * nc + left as usize) * nc + up as usize];
+        Frame {
+            cur: s,
+            exact_end: e,
+            end,
+            before,
+        }
+    };
+    let mut i = 0usize;
+    frames[0] = open(0, &board, 0);
+    let mut complete = false;
+    loop {
+        let cell = cells[i];
+        let f = &mut frames[i];
+        let mut placed = false;
+        let mut now = 0u16;
+        while f.cur < f.end {
+            let at = f.cur;
+            f.cur += 1;
+            if at >= f.exact_end && f.before + 1 > allowed[i] {
+                // The rest of the list breaks a seam: over budget here.
+                f.cur = f.end;
+                break;
+            }
+            let o = lists.cands[at as usize];
+            let or = core.oriented(o);
+            let forced = lists.forced[cell].is_some();
+            if !forced && used.has(or.piece) {
+                continue;
+            }
+            // A fixed piece's upper and left seams were counted by the cells placed there
+            // (they check their fixed right and lower neighbours below).
+            let mut b = (!forced && at >= f.exact_end) as u16;
+            let mut border_break = false;
+            for side in [RIGHT, DOWN] {
+                if let Some(x) = core.fixed_side(cell, side)
+                    && x != or.sides[side]
+                {
+                    b += 1;
+                    border_break |= core.border_seam(cell, side);
+                }
+            }
+            if border_break || f.before + b > allowed[i] {
+                continue;
+            }
+            board[cell] = o;
+            if !forced {
+                used.insert(or.piece);
+            }
+            placed = true;
+            now = f.before + b;
+            nodes += 1;
+            if i + 1 > best.0 || (i + 1 == best.0 && now < best.1) {
+                best = (i + 1, now, board.clone());
+            }
+            break;
+        }
+        if placed {
+            if i + 1 == n {
+                complete = true;
+                break;
+            }
+            if nodes >= node_cap {
+                break;
+            }
+            if nodes & 0xFFFF == 0
+                && (stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d))
+            {
+                break;
+            }
+            i += 1;
+            frames[i] = open(i, &board, now);
+        } else {
+            if i == 0 {
+                break;
+            }
+            i -= 1;
+            let cell = cells[i];
+            if lists.forced[cell].is_none() {
+                used.remove(core.oriented(board[cell]).piece);
+                board[cell] = u16::MAX;
+            }
+        }
+    }
+    Restart {
+        partial: best.2,
+        depth: best.0,
+        complete,
+        nodes,
+    }
+}
+
+/// Run restarts until `params.restarts` or `deadline`; `on_best` hears every new best board
+/// (its matched count and cells). Deterministic for a seed with one worker and a restart
+/// count.
+pub fn dfs(
+    core: &Core,
+    params: &DfsParams,
+    deadline: Option<Instant>,
+    on_best: &(dyn Fn(usize, &[u16]) + Sync),
+) -> DfsResult {
+    let cells = params.order.cells(core.rows(), core.cols());
+    let n = cells.len();
+    assert_eq!(params.breaks.0.len(), n, "one budget entry per cell");
+    struct Shared {
+        best: Option<DfsResult>,
+        allowed: Vec<u16>,
+        restarts: u64,
+        nodes: u64,
+    }
+    let shared = Mutex::new(Shared {
+        best: None,
+        allowed: params.breaks.0.clone(),
+        restarts: 0,
+        nodes: 0,
+    });
+    let stop = AtomicBool::new(false);
+    let threads = params.threads.max(1);
+    let worker = |w: usize| {
+        let mut lists = Lists::new(core);
+        let mut rng = Rng::new(params.seed.wrapping_add((w as u64) << 32));
+        loop {
+            let allowed = {
+                let mut s = shared.lock().expect("a DFS worker panicked");
+                if params.restarts.is_some_and(|r| s.restarts >= r)
+                    || deadline.is_some_and(|d| Instant::now() >= d)
+                    || stop.load(Ordering::Relaxed)
+                {
+                    return;
+                }
+                s.restarts += 1;
+                s.allowed.clone()
+            };
+            lists.shuffle(&mut rng);
+            let res = restart(
+                core,
+                &lists,
+                &cells,
+                &allowed,
+                params.node_cap,
+                deadline,
+                &stop,
+            );
+            let mut done = res.partial.clone();
+            complete_greedily(core, &mut done, &cells);
+            let matched = core.matched(&done);
+            let mut s = shared.lock().expect("a DFS worker panicked");
+            s.nodes += res.nodes;
+            if res.complete {
+                // Look for one break fewer from now on.
+                let brk = (core.max_score() - matched) as u16;
+                if brk == 0 {
+                    stop.store(true, Ordering::Relaxed);
+                }
+                for a in s.allowed.iter_mut() {
+                    *a = (*a).min(brk.saturating_sub(1));
+                }
+            }
+            if s.best.as_ref().is_none_or(|b| matched > b.matched) {
+                on_best(matched, &done);
+                s.best = Some(DfsResult {
+                    cells: done,
+                    matched,
+                    partial: res.partial,
+                    depth: res.depth,
+                    restarts: 0,
+                    nodes: 0,
+                    searched_complete: res.complete,
+                });
+            }
+        }
+    };
+    if threads == 1 {
+        worker(0);
+    } else {
+        std::thread::scope(|s| {
+            for w in 0..threads {
+                let worker = &worker;
+                s.spawn(move || worker(w));
+            }
+        });
+    }
+    let s = shared.into_inner().expect("a DFS worker panicked");
+    let mut best = s.best.unwrap_or_else(|| {
+        // Not even one restart (a deadline already passed): the greedy board.
+        let mut cells_v: Vec<u16> = (0..n).map(|c| core.fixed(c).unwrap_or(u16::MAX)).collect();
+        let partial = cells_v.clone();
+        complete_greedily(core, &mut cells_v, &cells);
+        DfsResult {
+            matched: core.matched(&cells_v),
+            cells: cells_v,
+            partial,
+            depth: 0,
+            restarts: 0,
+            nodes: 0,
+            searched_complete: false,
+        }
+    });
+    best.restarts = s.restarts;
+    best.nodes = s.nodes;
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::edge::{Board, generate, score};
+
+    fn params(order: ScanOrder, breaks: Breaks, restarts: u64, seed: u64) -> DfsParams {
+        DfsParams {
+            order,
+            breaks,
+            node_cap: 200_000,
+            restarts: Some(restarts),
+            seed,
+            threads: 1,
+        }
+    }
+
+    #[test]
+    fn break_tables_parse_and_spread() {
+        assert_eq!(BreakSpec::parse("3"), Ok(BreakSpec::Total(3)));
+        assert_eq!(
+            BreakSpec::parse("5:1, 8:3"),
+            Ok(BreakSpec::Table(vec![(5, 1), (8, 3)]))
+        );
+        assert!(BreakSpec::parse("8:1,5:2").is_err());
+        assert!(BreakSpec::parse("x").is_err());
+        let t = BreakSpec::Table(vec![(3, 1), (5, 2)]).table(6);
+        assert_eq!(t.0, vec![0, 0, 1, 1, 2, 2]);
+        let t = BreakSpec::Total(12).table(256);
+        // Gates count placed cells: the first opens with the 192nd.
+        assert_eq!(t.0[190], 0);
+        assert_eq!(t.0[191], 1);
+        assert_eq!(t.0[255], 12);
+        assert!(t.0.windows(2).all(|w| w[0] <= w[1]));
+    }
+
+    /// Mismatched seams among the first `k` cells of the scan, counted from the board alone.
+    fn prefix_breaks(
+        p: &crate::puzzle::edge::EdgePuzzle,
+        cells: &[usize],
+        b: &Board,
+        k: usize,
+    ) -> usize {
+        let mut part = Board::empty(b.rows, b.cols);
+        for &c in &cells[..k] {
+            part.cells[c] = b.cells[c];
+        }
+        let sc = score(p, &part);
+        // Seams with both cells placed, minus the matched ones.
+        let mut both = 0;
+        for &c in &cells[..k] {
+            let (r, cc) = (c / b.cols, c % b.cols);
+            if cc + 1 < b.cols && part.cells[c + 1].is_some() {
+                both += 1;
+            }
+            if r + 1 < b.rows && part.cells[c + b.cols].is_some() {
+                both += 1;
+            }
+        }
+        both - sc.matched
+    }
+
+    #[test]
+    fn the_budget_is_respected_at_every_depth_and_boards_verify() {
+        for seed in 1..=4u64 {
+            let (p, _) = generate(7, 7, 2, 6, seed).unwrap();
+            let core = Core::new(&p, &Board::empty(7, 7)).unwrap();
+            let order = ScanOrder::RowMajor;
+            let breaks = BreakSpec::Total(3).table(49);
+            let res = dfs(
+                &core,
+                &params(order, breaks.clone(), 5, seed),
+                None,
+                &|_, _| {},
+            );
+            let b = core.board(&res.cells);
+            let sc = score(&p, &b);
+            assert_eq!((sc.empty, sc.rim_faults, sc.repeats), (0, 0, 0), "{sc:?}");
+            assert_eq!(sc.matched, res.matched);
+            let cells = order.cells(7, 7);
+            let partial = core.board(&res.partial);
+            for k in 1..=res.depth {
+                assert!(
+                    prefix_breaks(&p, &cells, &partial, k) <= breaks.0[k - 1] as usize,
+                    "seed {seed}: more breaks than allowed among the first {k} cells"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_board_with_one_worker() {
+        let (p, _) = generate(8, 8, 3, 7, 3).unwrap();
+        let core = Core::new(&p, &Board::empty(8, 8)).unwrap();
+        let pr = params(
+            ScanOrder::Comb(usize::MAX),
+            BreakSpec::Total(4).table(64),
+            4,
+            9,
+        );
+        let a = dfs(&core, &pr, None, &|_, _| {});
+        let b = dfs(&core, &pr, None, &|_, _| {});
+        assert_eq!(a.cells, b.cells);
+        assert_eq!(a.nodes, b.nodes);
+    }
+
+    #[test]
+    fn an_exact_search_finds_a_planted_board() {
+        let (p, _) = generate(6, 6, 3, 6, 5).unwrap();
+        let core = Core::new(&p, &Board::empty(6, 6)).unwrap();
+        let mut pr = params(ScanOrder::RowMajor, BreakSpec::Total(0).table(36), 50, 1);
+        pr.node_cap = 5_000_000;
+        let res = dfs(&core, &pr, None, &|_, _| {});
+        assert_eq!(res.matched, p.max_score());
+        assert!(res.searched_complete);
+    }
+
+    #[test]
+    fn fixed_pieces_stay_where_they_were_put() {
+        let (p, planted) = generate(6, 6, 2, 5, 8).unwrap();
+        let mut fixed = Board::empty(6, 6);
+        fixed.cells[14] = planted.cells[14];
+        fixed.cells[0] = planted.cells[0];
+        let core = Core::new(&p, &fixed).unwrap();
+        let res = dfs(
+            &core,
+            &params(ScanOrder::RowMajor, BreakSpec::Total(2).table(36), 3, 2),
+            None,
+            &|_, _| {},
+        );
+        let b = core.board(&res.cells);
+        assert_eq!(b.cells[14], planted.cells[14]);
+        assert_eq!(b.cells[0], planted.cells[0]);
+        assert_eq!(score(&p, &b).repeats, 0);
+    }
+}

@@ -1,0 +1,255 @@
+//! The search constructors (`--construct beam|dfs`, issue 13): on generated puzzles every
+//! board they report passes the independent checker and the DFS never spends more mismatches
+//! than its budget allows at any depth (property test); a run with one thread and a restart
+//! count is a function of its seed; fixed pieces stay put; flags are checked; and a 5-second
+//! run on the official Eternity II set gives a verified, positive score (no timed assertion:
+//! the scores are the benchmark's business).
+
+use crate::common::{self, json, tilekit};
+use proptest::prelude::*;
+use std::path::PathBuf;
+use tilekit::heuristic::beam::beam;
+use tilekit::heuristic::core::{Core, ScanOrder};
+use tilekit::heuristic::dfs::{BreakSpec, DfsParams, dfs};
+use tilekit::puzzle::edge::{Board, EdgePuzzle, generate};
+use tilekit::verify::Checker;
+use tilekit::verify::edge::BoardChecker;
+
+/// The checker's verdict on `board`, claiming `matched` (as unmatched seams).
+fn verified(p: &EdgePuzzle, board: &Board, matched: usize) -> bool {
+    let v = BoardChecker.check(p, board, Some((p.max_score() - matched) as f64));
+    v.valid && v.errors.is_empty()
+}
+
+/// Mismatched seams among the first `k` cells of `order` on `board`, counted from the board
+/// with the puzzle's own colours (nothing of the core).
+fn prefix_breaks(p: &EdgePuzzle, order: &[usize], board: &Board, k: usize) -> usize {
+    let cols = board.cols;
+    let mut placed = vec![false; board.cells.len()];
+    for &c in &order[..k] {
+        placed[c] = true;
+    }
+    let side = |cell: usize, s: usize| {
+        let (id, rot) = board.cells[cell].expect("a placed cell");
+        p.piece(id).unwrap().placed(rot)[s]
+    };
+    let mut breaks = 0;
+    for &c in &order[..k] {
+        if c % cols + 1 < cols && placed[c + 1] && side(c, 1) != side(c + 1, 3) {
+            breaks += 1;
+        }
+        if c + cols < board.cells.len() && placed[c + cols] && side(c, 2) != side(c + cols, 0) {
+            breaks += 1;
+        }
+    }
+    breaks
+}
+
+const ORDERS: [ScanOrder; 4] = [
+    ScanOrder::RowMajor,
+    ScanOrder::ColMajor,
+    ScanOrder::Comb(usize::MAX),
+    ScanOrder::Diagonal,
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn search_boards_always_verify_and_the_budget_holds(
+        rows in 3usize..9,
+        cols in 3usize..9,
+        frame in 1u16..4,
+        inner in 2u16..9,
+        seed in 1u64..1_000,
+        order in 0usize..4,
+        total in 0u16..5,
+        width in 1usize..300,
+        threads in 1usize..3,
+    ) {
+        let (p, planted) = generate(rows, cols, frame, inner, seed).unwrap();
+        // Sometimes a fixed piece, taken from the planted board.
+        let mut fixed = Board::empty(rows, cols);
+        if seed % 3 == 0 {
+            let cell = (seed as usize * 7) % (rows * cols);
+            fixed.cells[cell] = planted.cells[cell];
+        }
+        let core = Core::new(&p, &fixed).unwrap();
+        let order = ORDERS[order];
+        let b = beam(&core, order, width, seed, threads, None);
+        let board = core.board(&b.cells);
+        prop_assert!(verified(&p, &board, b.matched), "beam board fails the checker");
+        for (c, f) in fixed.cells.iter().enumerate() {
+            if f.is_some() {
+                prop_assert_eq!(board.cells[c], *f);
+            }
+        }
+        let n = rows * cols;
+        let breaks = BreakSpec::Total(total).table(n);
+        let params = DfsParams {
+            order,
+            breaks: breaks.clone(),
+            node_cap: 20_000,
+            restarts: Some(3),
+            seed,
+            threads,
+        };
+        let r = dfs(&core, &params, None, &|_, _| {});
+        let board = core.board(&r.cells);
+        prop_assert!(verified(&p, &board, r.matched), "dfs board fails the checker");
+        let partial = core.board(&r.partial);
+        let cells = order.cells(rows, cols);
+        for k in 1..=r.depth {
+            prop_assert!(
+                prefix_breaks(&p, &cells, &partial, k) <= breaks.0[k - 1] as usize,
+                "more breaks than allowed among the first {} cells", k
+            );
+        }
+    }
+}
+
+#[test]
+fn an_exact_dfs_finds_planted_seven_by_seven_boards() {
+    // META-like colour counts scaled down: few frame colours, several inner ones.
+    for (n, inner, seed) in [(7, 7, 1), (7, 8, 3)] {
+        let (p, _) = generate(n, n, 3, inner, seed).unwrap();
+        let core = Core::new(&p, &Board::empty(n, n)).unwrap();
+        let params = DfsParams {
+            order: ScanOrder::RowMajor,
+            breaks: BreakSpec::Total(0).table(n * n),
+            node_cap: 50_000_000,
+            restarts: Some(20),
+            seed: 1,
+            threads: 1,
+        };
+        let r = dfs(&core, &params, None, &|_, _| {});
+        assert_eq!(r.matched, p.max_score(), "{n}×{n}");
+        assert!(r.searched_complete);
+        assert!(verified(&p, &core.board(&r.cells), r.matched));
+    }
+}
+
+fn run_board(d: &std::path::Path, args: &[&str], out: &str) -> (serde_json::Value, String) {
+    let mut all = vec!["solve", "p.txt", "--via", "heuristic", "--json", "-o", out];
+    all.extend_from_slice(args);
+    let r = tilekit(d, &all);
+    assert_eq!(r.code, 0, "{args:?}: {}{}", r.stdout, r.stderr);
+    let board = std::fs::read_to_string(d.join(out)).unwrap();
+    (json(&r), board)
+}
+
+#[test]
+fn one_thread_and_a_restart_count_make_a_run_a_function_of_its_seed() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    common::meta(d, 8);
+    let args = [
+        "--construct",
+        "dfs",
+        "--improve",
+        "none",
+        "--restarts",
+        "6",
+        "--node-cap",
+        "200000",
+        "--threads",
+        "1",
+        "--seed",
+        "5",
+        "--time-limit",
+        "600",
+    ];
+    let (j1, b1) = run_board(d, &args, "a.txt");
+    let (_, b2) = run_board(d, &args, "b.txt");
+    assert_eq!(b1, b2, "same seed, same board");
+    assert_eq!(j1["verified"], true);
+    assert!(
+        j1["solver_status"].as_str().unwrap().contains("6 restarts"),
+        "{j1}"
+    );
+    let beam_args = [
+        "--construct",
+        "beam",
+        "--improve",
+        "none",
+        "--beam-width",
+        "300",
+        "--scan",
+        "diagonal",
+        "--seed",
+        "2",
+    ];
+    let (j3, b3) = run_board(d, &beam_args, "c.txt");
+    let (_, b4) = run_board(d, &beam_args, "d.txt");
+    assert_eq!(b3, b4);
+    assert_eq!(j3["verified"], true);
+    assert_eq!(j3["variant"], "beam_diagonal", "{j3}");
+}
+
+#[test]
+fn search_flags_are_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    common::meta(d, 5);
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &["--construct", "dfs", "--beam-width", "10"],
+            "--beam-width does not apply to --construct dfs",
+        ),
+        (
+            &["--construct", "beam", "--breaks", "3"],
+            "--breaks does not apply to --construct beam",
+        ),
+        (
+            &["--construct", "greedy", "--scan", "comb"],
+            "--scan does not apply to --construct greedy",
+        ),
+        (
+            &["--construct", "beam", "--scan", "spiral"],
+            "expected rowmajor",
+        ),
+        (
+            &["--construct", "dfs", "--breaks", "8:1,5:2"],
+            "expected a number of breaks",
+        ),
+        (
+            &["--construct", "beam", "--region", "2xn"],
+            "--region does not apply to --construct beam",
+        ),
+    ];
+    for (flags, want) in cases {
+        let mut args = vec!["solve", "p.txt", "--via", "heuristic"];
+        args.extend_from_slice(flags);
+        let r = tilekit(d, &args);
+        assert_eq!(r.code, 2, "{flags:?}: {}{}", r.stdout, r.stderr);
+        assert!(r.stderr.contains(want), "{flags:?}: {}", r.stderr);
+    }
+}
+
+#[test]
+fn five_seconds_on_eternity_ii_give_a_verified_positive_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("models/edge-matching/eternity2/e2pieces.txt");
+    std::fs::copy(src, d.join("p.txt")).unwrap();
+    for construct in ["beam", "dfs"] {
+        let (j, board) = run_board(
+            d,
+            &[
+                "--construct",
+                construct,
+                "--improve",
+                "none",
+                "--fix",
+                "139@8,7,2",
+                "--time-limit",
+                "5",
+            ],
+            "e2.txt",
+        );
+        assert_eq!(j["verified"], true, "{construct}: {j}");
+        assert!(j["matched"].as_u64().unwrap() > 0, "{construct}: {j}");
+        assert!(board.lines().any(|l| l.starts_with("8 7 139 2")), "{board}");
+    }
+}
