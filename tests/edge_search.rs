@@ -253,3 +253,107 @@ fn five_seconds_on_eternity_ii_give_a_verified_positive_board() {
         assert!(board.lines().any(|l| l.starts_with("8 7 139 2")), "{board}");
     }
 }
+
+#[test]
+fn lns_keeps_the_board_legal_and_is_a_function_of_its_seed() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    common::meta(d, 8);
+    let args = [
+        "--construct",
+        "beam",
+        "--beam-width",
+        "4",
+        "--improve",
+        "lns",
+        "--lns-iterations",
+        "300",
+        "--threads",
+        "1",
+        "--seed",
+        "4",
+        "--time-limit",
+        "600",
+    ];
+    let (j1, b1) = run_board(d, &args, "a.txt");
+    let (_, b2) = run_board(d, &args, "b.txt");
+    assert_eq!(b1, b2, "same seed, same board");
+    assert_eq!(j1["verified"], true);
+    let constructed = j1["constructed"].as_u64().unwrap();
+    assert!(j1["matched"].as_u64().unwrap() >= constructed, "{j1}");
+    assert!(
+        j1["solver_status"]
+            .as_str()
+            .unwrap()
+            .contains("lns: 300 rebuilds"),
+        "{j1}"
+    );
+    let r = tilekit(
+        d,
+        &["solve", "p.txt", "--via", "heuristic", "--lns-width", "8"],
+    );
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("--lns-width belongs to --improve lns"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn bench_edge_prints_rows_keeps_verified_boards_and_draws_the_chart() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let r = tilekit(
+        d,
+        &[
+            "bench",
+            "edge",
+            "--instances",
+            "10x10",
+            "--methods",
+            "beam,dfs",
+            "--budget",
+            "2",
+            "--runs",
+            "1",
+            "--threads",
+            "1",
+            "--boards",
+            "boards",
+            "--svg",
+            "svg",
+            "--json",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(r.stdout.contains("10x10  beam"), "{}", r.stdout);
+    assert!(r.stdout.contains("10x10  dfs"), "{}", r.stdout);
+    let rows: serde_json::Value = serde_json::from_str(r.stdout.lines().last().unwrap()).unwrap();
+    assert_eq!(rows.as_array().unwrap().len(), 2);
+    let svg = std::fs::read_to_string(d.join("svg/bench-edge-10x10.svg")).unwrap();
+    assert!(svg.contains("<svg") && svg.contains("beam (best"), "{svg}");
+    let inst = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("models/edge-matching/meta2010/pieces_10x10.txt");
+    for method in ["beam", "dfs"] {
+        let board = d.join(format!("boards/10x10-{method}-2s.txt"));
+        let text = std::fs::read_to_string(&board).unwrap();
+        assert!(text.contains("# built by: tilekit solve"), "{text}");
+        let v = tilekit(
+            d,
+            &["verify", inst.to_str().unwrap(), board.to_str().unwrap()],
+        );
+        assert_eq!(v.code, 0, "{}{}", v.stdout, v.stderr);
+        assert!(v.stdout.contains("valid"), "{}", v.stdout);
+    }
+    let r = tilekit(d, &["bench", "edge", "--instances", "9x9"]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("no instance \"9x9\""), "{}", r.stderr);
+    let r = tilekit(d, &["bench", "sal", "--budget", "3"]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("--budget does not apply to bench sal"),
+        "{}",
+        r.stderr
+    );
+}

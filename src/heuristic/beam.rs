@@ -51,12 +51,27 @@ pub fn beam(
     threads: usize,
     deadline: Option<Instant>,
 ) -> BeamResult {
+    let cells = order.cells(core.rows(), core.cols());
+    beam_cells(core, &cells, width, seed, threads, deadline)
+}
+
+/// [`beam`] over the cells `cells` only, in that order; every other cell must be fixed in
+/// `core` (a whole board's scan, or a window of a board being repaired). Each cell's upper
+/// and left neighbours must come before it in `cells` or be fixed.
+pub fn beam_cells(
+    core: &Core,
+    cells: &[usize],
+    width: usize,
+    seed: u64,
+    threads: usize,
+    deadline: Option<Instant>,
+) -> BeamResult {
     let (rows, cols) = (core.rows(), core.cols());
-    let cells = order.cells(rows, cols);
     let stride = rows + cols;
     let words = super::core::PieceSet::words(core.pieces());
     let width = width.max(1);
-    // The root: every fixed piece already used, profile all grey (the rim).
+    // The root: every fixed piece already used, the profile all grey (the rim; a fixed
+    // neighbour shows its own colour, see `expand_range`).
     let mut prof = vec![0u8; stride];
     let mut used = vec![0u64; words];
     for cell in 0..rows * cols {
@@ -81,6 +96,10 @@ pub fn beam(
         }
         let live = score.len();
         let pool = expand_all(core, cell, &prof, &used, &score, seed, depth, threads);
+        if pool.is_empty() {
+            // No unused piece fits (only with fixed pieces that leave a class short).
+            break;
+        }
         children += pool.len() as u64;
         let chosen = select(&pool, width, seed ^ (depth as u64).wrapping_mul(0x9E37));
         let (r, c) = (cell / cols, cell % cols);
@@ -131,7 +150,7 @@ pub fn beam(
         }
     }
     let complete = !stopped && hist.len() == cells.len() && !score.is_empty();
-    complete_greedily(core, &mut board, &cells);
+    complete_greedily(core, &mut board, cells);
     BeamResult {
         matched: core.matched(&board),
         cells: board,
@@ -224,10 +243,21 @@ fn expand_range(
             + fixed_down.is_some_and(|x| x != 0 && x == s[DOWN]) as u16
     };
     let forced = core.fixed(cell);
+    // A fixed neighbour above or to the left shows its own colour (the profile holds the
+    // last placed cell of the column or row, which is that neighbour only when the cells
+    // form rows and columns without gaps).
+    let fixed_up = (r > 0)
+        .then(|| core.fixed(cell - cols))
+        .flatten()
+        .map(|o| core.oriented(o).sides[DOWN]);
+    let fixed_left = (c > 0)
+        .then(|| core.fixed(cell - 1))
+        .flatten()
+        .map(|o| core.oriented(o).sides[RIGHT]);
     let mut pick: Vec<(u16, u16)> = Vec::with_capacity(64);
     for pi in range {
-        let left = prof[pi * stride + cols + r];
-        let up = prof[pi * stride + c];
+        let left = fixed_left.unwrap_or(prof[pi * stride + cols + r]);
+        let up = fixed_up.unwrap_or(prof[pi * stride + c]);
         let u = &used[pi * words..(pi + 1) * words];
         let s0 = score[pi];
         if let Some(o) = forced {
@@ -333,9 +363,11 @@ fn select(pool: &[(u16, u32, u16)], width: usize, seed: u64) -> Vec<(u16, u32, u
     out
 }
 
-/// Passes of doubling width, from `start`, while the next one is expected to end before
-/// `deadline` (a pass costs about twice the last); the best board. `on_pass` hears each
-/// pass's result.
+/// The beam's anytime mode: passes of doubling width from `start` (each split over the
+/// threads) until the next would take a twentieth of the time left; then, at that width, passes from
+/// fresh seeds, one per thread in parallel, while one more fits. Scores vary from seed to
+/// seed as much as from width to width at these sizes, so the second phase buys more than
+/// one ever wider pass would. The best board; `on_pass` hears each pass's result and seconds.
 pub fn beam_anytime(
     core: &Core,
     order: ScanOrder,
@@ -343,28 +375,72 @@ pub fn beam_anytime(
     seed: u64,
     threads: usize,
     deadline: Instant,
-    on_pass: &mut dyn FnMut(&BeamResult, f64),
+    on_pass: &mut (dyn FnMut(&BeamResult, f64) + Send),
 ) -> BeamResult {
+    let left = || {
+        deadline
+            .checked_duration_since(Instant::now())
+            .map_or(0.0, |d| d.as_secs_f64())
+    };
     let mut width = start.max(1);
     let mut best: Option<BeamResult> = None;
-    loop {
+    let keep = |res: BeamResult, best: &mut Option<BeamResult>| {
+        if best.as_ref().is_none_or(|b| res.matched > b.matched) {
+            *best = Some(res);
+        }
+    };
+    let last = loop {
         let t0 = Instant::now();
         let res = beam(core, order, width, seed, threads, Some(deadline));
         let took = t0.elapsed().as_secs_f64();
         on_pass(&res, took);
         let stop = !res.complete;
-        if best.as_ref().is_none_or(|b| res.matched > b.matched) {
-            best = Some(res);
+        keep(res, &mut best);
+        if stop || left() < 2.2 * took {
+            return best.expect("at least one pass");
         }
-        let left = deadline
-            .checked_duration_since(Instant::now())
-            .map_or(0.0, |d| d.as_secs_f64());
-        if stop || left < 2.2 * took {
-            break;
+        if 2.0 * took > left() / 20.0 {
+            break took;
         }
         width *= 2;
-    }
-    best.expect("at least one pass")
+    };
+    // Fresh seeds at the last width, one pass per thread at a time.
+    let threads = threads.max(1);
+    let next = std::sync::atomic::AtomicU64::new(1);
+    let shared = std::sync::Mutex::new((best, on_pass));
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| {
+                loop {
+                    // A pass alone on a thread takes about `threads` times the split one.
+                    if left() < 1.1 * last * threads as f64 {
+                        return;
+                    }
+                    let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let t0 = Instant::now();
+                    let res = beam(
+                        core,
+                        order,
+                        width,
+                        seed.wrapping_add(k.wrapping_mul(0x9E37_79B9)),
+                        1,
+                        Some(deadline),
+                    );
+                    let took = t0.elapsed().as_secs_f64();
+                    let mut g = shared.lock().expect("a beam worker panicked");
+                    (g.1)(&res, took);
+                    if g.0.as_ref().is_none_or(|b| res.matched > b.matched) {
+                        g.0 = Some(res);
+                    }
+                }
+            });
+        }
+    });
+    shared
+        .into_inner()
+        .expect("a beam worker panicked")
+        .0
+        .expect("at least one pass")
 }
 
 #[cfg(test)]

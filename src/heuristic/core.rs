@@ -292,6 +292,15 @@ impl Core {
     pub fn fitting(&self, k: u8) -> &[u16] {
         &self.fitting[k as usize]
     }
+    /// Fix the rotated pieces of `cells` (`u16::MAX`: free), replacing the fixed set: how a
+    /// repair pins everything outside the cells it rebuilds.
+    pub fn set_fixed(&mut self, cells: &[u16]) {
+        self.fixed.copy_from_slice(cells);
+    }
+    /// The fixed rotated pieces, per cell (`u16::MAX`: free).
+    pub fn fixed_cells(&self) -> &[u16] {
+        &self.fixed
+    }
     /// The fixed rotated piece of `cell`, if any.
     #[inline(always)]
     pub fn fixed(&self, cell: usize) -> Option<u16> {

@@ -343,6 +343,27 @@ fn restart(
     }
 }
 
+/// The beam width that finishes a restart's deepest partial board.
+const FINISH_WIDTH: usize = 2048;
+
+/// Finish `partial` (its empty cells, in scan order) by a beam of [`FINISH_WIDTH`] with
+/// everything placed pinned, or greedily where the beam leaves a cell empty: the last cells
+/// are where the search stalled, and a beam over them recovers seams a greedy pass loses.
+fn finish(work: &mut Core, partial: &[u16], order: &[usize], seed: u64) -> Vec<u16> {
+    let free: Vec<usize> = order
+        .iter()
+        .copied()
+        .filter(|&c| partial[c] == u16::MAX)
+        .collect();
+    if free.is_empty() {
+        return partial.to_vec();
+    }
+    work.set_fixed(partial);
+    let mut done = super::beam::beam_cells(work, &free, FINISH_WIDTH, seed, 1, None).cells;
+    complete_greedily(work, &mut done, order);
+    done
+}
+
 /// Run restarts until `params.restarts` or `deadline`; `on_best` hears every new best board
 /// (its matched count and cells). Deterministic for a seed with one worker and a restart
 /// count.
@@ -371,6 +392,8 @@ pub fn dfs(
     let threads = params.threads.max(1);
     let worker = |w: usize| {
         let mut lists = Lists::new(core);
+        let mut finisher = core.clone();
+        let mut finish_rng = Rng::new(params.seed ^ 0xF1_15_4E ^ ((w as u64) << 40));
         let mut rng = Rng::new(params.seed.wrapping_add((w as u64) << 32));
         loop {
             let allowed = {
@@ -394,8 +417,8 @@ pub fn dfs(
                 deadline,
                 &stop,
             );
-            let mut done = res.partial.clone();
-            complete_greedily(core, &mut done, &cells);
+            // Its own stream: finishing does not change the restarts' shuffles.
+            let done = finish(&mut finisher, &res.partial, &cells, finish_rng.next_u64());
             let matched = core.matched(&done);
             let mut s = shared.lock().expect("a DFS worker panicked");
             s.nodes += res.nodes;

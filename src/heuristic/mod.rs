@@ -10,7 +10,8 @@
 //!   Region Optimisation by max-clique on W×H windows ([`clique`]);
 //! - and, beyond the paper, the search constructors that the best public Eternity II solvers
 //!   use, on a fast board core ([`core`]): beam search ([`beam`]) and depth-first search with
-//!   a late mismatch budget ([`dfs`]).
+//!   a late mismatch budget ([`dfs`]), and large-neighbourhood search that rebuilds windows
+//!   by beam ([`lns`]).
 //!
 //! Everything here works on complete or partial [`Board`]s and keeps its own score
 //! ([`matched`]); the board a run reports is judged again by the independent checker
@@ -23,6 +24,7 @@ pub mod clique;
 pub mod construct;
 pub mod core;
 pub mod dfs;
+pub mod lns;
 pub mod local;
 pub mod neighbourhood;
 

@@ -55,6 +55,9 @@ pub enum Improve {
     /// The multi-neighbourhood local search.
     #[default]
     Ls,
+    /// Large-neighbourhood search: windows destroyed and rebuilt by a beam
+    /// ([`crate::heuristic::lns`]).
+    Lns,
     /// Nothing: the constructed board is the answer.
     None,
 }
@@ -149,6 +152,10 @@ pub struct HeuristicFlags {
     /// `--construct-time SECS`: the search constructors' own budget (default: the whole time
     /// limit with `--improve none`, half of it otherwise).
     pub construct_time: Option<f64>,
+    /// `--lns-width K`: the beam width of a large-neighbourhood rebuild (default 128).
+    pub lns_width: Option<usize>,
+    /// `--lns-iterations N`: rebuilds in all (default: until the time is up).
+    pub lns_iterations: Option<u64>,
 }
 
 impl HeuristicFlags {
@@ -178,6 +185,8 @@ impl HeuristicFlags {
         add(self.node_cap.is_some(), "--node-cap");
         add(self.restarts.is_some(), "--restarts");
         add(self.construct_time.is_some(), "--construct-time");
+        add(self.lns_width.is_some(), "--lns-width");
+        add(self.lns_iterations.is_some(), "--lns-iterations");
         g
     }
 }
@@ -249,6 +258,11 @@ pub fn solve(
     let frozen: Vec<bool> = start.cells.iter().map(Option::is_some).collect();
     let construct = flags.construct.unwrap_or_default();
     let searching = matches!(construct, Construct::Beam | Construct::Dfs);
+    // The search constructors' boards are past what the paper's local search improves; the
+    // large-neighbourhood search is theirs by default.
+    let improve = flags
+        .improve
+        .unwrap_or(if searching { Improve::Lns } else { Improve::Ls });
     for (given, flag, applies) in [
         (
             flags.beam_width.is_some(),
@@ -288,6 +302,14 @@ pub fn solve(
                 "{flag} does not apply to --construct {}",
                 construct.name()
             )));
+        }
+    }
+    for (given, flag) in [
+        (flags.lns_width.is_some(), "--lns-width"),
+        (flags.lns_iterations.is_some(), "--lns-iterations"),
+    ] {
+        if given && improve != Improve::Lns {
+            return Err(Error::Usage(format!("{flag} belongs to --improve lns")));
         }
     }
     let shape = flags.region.unwrap_or(RegionShape::ROW);
@@ -333,32 +355,40 @@ pub fn solve(
         Construct::Beam | Construct::Dfs => {
             let budget = match flags.construct_time {
                 Some(t) => super::seconds("--construct-time", t)?,
-                None if flags.improve == Some(Improve::None) => limits.time,
+                None if improve == Improve::None => limits.time,
                 None => limits.time / 2,
             };
-            let (built, detail) = search_construct(
+            let (built, detail, steps) = search_construct(
                 p,
                 flags,
                 construct,
                 start,
-                (started + budget).min(ctx.deadline),
+                (started, (started + budget).min(ctx.deadline)),
                 limits.threads.max(1) as usize,
                 &mut |b, s| keep(b, s),
             )?;
             search_detail = detail;
+            // Each new best board of the search, for the score-over-time traces.
+            trace.extend(steps.into_iter().map(|(seconds, matched)| TraceRow {
+                seconds,
+                matched,
+                step: construct.name().to_string(),
+            }));
             Ok(built)
         }
     }
     .map_err(heuristic_error)?;
     let mut board = built.board.clone();
     let constructed = matched(p, &board);
-    trace.push(TraceRow {
-        seconds: started.elapsed().as_secs_f64(),
-        matched: constructed,
-        step: construct.name().to_string(),
-    });
+    // The search constructors traced their own improvements; the others get one row.
+    if !searching || trace.is_empty() {
+        trace.push(TraceRow {
+            seconds: started.elapsed().as_secs_f64(),
+            matched: constructed,
+            step: construct.name().to_string(),
+        });
+    }
     keep(&board, constructed)?;
-    let improve = flags.improve.unwrap_or_default();
     if let Some(t) = flags.ls_time {
         ctx.deadline = ctx
             .deadline
@@ -393,6 +423,52 @@ pub fn solve(
         if let Some(e) = failed {
             return Err(e);
         }
+    }
+    if improve == Improve::Lns {
+        let core = Core::new(p, &fixed_board(p, &flags.fixes)?).map_err(Error::Usage)?;
+        let cells: Vec<u16> = board
+            .cells
+            .iter()
+            .map(|c| c.map_or(u16::MAX, |(id, rot)| (id - 1) * 4 + rot.turns() as u16))
+            .collect();
+        let params = crate::heuristic::lns::LnsParams {
+            width: flags.lns_width.unwrap_or(128).max(1),
+            iterations: flags.lns_iterations,
+            seed: flags.seed.unwrap_or(1),
+            threads: limits.threads.max(1) as usize,
+            ..Default::default()
+        };
+        let failed = std::sync::Mutex::new(None::<Error>);
+        let steps = std::sync::Mutex::new(Vec::new());
+        let keep_m = std::sync::Mutex::new(&mut keep);
+        let res =
+            crate::heuristic::lns::lns(&core, &cells, &params, Some(ctx.deadline), &|m, c| {
+                steps
+                    .lock()
+                    .expect("poisoned")
+                    .push((started.elapsed().as_secs_f64(), m));
+                let mut f = failed.lock().expect("poisoned");
+                if f.is_none()
+                    && let Err(e) = (keep_m.lock().expect("poisoned"))(&core.board(c), m)
+                {
+                    *f = Some(e);
+                }
+            });
+        if let Some(e) = failed.into_inner().expect("poisoned") {
+            return Err(e);
+        }
+        trace.extend(steps.into_inner().expect("poisoned").into_iter().map(
+            |(seconds, matched)| TraceRow {
+                seconds,
+                matched,
+                step: "lns".to_string(),
+            },
+        ));
+        board = core.board(&res.cells);
+        search_detail.push_str(&format!(
+            "; lns: {} rebuilds, {} kept, {} new bests",
+            res.iterations, res.accepted, res.improved
+        ));
     }
     // The independent checker judges the board; the heuristic's own count is only claimed.
     let mine = matched(p, &board);
@@ -464,6 +540,10 @@ pub fn solve(
     Ok(rep)
 }
 
+/// A search construction: the board, a line for the report, and (seconds, matched) at each
+/// new best board.
+type Searched = (Built, String, Vec<(f64, usize)>);
+
 /// Beam or DFS construction on the fast core; the board and a line for the report. Every
 /// new best board goes to `keep` (the anytime `-o` file and the progress line).
 fn search_construct(
@@ -471,10 +551,17 @@ fn search_construct(
     flags: &HeuristicFlags,
     construct: Construct,
     start: Board,
-    deadline: Instant,
+    (started, deadline): (Instant, Instant),
     threads: usize,
     keep: &mut (dyn FnMut(&Board, usize) -> Result<(), Error> + Send),
-) -> Result<(Built, String), Error> {
+) -> Result<Searched, Error> {
+    let steps = std::sync::Mutex::new(Vec::new());
+    let step = |m: usize| {
+        steps
+            .lock()
+            .expect("poisoned")
+            .push((started.elapsed().as_secs_f64(), m));
+    };
     let core = Core::new(p, &start).map_err(Error::Usage)?;
     let order = flags.scan.unwrap_or(ScanOrder::Comb(usize::MAX));
     let seed = flags.seed.unwrap_or(1);
@@ -487,6 +574,7 @@ fn search_construct(
             passes.push(format!("{}→{} in {secs:.1} s", r.width, r.matched));
             if r.matched > best && failed.is_none() {
                 best = r.matched;
+                step(r.matched);
                 if let Err(e) = keep(&core.board(&r.cells), r.matched) {
                     failed = Some(e);
                 }
@@ -540,6 +628,7 @@ fn search_construct(
         let failed = std::sync::Mutex::new(None::<Error>);
         let keep = std::sync::Mutex::new(keep);
         let res = crate::heuristic::dfs::dfs(&core, &params, Some(deadline), &|m, cells| {
+            step(m);
             let mut f = failed.lock().expect("poisoned");
             if f.is_none()
                 && let Err(e) = (keep.lock().expect("poisoned"))(&core.board(cells), m)
@@ -559,7 +648,7 @@ fn search_construct(
             if res.searched_complete {
                 " (completed by the search)"
             } else {
-                ", finished greedily"
+                ", the rest by a beam"
             }
         );
         (res.cells, detail)
@@ -574,5 +663,6 @@ fn search_construct(
             exhausted: false,
         },
         detail,
+        steps.into_inner().expect("poisoned"),
     ))
 }

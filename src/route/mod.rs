@@ -9,6 +9,7 @@
 //! the remote executor and judges it on the same MILP route. [`output`] writes files the
 //! safe way.
 
+pub mod bench_edge;
 pub mod bench_sal;
 pub mod clique;
 pub mod edge;

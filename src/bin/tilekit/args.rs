@@ -134,6 +134,9 @@ pub(crate) enum BenchSetArg {
     /// Edge-matching: Salassa et al.'s Table 3 (META 10x10 to 16x16 and Eternity II, greedy
     /// and backtracking, 1xn and 2xn, with and without the local search).
     Sal,
+    /// Edge-matching: the search constructors (beam, dfs) on the same five instances for a
+    /// budget, beside Salassa's Table 5, Wauters et al. and the open peer's best in 60 s.
+    Edge,
 }
 
 impl BenchSetArg {
@@ -144,7 +147,7 @@ impl BenchSetArg {
             BenchSetArg::Korf50x24 => Some(BenchSet::Korf50x24),
             BenchSetArg::Deepcubea24 => Some(BenchSet::DeepCubeA24),
             BenchSetArg::Hardest80 => Some(BenchSet::Hardest80),
-            BenchSetArg::Sal => None,
+            BenchSetArg::Sal | BenchSetArg::Edge => None,
         }
     }
 }
@@ -152,16 +155,32 @@ impl BenchSetArg {
 /// `bench sal`'s own flags.
 #[derive(clap::Args, Clone)]
 pub(crate) struct SalArgs {
-    /// bench sal: the instances, comma-separated (10x10, 12x12, 14x14, 16x16, EII; default all).
+    /// bench sal and edge: the instances, comma-separated (10x10, 12x12, 14x14, 16x16, EII;
+    /// default all).
     #[arg(long, value_delimiter = ',')]
     pub instances: Vec<String>,
+    /// bench edge: the methods, comma-separated (beam, dfs, greedy; default beam,dfs).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub methods: Vec<ConstructArg>,
+    /// bench edge: seconds per run (default 60).
+    #[arg(long)]
+    pub budget: Option<f64>,
+    /// bench edge: threads per run (default 2).
+    #[arg(long)]
+    pub threads: Option<u32>,
+    /// bench edge: keep each instance and method's best board here, with the command.
+    #[arg(long, value_name = "DIR")]
+    pub boards: Option<PathBuf>,
+    /// bench edge: write one score-over-time SVG chart per instance here.
+    #[arg(long, value_name = "DIR")]
+    pub svg: Option<PathBuf>,
     /// bench sal: the starts, comma-separated (default greedy).
     #[arg(long, value_enum, value_delimiter = ',')]
     pub starts: Vec<ConstructArg>,
     /// bench sal: region heights, comma-separated: 1 (1xn) and/or 2 (2xn) (default 1).
     #[arg(long, value_delimiter = ',')]
     pub regions: Vec<usize>,
-    /// bench sal: runs (seeds 1..N) per configuration.
+    /// bench sal and edge: runs (seeds 1..N) per configuration.
     #[arg(long, default_value_t = 3)]
     pub runs: usize,
     /// bench sal: the local search's budget per run in seconds (0: none; the paper used the
@@ -430,7 +449,8 @@ pub(crate) struct HeuristicArgs {
     /// (bands of rows from the top, blocks from the left); n is the board's width. Default 1xn.
     #[arg(long, value_parser = parse_region_shape, value_name = "RxC")]
     pub region: Option<tilekit::heuristic::construct::RegionShape>,
-    /// With --via heuristic: the multi-neighbourhood local search (ls, the default) or none.
+    /// With --via heuristic: the multi-neighbourhood local search (ls, the default),
+    /// large-neighbourhood search (lns: windows destroyed and rebuilt by a beam) or none.
     #[arg(long, value_enum)]
     pub improve: Option<ImproveArg>,
     /// With --via heuristic: the seed of every random choice (default 1). Same seed and
@@ -490,6 +510,13 @@ pub(crate) struct HeuristicArgs {
     /// whole time limit with --improve none, half of it otherwise).
     #[arg(long, value_name = "SECS")]
     pub construct_time: Option<f64>,
+    /// With --improve lns: the beam width of each window's rebuild (default 128).
+    #[arg(long, value_name = "K")]
+    pub lns_width: Option<usize>,
+    /// With --improve lns: rebuilds in all (default: until the time is up); with --threads 1
+    /// the board is then a function of the seed.
+    #[arg(long, value_name = "N")]
+    pub lns_iterations: Option<u64>,
 }
 
 /// `--construct`.
@@ -525,6 +552,8 @@ impl From<ConstructArg> for tilekit::route::edge_heuristic::Construct {
 pub(crate) enum ImproveArg {
     /// The multi-neighbourhood local search.
     Ls,
+    /// Large-neighbourhood search: windows destroyed and rebuilt by a beam.
+    Lns,
     /// None.
     None,
 }
@@ -534,6 +563,7 @@ impl From<ImproveArg> for tilekit::route::edge_heuristic::Improve {
         use tilekit::route::edge_heuristic::Improve;
         match c {
             ImproveArg::Ls => Improve::Ls,
+            ImproveArg::Lns => Improve::Lns,
             ImproveArg::None => Improve::None,
         }
     }

@@ -52,6 +52,53 @@ fn code(success: bool) -> ExitCode {
     }
 }
 
+/// `bench edge`: the search constructors against the anchors (the sliding sets' flags and
+/// bench sal's do not apply).
+fn bench_edge(
+    limit: Option<usize>,
+    time_limit: Option<f64>,
+    jobs: usize,
+    pdb: bool,
+    json: bool,
+    sal: args::SalArgs,
+) -> Result<ExitCode, Error> {
+    for (given, flag) in [
+        (limit.is_some(), "--limit"),
+        (time_limit.is_some(), "--time-limit"),
+        (jobs != 1, "--jobs"),
+        (pdb, "--pdb"),
+        (!sal.starts.is_empty(), "--starts"),
+        (!sal.regions.is_empty(), "--regions"),
+    ] {
+        if given {
+            return Err(Error::Usage(format!(
+                "{flag} does not apply to bench edge: its flags are --instances, --methods, --budget, --runs, --threads, --boards and --svg"
+            )));
+        }
+    }
+    use tilekit::route::bench_edge;
+    use tilekit::route::edge_heuristic::Construct;
+    let opts = bench_edge::EdgeBenchOptions {
+        instances: sal.instances,
+        methods: if sal.methods.is_empty() {
+            vec![Construct::Beam, Construct::Dfs]
+        } else {
+            sal.methods.into_iter().map(Into::into).collect()
+        },
+        budget: sal.budget.unwrap_or(60.0),
+        runs: sal.runs,
+        threads: sal.threads.unwrap_or(2),
+        boards: sal.boards,
+        svg: sal.svg,
+    };
+    let mut out = progress::Stdout::default();
+    let rows = bench_edge::run(&opts, &mut out, &progress_line)?;
+    if json {
+        say(&serde_json::to_string(&rows).map_err(Error::failure)?)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
 /// `bench sal`: Salassa et al.'s Table 3 (the sliding sets' flags do not apply).
 fn bench_sal(
     limit: Option<usize>,
@@ -66,6 +113,11 @@ fn bench_sal(
         (time_limit.is_some(), "--time-limit"),
         (jobs != 1, "--jobs"),
         (pdb, "--pdb"),
+        (!sal.methods.is_empty(), "--methods"),
+        (sal.budget.is_some(), "--budget"),
+        (sal.threads.is_some(), "--threads"),
+        (sal.boards.is_some(), "--boards"),
+        (sal.svg.is_some(), "--svg"),
     ] {
         if given {
             return Err(Error::Usage(format!(
@@ -185,6 +237,8 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                     node_cap: heuristic.node_cap,
                     restarts: heuristic.restarts,
                     construct_time: heuristic.construct_time,
+                    lns_width: heuristic.lns_width,
+                    lns_iterations: heuristic.lns_iterations,
                 },
                 options: family_options(&common),
             };
@@ -277,6 +331,9 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             sal,
         } => {
             use tilekit::search::bench;
+            if set == args::BenchSetArg::Edge {
+                return bench_edge(limit, time_limit, jobs, pdb.is_some(), json, sal);
+            }
             let Some(set) = set.sliding() else {
                 return bench_sal(limit, time_limit, jobs, pdb.is_some(), json, sal);
             };

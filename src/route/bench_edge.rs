@@ -1,0 +1,369 @@
+//! `tilekit bench edge`: the search constructors (`--construct beam|dfs`, and the Salassa
+//! greedy start for reference) on the META 2010 10×10 to 16×16 instances and the official
+//! Eternity II set (its starter piece fixed, as the puzzle requires), for a budget and a
+//! number of runs (seeds 1..=runs); best, mean and worst beside the published anchors, the
+//! score-over-time traces, and an SVG chart of score against time per instance with one line
+//! per method. Every board is verified by the independent checker before it is counted, and
+//! `--boards DIR` keeps each instance's best board with the command that rebuilds it.
+
+use super::bench_sal::{INSTANCES, SalInstance};
+use super::edge_heuristic::{Construct, Fix, HeuristicFlags, Improve};
+use super::{Error, Progress};
+use crate::puzzle::edge::{Board, EdgePuzzle};
+use crate::solve::Limits;
+use crate::solve::registry::Registry;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// The published and measured anchors per instance: Salassa et al.'s Table 5, Wauters et
+/// al. 2012, and the best 60-second single-core method of the open raphael-anjou/eternity2
+/// solvers as measured on this project's machine (`shared/notes/edge-peer-measured.md`:
+/// wide beam on META 10–14, its Verhaard-style DFS on META 16×16 and on EII with the starter
+/// fixed).
+pub const ANCHORS: [(&str, u32, u32, u32); 5] = [
+    ("10x10", 172, 172, 172),
+    ("12x12", 252, 254, 252),
+    ("14x14", 344, 348, 347),
+    ("16x16", 457, 460, 458),
+    ("EII", 457, 461, 457),
+];
+
+/// The Eternity II starter: piece 139 at row 8, column 7, two quarter turns.
+pub const STARTER: Fix = Fix {
+    piece: 139,
+    row: 8,
+    col: 7,
+    rot: 2,
+};
+
+/// What `bench edge` runs.
+#[derive(Debug, Clone)]
+pub struct EdgeBenchOptions {
+    /// Instances by name (`10x10`, …, `EII`); empty: all five.
+    pub instances: Vec<String>,
+    /// Methods: beam, dfs, greedy.
+    pub methods: Vec<Construct>,
+    /// Seconds per run.
+    pub budget: f64,
+    /// Runs (seeds 1..=runs) per instance and method.
+    pub runs: usize,
+    /// Threads per run.
+    pub threads: u32,
+    /// Where each instance × method's best board goes (with the command).
+    pub boards: Option<PathBuf>,
+    /// Where the score-over-time charts go (one SVG per instance).
+    pub svg: Option<PathBuf>,
+}
+
+/// One instance × method: the runs' scores and traces.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct EdgeBenchRow {
+    /// Instance.
+    pub instance: String,
+    /// Method.
+    pub method: String,
+    /// Seconds per run.
+    pub budget: f64,
+    /// Threads per run.
+    pub threads: u32,
+    /// Matched seams per run (seed order).
+    pub matched: Vec<usize>,
+    /// Best, mean and worst.
+    pub best: usize,
+    /// Mean.
+    pub mean: f64,
+    /// Worst.
+    pub worst: usize,
+    /// Per run: (seconds, matched) at each improvement.
+    pub traces: Vec<Vec<(f64, usize)>>,
+    /// Salassa Table 5, Wauters 2012, the open peer's best in 60 s.
+    pub anchors: Option<(u32, u32, u32)>,
+}
+
+fn pick(names: &[String]) -> Result<Vec<SalInstance>, Error> {
+    if names.is_empty() {
+        return Ok(INSTANCES.to_vec());
+    }
+    names
+        .iter()
+        .map(|name| {
+            INSTANCES
+                .iter()
+                .find(|i| i.name.eq_ignore_ascii_case(name))
+                .copied()
+                .ok_or_else(|| {
+                    Error::Usage(format!(
+                        "no instance {name:?} in bench edge: the instances are 10x10, 12x12, 14x14, 16x16 and EII"
+                    ))
+                })
+        })
+        .collect()
+}
+
+/// The file an instance is read from in the repository (for the command kept with a board).
+fn source_path(name: &str) -> String {
+    match name {
+        "EII" => "models/edge-matching/eternity2/e2pieces.txt".into(),
+        n => format!("models/edge-matching/meta2010/pieces_{n}.txt"),
+    }
+}
+
+/// Run the benchmark, writing each row to `out` as it completes; returns every row.
+pub fn run(
+    opts: &EdgeBenchOptions,
+    out: &mut dyn Write,
+    progress: Progress<'_>,
+) -> Result<Vec<EdgeBenchRow>, Error> {
+    let chosen = pick(&opts.instances)?;
+    if opts.runs == 0 {
+        return Err(Error::usage("--runs must be at least 1"));
+    }
+    let budget = super::seconds("--budget", opts.budget)?;
+    if opts.methods.is_empty() {
+        return Err(Error::usage(
+            "--methods needs at least one of beam, dfs, greedy",
+        ));
+    }
+    for dir in [&opts.boards, &opts.svg].into_iter().flatten() {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Error::Failure(format!("cannot create {}: {e}", dir.display())))?;
+    }
+    let registry = Registry::load(None)?;
+    let io = |e: std::io::Error| match e.kind() {
+        std::io::ErrorKind::BrokenPipe => Error::ClosedPipe,
+        _ => Error::Failure(format!("standard output: cannot write: {e}")),
+    };
+    writeln!(
+        out,
+        "{:<6} {:<7} {:>7} {:>5} {:>4}  {:>5} {:>7} {:>5}   anchors: {:>7} {:>7} {:>8}",
+        "inst",
+        "method",
+        "budget",
+        "cores",
+        "runs",
+        "best",
+        "mean",
+        "worst",
+        "Salassa",
+        "Wauters",
+        "peer 60s"
+    )
+    .map_err(io)?;
+    let mut rows = Vec::new();
+    for inst in &chosen {
+        let p = EdgePuzzle::parse(inst.text, inst.name)?;
+        let fixes = if inst.name == "EII" {
+            vec![STARTER]
+        } else {
+            Vec::new()
+        };
+        let mut inst_rows = Vec::new();
+        for &method in &opts.methods {
+            let mut scores = Vec::new();
+            let mut traces = Vec::new();
+            let mut best: Option<(usize, Board, u64)> = None;
+            for seed in 1..=opts.runs as u64 {
+                progress(&format!(
+                    "bench edge: {} {}, run {seed} of {}",
+                    inst.name,
+                    method.name(),
+                    opts.runs
+                ));
+                let flags = HeuristicFlags {
+                    construct: Some(method),
+                    improve: Some(Improve::None),
+                    seed: Some(seed),
+                    fixes: fixes.clone(),
+                    ..HeuristicFlags::default()
+                };
+                let limits = Limits::new(budget, opts.threads);
+                let rep = super::edge_heuristic::solve(
+                    &p, &flags, "microlp", &registry, &limits, progress,
+                )?;
+                let (Some(m), Some(super::Solution::Board(board))) =
+                    (rep.matched(), rep.solution.clone())
+                else {
+                    return Err(Error::Failure(format!(
+                        "{} {} seed {seed}: the board failed verification: {}",
+                        inst.name,
+                        method.name(),
+                        rep.errors.join("; ")
+                    )));
+                };
+                if !rep.verified {
+                    return Err(Error::Failure(format!(
+                        "{} {} seed {seed}: the board failed verification",
+                        inst.name,
+                        method.name()
+                    )));
+                }
+                let trace: Vec<(f64, usize)> = rep
+                    .heuristic
+                    .as_ref()
+                    .map(|h| h.trace.iter().map(|t| (t.seconds, t.matched)).collect())
+                    .unwrap_or_default();
+                scores.push(m);
+                traces.push(trace);
+                if best.as_ref().is_none_or(|b| m > b.0) {
+                    best = Some((m, board, seed));
+                }
+            }
+            let n = scores.len() as f64;
+            let row = EdgeBenchRow {
+                instance: inst.name.to_string(),
+                method: method.name().to_string(),
+                budget: opts.budget,
+                threads: opts.threads,
+                best: scores.iter().copied().max().unwrap_or(0),
+                worst: scores.iter().copied().min().unwrap_or(0),
+                mean: scores.iter().sum::<usize>() as f64 / n,
+                matched: scores,
+                traces,
+                anchors: ANCHORS
+                    .iter()
+                    .find(|a| a.0 == inst.name)
+                    .map(|a| (a.1, a.2, a.3)),
+            };
+            let anchors = row.anchors.map_or_else(
+                || format!("{:>7} {:>7} {:>8}", "-", "-", "-"),
+                |(a, b, c)| format!("{a:>7} {b:>7} {c:>8}"),
+            );
+            writeln!(
+                out,
+                "{:<6} {:<7} {:>6.0}s {:>5} {:>4}  {:>5} {:>7.2} {:>5}   anchors: {anchors}",
+                row.instance,
+                row.method,
+                row.budget,
+                row.threads,
+                row.matched.len(),
+                row.best,
+                row.mean,
+                row.worst
+            )
+            .map_err(io)?;
+            if let (Some(dir), Some((m, board, seed))) = (&opts.boards, &best) {
+                keep_board(dir, inst.name, &p, board, *m, method, *seed, opts)?;
+            }
+            inst_rows.push(row);
+        }
+        if let Some(dir) = &opts.svg {
+            let path = dir.join(format!("bench-edge-{}.svg", inst.name));
+            let svg = chart(inst.name, p.max_score(), &inst_rows)?;
+            super::output::write_to(Some(&path), svg.as_bytes())?;
+        }
+        rows.extend(inst_rows);
+    }
+    Ok(rows)
+}
+
+/// Keep `board` (verified) as `DIR/INST-METHOD-BUDGETs.txt`, headed by the command that
+/// rebuilds it (with one thread the board is a function of the seed only when the DFS is
+/// also given a restart count; a timed run is reproduced in score, not bit for bit).
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the board and everything its header names"
+)]
+fn keep_board(
+    dir: &Path,
+    name: &str,
+    p: &EdgePuzzle,
+    board: &Board,
+    matched: usize,
+    method: Construct,
+    seed: u64,
+    opts: &EdgeBenchOptions,
+) -> Result<(), Error> {
+    let mut cmd = format!(
+        "tilekit solve {} --via heuristic --construct {} --improve none --time-limit {} --threads {} --seed {seed}",
+        source_path(name),
+        method.name(),
+        opts.budget,
+        opts.threads
+    );
+    if name == "EII" {
+        cmd.push_str(" --fix 139@8,7,2");
+    }
+    let text = format!(
+        "# {name}: {matched} of {} matched, verified by tilekit's independent checker\n# built by: {cmd}\n# (tilekit bench edge, {} s, {} thread(s), seed {seed}; a timed run reproduces the score's range, not the exact board)\n{}",
+        p.max_score(),
+        opts.budget,
+        opts.threads,
+        board.to_text_with_colours(p)
+    );
+    let path = dir.join(format!("{name}-{}-{}s.txt", method.name(), opts.budget));
+    super::output::write_to(Some(&path), text.as_bytes())
+}
+
+/// Score against time for every method on one instance: each run's trace as a step line.
+pub fn chart(name: &str, max: usize, rows: &[EdgeBenchRow]) -> Result<String, Error> {
+    use plotters::prelude::*;
+    let mut svg = String::new();
+    let t_max = rows.iter().map(|r| r.budget).fold(1.0f64, f64::max);
+    let lo = rows
+        .iter()
+        .flat_map(|r| r.traces.iter().flatten().map(|t| t.1))
+        .min()
+        .unwrap_or(0);
+    let hi = rows
+        .iter()
+        .flat_map(|r| r.traces.iter().flatten().map(|t| t.1))
+        .max()
+        .unwrap_or(max)
+        .max(lo + 1);
+    let err = |e: &dyn std::fmt::Display| Error::Failure(format!("drawing the chart: {e}"));
+    {
+        let root = SVGBackend::with_string(&mut svg, (720, 420)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| err(&e))?;
+        let mut ch = ChartBuilder::on(&root)
+            .caption(
+                format!("{name}: matched seams (of {max}) against time"),
+                ("sans-serif", 18),
+            )
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(48)
+            .build_cartesian_2d(
+                0f64..t_max * 1.02,
+                (lo.saturating_sub(2)) as f64..(hi + 1) as f64,
+            )
+            .map_err(|e| err(&e))?;
+        ch.configure_mesh()
+            .x_desc("seconds")
+            .y_desc("matched")
+            .draw()
+            .map_err(|e| err(&e))?;
+        let palette = [&BLUE, &RED, &GREEN, &MAGENTA, &CYAN, &BLACK];
+        for (i, row) in rows.iter().enumerate() {
+            let colour = palette[i % palette.len()];
+            for (k, trace) in row.traces.iter().enumerate() {
+                // A step line: a score holds until the next improvement, then to the budget.
+                let mut pts = Vec::new();
+                for w in trace.windows(2) {
+                    pts.push((w[0].0, w[0].1 as f64));
+                    pts.push((w[1].0, w[0].1 as f64));
+                }
+                if let Some(last) = trace.last() {
+                    pts.push((last.0, last.1 as f64));
+                    pts.push((row.budget, last.1 as f64));
+                }
+                let series = ch
+                    .draw_series(LineSeries::new(pts, colour.stroke_width(2)))
+                    .map_err(|e| err(&e))?;
+                if k == 0 {
+                    let label = format!("{} (best {})", row.method, row.best);
+                    series.label(label).legend(move |(x, y)| {
+                        PathElement::new(vec![(x, y), (x + 16, y)], colour.stroke_width(2))
+                    });
+                }
+            }
+        }
+        ch.configure_series_labels()
+            .position(SeriesLabelPosition::LowerRight)
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()
+            .map_err(|e| err(&e))?;
+        root.present().map_err(|e| err(&e))?;
+    }
+    Ok(svg)
+}
