@@ -89,6 +89,7 @@ proptest! {
         let params = DfsParams {
             order,
             breaks: breaks.clone(),
+            alt_breaks: Some(BreakSpec::Total(total + 2).table(n)),
             node_cap: 20_000,
             restarts: Some(3),
             seed,
@@ -99,9 +100,11 @@ proptest! {
         prop_assert!(verified(&p, &board, r.matched), "dfs board fails the checker");
         let partial = core.board(&r.partial);
         let cells = order.cells(rows, cols);
+        let budget = if r.budget == 0 { &breaks } else { params.alt_breaks.as_ref().unwrap() };
+        prop_assert!(r.budget == 0 || threads > 1);
         for k in 1..=r.depth {
             prop_assert!(
-                prefix_breaks(&p, &cells, &partial, k) <= breaks.0[k - 1] as usize,
+                prefix_breaks(&p, &cells, &partial, k) <= budget.0[k - 1] as usize,
                 "more breaks than allowed among the first {} cells", k
             );
         }
@@ -117,6 +120,7 @@ fn an_exact_dfs_finds_planted_seven_by_seven_boards() {
         let params = DfsParams {
             order: ScanOrder::RowMajor,
             breaks: BreakSpec::Total(0).table(n * n),
+            alt_breaks: None,
             node_cap: 50_000_000,
             restarts: Some(20),
             seed: 1,

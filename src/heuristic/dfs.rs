@@ -102,6 +102,10 @@ pub struct DfsParams {
     pub order: ScanOrder,
     /// The budget table (per position of the scan).
     pub breaks: Breaks,
+    /// A second budget for every other worker (with two or more): the budget that suits a
+    /// board is not known in advance (on META 14×14, 12 breaks beat the default 9; on
+    /// 12×12 and 16×16 the default was better), so two workers try two.
+    pub alt_breaks: Option<Breaks>,
     /// Nodes (placements) per restart.
     pub node_cap: u64,
     /// Restarts in all (over all workers); `None`: until the deadline.
@@ -129,6 +133,8 @@ pub struct DfsResult {
     pub nodes: u64,
     /// Whether the search itself completed a board (not the greedy finish).
     pub searched_complete: bool,
+    /// Which budget the worker that found it ran: 0 for `breaks`, 1 for `alt_breaks`.
+    pub budget: usize,
 }
 
 /// One restart's frame per depth: the candidate range still to try and the breaks before.
@@ -376,15 +382,22 @@ pub fn dfs(
     let cells = params.order.cells(core.rows(), core.cols());
     let n = cells.len();
     assert_eq!(params.breaks.0.len(), n, "one budget entry per cell");
+    let budgets: Vec<Vec<u16>> = std::iter::once(&params.breaks)
+        .chain(params.alt_breaks.as_ref().filter(|_| params.threads > 1))
+        .map(|b| {
+            assert_eq!(b.0.len(), n, "one budget entry per cell");
+            b.0.clone()
+        })
+        .collect();
     struct Shared {
         best: Option<DfsResult>,
-        allowed: Vec<u16>,
+        allowed: Vec<Vec<u16>>,
         restarts: u64,
         nodes: u64,
     }
     let shared = Mutex::new(Shared {
         best: None,
-        allowed: params.breaks.0.clone(),
+        allowed: budgets,
         restarts: 0,
         nodes: 0,
     });
@@ -405,7 +418,7 @@ pub fn dfs(
                     return;
                 }
                 s.restarts += 1;
-                s.allowed.clone()
+                s.allowed[w % s.allowed.len()].clone()
             };
             lists.shuffle(&mut rng);
             let res = restart(
@@ -428,7 +441,7 @@ pub fn dfs(
                 if brk == 0 {
                     stop.store(true, Ordering::Relaxed);
                 }
-                for a in s.allowed.iter_mut() {
+                for a in s.allowed.iter_mut().flatten() {
                     *a = (*a).min(brk.saturating_sub(1));
                 }
             }
@@ -442,6 +455,7 @@ pub fn dfs(
                     restarts: 0,
                     nodes: 0,
                     searched_complete: res.complete,
+                    budget: w % s.allowed.len(),
                 });
             }
         }
@@ -470,6 +484,7 @@ pub fn dfs(
             restarts: 0,
             nodes: 0,
             searched_complete: false,
+            budget: 0,
         }
     });
     best.restarts = s.restarts;
@@ -486,6 +501,7 @@ mod tests {
         DfsParams {
             order,
             breaks,
+            alt_breaks: None,
             node_cap: 200_000,
             restarts: Some(restarts),
             seed,

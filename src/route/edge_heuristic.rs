@@ -617,9 +617,15 @@ fn search_construct(
             .breaks
             .clone()
             .unwrap_or_else(|| BreakSpec::default_for(n));
+        // Without --breaks, every other worker tries a third more breaks than the default.
+        let alt = match (&flags.breaks, &spec) {
+            (None, BreakSpec::Total(t)) => Some(BreakSpec::Total(t + t.div_ceil(3)).table(n)),
+            _ => None,
+        };
         let params = DfsParams {
             order,
             breaks: spec.table(n),
+            alt_breaks: alt,
             node_cap: flags.node_cap.unwrap_or(20_000_000).max(1),
             restarts: flags.restarts,
             seed,
@@ -640,8 +646,16 @@ fn search_construct(
             return Err(e);
         }
         let detail = format!(
-            "; dfs over {label}, budget {} breaks, {} restarts, {} nodes, deepest {} of {n} cells{}",
+            "; dfs over {label}, budget {} breaks{}, {} restarts, {} nodes, deepest {} of {n} cells{}",
             params.breaks.0.last().copied().unwrap_or(0),
+            match (&params.alt_breaks, threads > 1) {
+                (Some(a), true) => format!(
+                    " ({} on every other worker; the best board came from a {} one)",
+                    a.0.last().copied().unwrap_or(0),
+                    if res.budget == 0 { "default" } else { "second" }
+                ),
+                _ => String::new(),
+            },
             res.restarts,
             res.nodes,
             res.depth,
