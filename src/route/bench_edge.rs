@@ -6,7 +6,7 @@
 //! per method. Every board is verified by the independent checker before it is counted, and
 //! `--boards DIR` keeps each instance's best board with the command that rebuilds it.
 
-use super::bench_sal::{INSTANCES, SalInstance};
+use super::bench_sal::pick;
 use super::edge_heuristic::{Construct, Fix, HeuristicFlags, Improve};
 use super::{Error, Progress};
 use crate::puzzle::edge::{Board, EdgePuzzle};
@@ -80,26 +80,6 @@ pub struct EdgeBenchRow {
     pub anchors: Option<(u32, u32, u32)>,
 }
 
-fn pick(names: &[String]) -> Result<Vec<SalInstance>, Error> {
-    if names.is_empty() {
-        return Ok(INSTANCES.to_vec());
-    }
-    names
-        .iter()
-        .map(|name| {
-            INSTANCES
-                .iter()
-                .find(|i| i.name.eq_ignore_ascii_case(name))
-                .copied()
-                .ok_or_else(|| {
-                    Error::Usage(format!(
-                        "no instance {name:?} in bench edge: the instances are 10x10, 12x12, 14x14, 16x16 and EII"
-                    ))
-                })
-        })
-        .collect()
-}
-
 /// The file an instance is read from in the repository (for the command kept with a board).
 fn source_path(name: &str) -> String {
     match name {
@@ -114,7 +94,7 @@ pub fn run(
     out: &mut dyn Write,
     progress: Progress<'_>,
 ) -> Result<Vec<EdgeBenchRow>, Error> {
-    let chosen = pick(&opts.instances)?;
+    let chosen = pick(&opts.instances, "edge")?;
     if opts.runs == 0 {
         return Err(Error::usage("--runs must be at least 1"));
     }

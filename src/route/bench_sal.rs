@@ -161,30 +161,35 @@ fn row(instance: &str, start: &str, rows: usize, runs: &[(usize, f64)]) -> SalRo
     }
 }
 
+/// The instances named (any case), all five when none is: shared by `bench sal` and
+/// `bench edge` (`bench` names the command in the message for an unknown name).
+pub fn pick(names: &[String], bench: &str) -> Result<Vec<SalInstance>, Error> {
+    if names.is_empty() {
+        return Ok(INSTANCES.to_vec());
+    }
+    names
+        .iter()
+        .map(|name| {
+            INSTANCES
+                .iter()
+                .find(|i| i.name.eq_ignore_ascii_case(name))
+                .copied()
+                .ok_or_else(|| {
+                    Error::Usage(format!(
+                        "no instance {name:?} in bench {bench}: the instances are 10x10, 12x12, 14x14, 16x16 and EII"
+                    ))
+                })
+        })
+        .collect()
+}
+
 /// Run the table, writing each row to `out` as it completes; returns every row.
 pub fn run(
     opts: &SalOptions,
     out: &mut dyn Write,
     progress: Progress<'_>,
 ) -> Result<Vec<SalRow>, Error> {
-    let chosen: Vec<SalInstance> = if opts.instances.is_empty() {
-        INSTANCES.to_vec()
-    } else {
-        opts.instances
-            .iter()
-            .map(|name| {
-                INSTANCES
-                    .iter()
-                    .find(|i| i.name.eq_ignore_ascii_case(name))
-                    .copied()
-                    .ok_or_else(|| {
-                        Error::Usage(format!(
-                            "no instance {name:?} in bench sal: the instances are 10x10, 12x12, 14x14, 16x16 and EII"
-                        ))
-                    })
-            })
-            .collect::<Result<_, _>>()?
-    };
+    let chosen = pick(&opts.instances, "sal")?;
     if opts.runs == 0 {
         return Err(Error::usage("--runs must be at least 1"));
     }

@@ -52,6 +52,14 @@ fn code(success: bool) -> ExitCode {
     }
 }
 
+/// The first of `given` that was given, refused: "FLAG does not apply to WHAT".
+fn refuse(given: &[(bool, &str)], what: &str) -> Result<(), Error> {
+    match given.iter().find(|(g, _)| *g) {
+        Some((_, flag)) => Err(Error::Usage(format!("{flag} does not apply to {what}"))),
+        None => Ok(()),
+    }
+}
+
 /// `bench edge`: the search constructors against the anchors (the sliding sets' flags and
 /// bench sal's do not apply).
 fn bench_edge(
@@ -62,20 +70,17 @@ fn bench_edge(
     json: bool,
     sal: args::SalArgs,
 ) -> Result<ExitCode, Error> {
-    for (given, flag) in [
-        (limit.is_some(), "--limit"),
-        (time_limit.is_some(), "--time-limit"),
-        (jobs != 1, "--jobs"),
-        (pdb, "--pdb"),
-        (!sal.starts.is_empty(), "--starts"),
-        (!sal.regions.is_empty(), "--regions"),
-    ] {
-        if given {
-            return Err(Error::Usage(format!(
-                "{flag} does not apply to bench edge: its flags are --instances, --methods, --budget, --runs, --threads, --boards and --svg"
-            )));
-        }
-    }
+    refuse(
+        &[
+            (limit.is_some(), "--limit"),
+            (time_limit.is_some(), "--time-limit"),
+            (jobs != 1, "--jobs"),
+            (pdb, "--pdb"),
+            (!sal.starts.is_empty(), "--starts"),
+            (!sal.regions.is_empty(), "--regions"),
+        ],
+        "bench edge: its flags are --instances, --methods, --budget, --runs, --threads, --boards and --svg",
+    )?;
     use tilekit::route::bench_edge;
     use tilekit::route::edge_heuristic::Construct;
     let opts = bench_edge::EdgeBenchOptions {
@@ -108,23 +113,20 @@ fn bench_sal(
     json: bool,
     sal: args::SalArgs,
 ) -> Result<ExitCode, Error> {
-    for (given, flag) in [
-        (limit.is_some(), "--limit"),
-        (time_limit.is_some(), "--time-limit"),
-        (jobs != 1, "--jobs"),
-        (pdb, "--pdb"),
-        (!sal.methods.is_empty(), "--methods"),
-        (sal.budget.is_some(), "--budget"),
-        (sal.threads.is_some(), "--threads"),
-        (sal.boards.is_some(), "--boards"),
-        (sal.svg.is_some(), "--svg"),
-    ] {
-        if given {
-            return Err(Error::Usage(format!(
-                "{flag} does not apply to bench sal: its budgets are --ls-time, --backtrack-time and --construct-time"
-            )));
-        }
-    }
+    refuse(
+        &[
+            (limit.is_some(), "--limit"),
+            (time_limit.is_some(), "--time-limit"),
+            (jobs != 1, "--jobs"),
+            (pdb, "--pdb"),
+            (!sal.methods.is_empty(), "--methods"),
+            (sal.budget.is_some(), "--budget"),
+            (sal.threads.is_some(), "--threads"),
+            (sal.boards.is_some(), "--boards"),
+            (sal.svg.is_some(), "--svg"),
+        ],
+        "bench sal: its budgets are --ls-time, --backtrack-time and --construct-time",
+    )?;
     use tilekit::route::bench_sal;
     let opts = bench_sal::SalOptions {
         instances: sal.instances,
