@@ -514,6 +514,16 @@ mod tests {
     }
 
     #[test]
+    fn more_than_255_colours_are_refused_in_one_sentence() {
+        let (p, _) = generate(20, 20, 4, 600, 1).unwrap();
+        let e = Core::new(&p, &Board::empty(20, 20)).unwrap_err();
+        assert!(
+            e.starts_with("the search constructors handle at most 255 colours; this puzzle has"),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn candidate_lists_hold_exactly_the_matching_rotations() {
         let (p, _) = generate(6, 6, 3, 4, 2).unwrap();
         let core = Core::new(&p, &Board::empty(6, 6)).unwrap();

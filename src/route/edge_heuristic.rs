@@ -258,11 +258,14 @@ pub fn solve(
     let frozen: Vec<bool> = start.cells.iter().map(Option::is_some).collect();
     let construct = flags.construct.unwrap_or_default();
     let searching = matches!(construct, Construct::Beam | Construct::Dfs);
-    // The search constructors' boards are past what the paper's local search improves; the
-    // large-neighbourhood search is theirs by default.
-    let improve = flags
-        .improve
-        .unwrap_or(if searching { Improve::Lns } else { Improve::Ls });
+    // The search constructors' boards are past what the paper's local search improves, and
+    // the LNS has not yet improved one (README): they get the whole time by default, and
+    // `--improve lns` is asked for.
+    let improve = flags.improve.unwrap_or(if searching {
+        Improve::None
+    } else {
+        Improve::Ls
+    });
     for (given, flag, applies) in [
         (
             flags.beam_width.is_some(),

@@ -449,8 +449,9 @@ pub(crate) struct HeuristicArgs {
     /// (bands of rows from the top, blocks from the left); n is the board's width. Default 1xn.
     #[arg(long, value_parser = parse_region_shape, value_name = "RxC")]
     pub region: Option<tilekit::heuristic::construct::RegionShape>,
-    /// With --via heuristic: the multi-neighbourhood local search (ls, the default),
-    /// large-neighbourhood search (lns: windows destroyed and rebuilt by a beam) or none.
+    /// With --via heuristic: the multi-neighbourhood local search (ls, the default after
+    /// greedy, backtrack and random), large-neighbourhood search (lns: windows destroyed and
+    /// rebuilt by a beam) or none (the default after beam and dfs).
     #[arg(long, value_enum)]
     pub improve: Option<ImproveArg>,
     /// With --via heuristic: the seed of every random choice (default 1). Same seed and
