@@ -11,6 +11,7 @@ pub mod error;
 pub mod format;
 pub mod formulate;
 pub mod heuristic;
+pub mod learn;
 pub mod model;
 pub mod neos;
 pub mod puzzle;

@@ -19,7 +19,7 @@ fn level(module: &str) -> Option<u8> {
         "format" => 3,
         "solve" => 4,
         "neos" | "search" | "render" | "heuristic" => 5,
-        "certify" => 6,
+        "certify" | "learn" => 6,
         "route" => 7,
         _ => return None,
     })

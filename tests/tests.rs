@@ -27,6 +27,7 @@ mod hardening;
 #[cfg(feature = "highs")]
 mod highs_embedded;
 mod layering;
+mod learned;
 mod model_snapshots;
 mod native;
 mod native_cli;

@@ -370,10 +370,11 @@ impl SolveRequest {
     pub fn model(&self) -> Result<EdgeModel, Error> {
         super::check_limits(&self.limits)?;
         let via = self.via.unwrap_or(Route::Milp);
-        if via == Route::Native {
-            return Err(Error::usage(
-                "--via native is not available for edge-matching puzzles: use milp, clique, sat or heuristic",
-            ));
+        if matches!(via, Route::Native | Route::Astar) {
+            return Err(Error::Usage(format!(
+                "--via {} is not available for edge-matching puzzles: use milp, clique, sat or heuristic",
+                via.name()
+            )));
         }
         if via == Route::Heuristic {
             return Err(Error::usage(

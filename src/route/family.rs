@@ -275,6 +275,8 @@ pub struct SolveRequest {
     pub plan: Option<PathBuf>,
     /// Edge `--via heuristic`: its flags.
     pub heuristic: super::edge_heuristic::HeuristicFlags,
+    /// Sliding `--via astar`: its flags.
+    pub astar: super::astar::AstarFlags,
     /// The family flags.
     pub options: FamilyOptions,
 }
@@ -292,6 +294,7 @@ impl SolveRequest {
             certify: None,
             plan: None,
             heuristic: Default::default(),
+            astar: Default::default(),
             options: FamilyOptions::default(),
         }
     }
@@ -309,6 +312,7 @@ impl SolveRequest {
             g.push("--plan");
         }
         g.extend(self.heuristic.given());
+        g.extend(self.astar.given());
         g
     }
 }

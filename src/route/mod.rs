@@ -9,6 +9,8 @@
 //! the remote executor and judges it on the same MILP route. [`output`] writes files the
 //! safe way.
 
+pub mod astar;
+pub mod bench_astar;
 pub mod bench_edge;
 pub mod bench_sal;
 pub mod clique;
@@ -43,16 +45,20 @@ pub enum Route {
     Clique,
     /// Edge-matching: Salassa et al.'s construction and local search over region MILPs.
     Heuristic,
+    /// Sliding puzzles: best-first search (A*, weighted A*, focal search) with an admissible
+    /// or a learned heuristic.
+    Astar,
 }
 
 impl Route {
     /// Every route, in the order help texts list them.
-    pub const ALL: [Route; 5] = [
+    pub const ALL: [Route; 6] = [
         Route::Native,
         Route::Milp,
         Route::Sat,
         Route::Clique,
         Route::Heuristic,
+        Route::Astar,
     ];
     /// The route of a `--via` name.
     pub fn from_name(s: &str) -> Option<Route> {
@@ -66,6 +72,7 @@ impl Route {
             Route::Sat => "sat",
             Route::Clique => "clique",
             Route::Heuristic => "heuristic",
+            Route::Astar => "astar",
         }
     }
 }

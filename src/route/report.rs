@@ -191,6 +191,9 @@ pub struct Report {
     /// Construction and local-search figures of the edge heuristic route.
     #[serde(skip_serializing_if = "Option::is_none", flatten)]
     pub heuristic: Option<HeuristicStats>,
+    /// Best-first search figures of the sliding `--via astar` route.
+    #[serde(skip_serializing_if = "Option::is_none", flatten)]
+    pub astar: Option<super::astar::AstarStats>,
     /// The CNF encoding (the sliding SAT route).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub encoding: Option<Encoding>,
@@ -223,6 +226,7 @@ impl Report {
             solver_status: String::new(),
             native: None,
             heuristic: None,
+            astar: None,
             encoding: None,
             certificate: None,
             certificate_wanted: false,

@@ -324,6 +324,8 @@ pub struct SolveRequest {
     pub certify: Option<CertifyOptions>,
     /// `--plan`: a plan to certify instead of searching.
     pub plan: Option<Vec<Move>>,
+    /// `--via astar`: its flags.
+    pub astar: super::astar::AstarFlags,
 }
 
 /// A validated sliding solve: the route, its model and everything it needs.
@@ -353,6 +355,7 @@ impl SolveRequest {
             encoding: None,
             certify: None,
             plan: None,
+            astar: Default::default(),
         }
     }
 
@@ -367,9 +370,32 @@ impl SolveRequest {
             .unwrap_or(if sat_only { Route::Sat } else { Route::Native });
         if matches!(route, Route::Clique | Route::Heuristic) {
             return Err(Error::Usage(format!(
-                "--via {} is not available for sliding puzzles: use native, milp or sat",
+                "--via {} is not available for sliding puzzles: use native, astar, milp or sat",
                 route.name()
             )));
+        }
+        if route != Route::Astar
+            && let Some(flag) = self.astar.given().first()
+        {
+            return Err(Error::Usage(format!(
+                "{flag} belongs to --via astar, not --via {}",
+                route.name()
+            )));
+        }
+        if route == Route::Astar {
+            let refused = [
+                (self.horizon.is_some(), "--horizon"),
+                (self.solver.is_some(), "--solver"),
+                (self.model.is_some(), "--model"),
+                (sat_only, "--certify and --encoding"),
+                (self.plan.is_some(), "--plan"),
+            ];
+            if let Some((_, flag)) = refused.iter().find(|(on, _)| *on) {
+                return Err(Error::Usage(format!(
+                    "--via astar is tilekit's own best-first search and takes no {flag}"
+                )));
+            }
+            self.astar.order()?;
         }
         // --via native --certify: the native plan, certified by refuting its length − 2.
         let native_certify = route == Route::Native && self.certify.is_some();
@@ -445,7 +471,7 @@ pub fn solve(
         ))
     };
     let mut req = plan.request.clone();
-    let horizon = if plan.route == Route::Native {
+    let horizon = if matches!(plan.route, Route::Native | Route::Astar) {
         None // the native search needs no horizon
     } else {
         horizon_of(req.horizon, p, goal, req.limits.time, progress)?
@@ -466,6 +492,7 @@ pub fn solve(
             Ok(rep)
         }
         Route::Native => solve_native(p, goal, req.limits.time, progress),
+        Route::Astar => super::astar::solve(p, goal, &req.astar, req.limits.time, progress),
         Route::Milp => solve_milp(p, goal, plan.model, req, horizon, progress),
         _ => solve_sat(p, goal, req, horizon, req.plan.as_deref(), progress),
     }
@@ -1002,10 +1029,9 @@ fn solve_command(
     req: &family::SolveRequest,
     progress: Progress<'_>,
 ) -> Result<Solved, Error> {
-    FAMILY.check_flags(
-        &req.given(),
-        &["--goal", "--horizon", "--encoding", "--certify", "--plan"],
-    )?;
+    let mut takes = vec!["--goal", "--horizon", "--encoding", "--certify", "--plan"];
+    takes.extend(super::astar::AstarFlags::FLAGS);
+    FAMILY.check_flags(&req.given(), &takes)?;
     let goal = req.options.goal();
     // The route rules first (an empty plan stands for `--plan` while they are checked),
     // then the plan file: a refused combination reads no plan.
@@ -1019,6 +1045,7 @@ fn solve_command(
         encoding: req.encoding,
         certify: req.certify.clone(),
         plan: req.plan.as_ref().map(|_| Vec::new()),
+        astar: req.astar.clone(),
     }
     .plan()?;
     if let Some(path) = &req.plan {
@@ -1094,7 +1121,63 @@ mod tests {
             encoding: None,
             certify: None,
             plan: None,
+            astar: Default::default(),
         }
+    }
+
+    #[test]
+    fn astar_flags_belong_to_their_route() {
+        use crate::route::astar::AstarFlags;
+        let err = |r: SolveRequest| r.plan().unwrap_err().to_string();
+        let weighted = AstarFlags {
+            weight: Some(1.2),
+            ..Default::default()
+        };
+        assert_eq!(
+            err(SolveRequest {
+                astar: weighted.clone(),
+                ..req()
+            }),
+            "--weight belongs to --via astar, not --via native"
+        );
+        let p = SolveRequest {
+            via: Some(Route::Astar),
+            astar: weighted.clone(),
+            ..req()
+        }
+        .plan()
+        .unwrap();
+        assert_eq!(p.route, Route::Astar);
+        assert_eq!(
+            err(SolveRequest {
+                via: Some(Route::Astar),
+                horizon: Some(Horizon::Steps(20)),
+                ..req()
+            }),
+            "--via astar is tilekit's own best-first search and takes no --horizon"
+        );
+        assert!(
+            err(SolveRequest {
+                via: Some(Route::Astar),
+                astar: AstarFlags {
+                    suboptimality: Some(0.1),
+                    ..weighted
+                },
+                ..req()
+            })
+            .contains("give one")
+        );
+        assert!(
+            err(SolveRequest {
+                via: Some(Route::Astar),
+                astar: AstarFlags {
+                    weight: Some(0.5),
+                    ..Default::default()
+                },
+                ..req()
+            })
+            .contains("at least 1")
+        );
     }
 
     fn cert() -> CertifyOptions {

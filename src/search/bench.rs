@@ -22,6 +22,8 @@ pub enum BenchSet {
     /// The DeepCubeA 24-puzzle test set (blank-last), easiest first by the published node
     /// count of the paper's optimal solver.
     DeepCubeA24,
+    /// The DeepCubeA 15-puzzle test set (500 boards, blank-last), in its own order.
+    DeepCubeA15,
 }
 
 impl BenchSet {
@@ -32,6 +34,7 @@ impl BenchSet {
             "korf50-24" => Some(BenchSet::Korf50x24),
             "hardest80" => Some(BenchSet::Hardest80),
             "deepcubea24" => Some(BenchSet::DeepCubeA24),
+            "deepcubea15" => Some(BenchSet::DeepCubeA15),
             _ => None,
         }
     }
@@ -42,6 +45,7 @@ impl BenchSet {
             BenchSet::Korf50x24 => "korf50-24",
             BenchSet::Hardest80 => "hardest80",
             BenchSet::DeepCubeA24 => "deepcubea24",
+            BenchSet::DeepCubeA15 => "deepcubea15",
         }
     }
     /// The instances of the set.
@@ -66,6 +70,13 @@ impl BenchSet {
                 4,
                 2,
                 None,
+                Goal::BlankLast,
+            ),
+            BenchSet::DeepCubeA15 => parse_set(
+                include_str!("../../models/sliding/deepcubea_test_15puzzle.txt"),
+                4,
+                4,
+                Some(2),
                 Goal::BlankLast,
             ),
             BenchSet::DeepCubeA24 => {

@@ -8,6 +8,8 @@
 //! relabelled first (cell `p → n−1−p`, tile `t → n−t`, a 180° rotation that preserves every
 //! distance), and the plan is mapped back by reversing each direction.
 
+pub mod ann;
+pub mod astar;
 pub mod bench;
 pub mod ida;
 pub mod manhattan;
@@ -248,6 +250,21 @@ impl NativeSolver {
         })
     }
 
+    /// The heuristic's estimate of a board in the search's convention (blank-first goal,
+    /// one byte per cell): what best-first search keeps as its admissible bound.
+    pub fn estimate_tiles(&self, tiles: &[u8]) -> u32 {
+        use ida::Heuristic;
+        match &self.engine {
+            Engine::Pdb(h) => h.value(&h.init(tiles)),
+            Engine::Md(h) => h.value(&h.init(tiles)),
+        }
+    }
+
+    /// Rows and columns of the boards it is set up for.
+    pub fn board(&self) -> (usize, usize) {
+        (self.rows, self.cols)
+    }
+
     fn check_board(&self, p: &SlidingPuzzle) -> Result<(), SearchError> {
         if (p.rows(), p.cols()) != (self.rows, self.cols) {
             return Err(SearchError::WrongBoard(
@@ -288,21 +305,11 @@ impl NativeSolver {
         let (status, moves, lower_bound) = match r.outcome {
             IdaOutcome::Solved(codes) => {
                 let len = codes.len() as u32;
-                let moves = codes
-                    .into_iter()
-                    .map(|c| {
-                        // The blank-last board was rotated by 180°: every direction reverses.
-                        let c = if goal == Goal::BlankLast { c ^ 1 } else { c };
-                        match c {
-                            UP => Move::Up,
-                            DOWN => Move::Down,
-                            LEFT => Move::Left,
-                            RIGHT => Move::Right,
-                            _ => unreachable!("move codes are 0..4"),
-                        }
-                    })
-                    .collect();
-                (NativeStatus::Solved, Some(moves), len)
+                (
+                    NativeStatus::Solved,
+                    Some(codes_to_moves(&codes, goal)),
+                    len,
+                )
             }
             IdaOutcome::TimeLimit { lower_bound } => (NativeStatus::TimeLimit, None, lower_bound),
         };
@@ -320,6 +327,24 @@ impl NativeSolver {
     }
 }
 
+/// A plan found on the blank-first board (search move codes) as moves for `goal`.
+pub fn codes_to_moves(codes: &[u8], goal: Goal) -> Vec<Move> {
+    codes
+        .iter()
+        .map(|&c| {
+            // The blank-last board was rotated by 180°: every direction reverses.
+            let c = if goal == Goal::BlankLast { c ^ 1 } else { c };
+            match c {
+                UP => Move::Up,
+                DOWN => Move::Down,
+                LEFT => Move::Left,
+                RIGHT => Move::Right,
+                _ => unreachable!("move codes are 0..4"),
+            }
+        })
+        .collect()
+}
+
 /// `p` relabelled for the blank-first goal (unchanged when `goal` is blank-first).
 pub fn to_blank_first(p: &SlidingPuzzle, goal: Goal) -> SlidingPuzzle {
     let n = p.cells();
@@ -335,7 +360,8 @@ pub fn to_blank_first(p: &SlidingPuzzle, goal: Goal) -> SlidingPuzzle {
     }
 }
 
-fn blank_first_tiles(p: &SlidingPuzzle, goal: Goal) -> Vec<u8> {
+/// `p`'s tiles in the search's convention (blank-first goal), one byte per cell.
+pub fn blank_first_tiles(p: &SlidingPuzzle, goal: Goal) -> Vec<u8> {
     to_blank_first(p, goal)
         .tiles()
         .iter()

@@ -137,6 +137,16 @@ pub(crate) enum BenchSetArg {
     /// Edge-matching: the search constructors (beam, dfs) on the same five instances for a
     /// budget, beside Salassa's Table 5, Wauters et al. and the open peer's best in 60 s.
     Edge,
+    /// 15-puzzle best-first search (A*, weighted A*, focal; PDB and learned heuristics) on
+    /// random boards (--count, --seed), labelled by the native solver, beside Cahlík &
+    /// Surynek's figures.
+    Astar,
+    /// The same on Korf's 100.
+    #[value(name = "astar-korf100")]
+    AstarKorf100,
+    /// The same on the DeepCubeA 15-puzzle test set (500 boards).
+    #[value(name = "astar-deepcubea15")]
+    AstarDeepcubea15,
 }
 
 impl BenchSetArg {
@@ -147,7 +157,7 @@ impl BenchSetArg {
             BenchSetArg::Korf50x24 => Some(BenchSet::Korf50x24),
             BenchSetArg::Deepcubea24 => Some(BenchSet::DeepCubeA24),
             BenchSetArg::Hardest80 => Some(BenchSet::Hardest80),
-            BenchSetArg::Sal | BenchSetArg::Edge => None,
+            _ => None,
         }
     }
 }
@@ -160,8 +170,10 @@ pub(crate) struct SalArgs {
     #[arg(long, value_delimiter = ',')]
     pub instances: Vec<String>,
     /// bench edge: the methods, comma-separated (beam, dfs, greedy; default beam,dfs).
-    #[arg(long, value_enum, value_delimiter = ',')]
-    pub methods: Vec<ConstructArg>,
+    /// bench astar: pdb, manhattan, ann, ann-pdb (A*), wa:W (weighted A* on the databases),
+    /// ann-wa:W, focal:EPS (focal search guided by the network).
+    #[arg(long, value_delimiter = ',')]
+    pub methods: Vec<String>,
     /// bench edge: seconds per run (default 60).
     #[arg(long)]
     pub budget: Option<f64>,
@@ -171,8 +183,9 @@ pub(crate) struct SalArgs {
     /// bench edge: keep each instance and method's best board here, with the command.
     #[arg(long, value_name = "DIR")]
     pub boards: Option<PathBuf>,
-    /// bench edge: write one score-over-time SVG chart per instance here.
-    #[arg(long, value_name = "DIR")]
+    /// bench edge: write one score-over-time SVG chart per instance here (a directory).
+    /// bench astar: the optimality-against-nodes chart (a file).
+    #[arg(long, value_name = "PATH")]
     pub svg: Option<PathBuf>,
     /// bench sal: the starts, comma-separated (default greedy).
     #[arg(long, value_enum, value_delimiter = ',')]
@@ -196,6 +209,28 @@ pub(crate) struct SalArgs {
     /// bench sal: the MILP solver (default cbc).
     #[arg(long, default_value = "cbc")]
     pub solver: String,
+}
+
+/// `bench astar`'s own flags.
+#[derive(clap::Args, Clone)]
+pub(crate) struct AstarBenchArgs {
+    /// bench astar: the network of the learned methods (default: the shipped
+    /// models/sliding/ann-15.safetensors).
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<PathBuf>,
+    /// bench astar: random boards (default 1000).
+    #[arg(long)]
+    pub count: Option<usize>,
+    /// bench astar: the random boards' seed (default 1001; the shipped network was trained
+    /// on seed 1).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// bench astar: expansions per batch (default 1).
+    #[arg(long)]
+    pub batch: Option<usize>,
+    /// bench astar: stored boards per search (default 30 million).
+    #[arg(long)]
+    pub max_states: Option<usize>,
 }
 
 /// Pattern-database partitions.
@@ -346,7 +381,15 @@ pub(crate) enum Cmd {
         #[command(flatten)]
         heuristic: Box<HeuristicArgs>,
         #[command(flatten)]
+        astar: AstarArgs,
+        #[command(flatten)]
         common: Common,
+    },
+    /// Learn a distance heuristic for sliding puzzles: labelled data from the native solver,
+    /// and (built with `--features train`) a network trained on it.
+    Learn {
+        #[command(subcommand)]
+        cmd: LearnCmd,
     },
     /// Check a solution (tilekit moves or board, or a raw CBC/HiGHS/GLPK/SAT/cliquer output)
     /// against an instance.
@@ -422,6 +465,8 @@ pub(crate) enum Cmd {
         json: bool,
         #[command(flatten)]
         sal: SalArgs,
+        #[command(flatten)]
+        astar: AstarBenchArgs,
     },
     /// List the registered solvers (embedded and external), whether each is installed, and
     /// its version.
@@ -433,6 +478,104 @@ pub(crate) enum Cmd {
         #[arg(long)]
         json: bool,
     },
+}
+
+/// `--via astar` (sliding puzzles of at most 16 cells): best-first search.
+#[derive(clap::Args, Clone)]
+pub(crate) struct AstarArgs {
+    /// With --via astar: the heuristic that orders the search: manhattan (+ linear conflict),
+    /// pdb (the pattern databases; default), ann (a trained network's estimate, Cahlík &
+    /// Surynek: inadmissible) or ann-pdb (the network floored at the databases' value and
+    /// rounded to the distance's parity). The report's bound always comes from the
+    /// admissible estimate.
+    #[arg(long, value_enum)]
+    pub heuristic: Option<HeuristicArg>,
+    /// With --heuristic ann or ann-pdb: the network (a tilekit safetensors file).
+    #[arg(long, value_name = "FILE")]
+    pub weights: Option<PathBuf>,
+    /// With --via astar: weighted A*, f = g + W·h (W ≥ 1; default 1, plain A*).
+    #[arg(long, value_name = "W")]
+    pub weight: Option<f64>,
+    /// With --via astar: focal search; the plan is at most (1 + EPS) times the optimum,
+    /// whatever the heuristic (the open list is ordered by the admissible estimate and the
+    /// heuristic chooses within the focal list).
+    #[arg(long, value_name = "EPS")]
+    pub suboptimality: Option<f64>,
+    /// With --via astar: nodes expanded together before their children are estimated in one
+    /// batch (default 1).
+    #[arg(long, value_name = "K")]
+    pub batch: Option<usize>,
+    /// With --via astar: stop when this many boards are stored (default 30 million, about
+    /// 1.2 GB).
+    #[arg(long, value_name = "N")]
+    pub max_states: Option<usize>,
+    /// With --heuristic ann or ann-pdb: subtract D from the network's estimate (a margin
+    /// against overestimates; default 0).
+    #[arg(long, value_name = "D")]
+    pub offset: Option<f64>,
+}
+
+/// `--heuristic` of `--via astar`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum HeuristicArg {
+    /// Manhattan distance + linear conflict.
+    Manhattan,
+    /// The additive pattern databases with the reflection.
+    Pdb,
+    /// The network's estimate (inadmissible).
+    Ann,
+    /// The network floored at the databases' value, parity-rounded.
+    AnnPdb,
+}
+
+impl From<HeuristicArg> for tilekit::route::astar::AstarHeuristic {
+    fn from(h: HeuristicArg) -> Self {
+        use tilekit::route::astar::AstarHeuristic as H;
+        match h {
+            HeuristicArg::Manhattan => H::Manhattan,
+            HeuristicArg::Pdb => H::Pdb,
+            HeuristicArg::Ann => H::Ann,
+            HeuristicArg::AnnPdb => H::AnnPdb,
+        }
+    }
+}
+
+/// `tilekit learn …`.
+#[derive(Subcommand)]
+pub(crate) enum LearnCmd {
+    /// Random solvable boards (seeded), each solved optimally by the native solver; every
+    /// board on each optimal path is a labelled sample. Resumable: run the same command
+    /// again after a stop, or with a larger --count to extend the file.
+    Data {
+        /// The data file to write (`FILE.partial` until it is complete).
+        #[arg(short = 'o')]
+        output: PathBuf,
+        /// Boards to solve.
+        #[arg(long)]
+        count: usize,
+        /// Board rows.
+        #[arg(long, default_value_t = 4)]
+        rows: usize,
+        /// Board columns.
+        #[arg(long, default_value_t = 4)]
+        cols: usize,
+        /// Seed of the board stream (board i depends only on the seed and i).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Worker threads.
+        #[arg(long, default_value_t = 2)]
+        jobs: usize,
+        /// Seconds per board; a board over it is recorded as unsolved and left out of
+        /// training.
+        #[arg(long, default_value_t = 60.0)]
+        board_limit: f64,
+        /// Print the summary as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Train a network on a data file (needs a build with `--features train`).
+    #[cfg(feature = "train")]
+    Train(Box<crate::train::TrainArgs>),
 }
 
 /// `--via heuristic` (edge-matching): Salassa et al.'s construction and local search. The

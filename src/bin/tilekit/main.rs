@@ -6,6 +6,8 @@ mod args;
 mod neos;
 mod print;
 mod progress;
+#[cfg(feature = "train")]
+mod train;
 
 use args::{Cli, Cmd, Common, GenerateCmd};
 use clap::Parser;
@@ -88,7 +90,19 @@ fn bench_edge(
         methods: if sal.methods.is_empty() {
             vec![Construct::Beam, Construct::Dfs]
         } else {
-            sal.methods.into_iter().map(Into::into).collect()
+            use clap::ValueEnum;
+            sal.methods
+                .iter()
+                .map(|m| {
+                    args::ConstructArg::from_str(m, false)
+                        .map(Into::into)
+                        .map_err(|_| {
+                            Error::Usage(format!(
+                                "--methods {m}: bench edge takes beam, dfs, greedy, backtrack or random"
+                            ))
+                        })
+                })
+                .collect::<Result<_, _>>()?
         },
         budget: sal.budget.unwrap_or(60.0),
         runs: sal.runs,
@@ -102,6 +116,88 @@ fn bench_edge(
         say(&serde_json::to_string(&rows).map_err(Error::failure)?)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `bench astar`: best-first search with the admissible and learned heuristics.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the bench command's flags, passed through"
+)]
+fn bench_astar(
+    set: args::BenchSetArg,
+    limit: Option<usize>,
+    time_limit: Option<f64>,
+    jobs: usize,
+    pdb: bool,
+    json: bool,
+    sal: args::SalArgs,
+    astar: args::AstarBenchArgs,
+) -> Result<ExitCode, Error> {
+    use tilekit::route::bench_astar::{self, AstarSet, Method};
+    let random = set == args::BenchSetArg::Astar;
+    refuse(
+        &[
+            (pdb, "--pdb"),
+            (!sal.instances.is_empty(), "--instances"),
+            (!sal.starts.is_empty(), "--starts"),
+            (!sal.regions.is_empty(), "--regions"),
+            (sal.budget.is_some(), "--budget"),
+            (sal.threads.is_some(), "--threads"),
+            (sal.boards.is_some(), "--boards"),
+            (!random && astar.count.is_some(), "--count"),
+            (!random && astar.seed.is_some(), "--seed"),
+        ],
+        "bench astar: its flags are --methods, --weights, --count and --seed (random boards), --limit, --time-limit (per board), --jobs, --batch, --max-states and --svg",
+    )?;
+    let methods = if sal.methods.is_empty() {
+        [
+            "pdb",
+            "wa:1.1",
+            "wa:1.15",
+            "wa:1.25",
+            "wa:1.5",
+            "ann",
+            "ann-pdb",
+            "focal:0.05",
+        ]
+        .map(String::from)
+        .to_vec()
+    } else {
+        sal.methods
+    };
+    let opts = bench_astar::AstarBenchOptions {
+        set: match set {
+            args::BenchSetArg::AstarKorf100 => AstarSet::Korf100,
+            args::BenchSetArg::AstarDeepcubea15 => AstarSet::DeepCubeA15,
+            _ => AstarSet::Random {
+                count: astar.count.unwrap_or(1000),
+                seed: astar.seed.unwrap_or(1001),
+            },
+        },
+        limit,
+        methods: methods
+            .iter()
+            .map(|m| Method::parse(m))
+            .collect::<Result<_, _>>()?,
+        weights: Some(
+            astar
+                .weights
+                .unwrap_or_else(|| "models/sliding/ann-15.safetensors".into()),
+        ),
+        batch: astar.batch.unwrap_or(1).max(1),
+        time_limit: tilekit::route::seconds("--time-limit", time_limit.unwrap_or(60.0))?,
+        max_states: astar
+            .max_states
+            .unwrap_or(tilekit::route::astar::MAX_STATES),
+        jobs: jobs.max(1),
+        svg: sal.svg,
+    };
+    let mut out = progress::Stdout::default();
+    let summary = bench_astar::run(&opts, &mut out, &progress_line)?;
+    if json {
+        say(&serde_json::to_string(&summary).map_err(Error::failure)?)?;
+    }
+    Ok(code(summary.methods.iter().all(|m| m.bad_plans == 0)))
 }
 
 /// `bench sal`: Salassa et al.'s Table 3 (the sliding sets' flags do not apply).
@@ -200,6 +296,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             encoding,
             certify,
             heuristic,
+            astar,
             common,
         } => {
             let lim = tilekit::route::limits(time_limit, threads)?;
@@ -241,6 +338,15 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                     construct_time: heuristic.construct_time,
                     lns_width: heuristic.lns_width,
                     lns_iterations: heuristic.lns_iterations,
+                },
+                astar: tilekit::route::astar::AstarFlags {
+                    heuristic: astar.heuristic.map(Into::into),
+                    weights: astar.weights,
+                    weight: astar.weight,
+                    suboptimality: astar.suboptimality,
+                    batch: astar.batch,
+                    max_states: astar.max_states,
+                    offset: astar.offset,
                 },
                 options: family_options(&common),
             };
@@ -331,8 +437,26 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             pdb,
             json,
             sal,
+            astar,
         } => {
             use tilekit::search::bench;
+            if matches!(
+                set,
+                args::BenchSetArg::Astar
+                    | args::BenchSetArg::AstarKorf100
+                    | args::BenchSetArg::AstarDeepcubea15
+            ) {
+                return bench_astar(
+                    set,
+                    limit,
+                    time_limit,
+                    jobs,
+                    pdb.is_some(),
+                    json,
+                    sal,
+                    astar,
+                );
+            }
             if set == args::BenchSetArg::Edge {
                 return bench_edge(limit, time_limit, jobs, pdb.is_some(), json, sal);
             }
@@ -369,11 +493,70 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             }
             Ok(code(summary.mismatches == 0 && summary.timeouts == 0))
         }
+        Cmd::Learn { cmd } => learn(cmd),
         Cmd::Solvers { solvers, json } => {
             let reg = tilekit::solve::registry::Registry::load(solvers.as_deref())?;
             say(&print::solvers(&reg, json))?;
             Ok(ExitCode::SUCCESS)
         }
+    }
+}
+
+fn learn(cmd: args::LearnCmd) -> Result<ExitCode, Error> {
+    match cmd {
+        args::LearnCmd::Data {
+            output,
+            count,
+            rows,
+            cols,
+            seed,
+            jobs,
+            board_limit,
+            json,
+        } => {
+            use tilekit::learn::data;
+            let opts = data::DataOptions {
+                path: output,
+                rows,
+                cols,
+                seed,
+                count,
+                threads: jobs,
+                board_limit: tilekit::route::seconds("--board-limit", board_limit)?,
+            };
+            let solver = tilekit::search::NativeSolver::new(
+                rows,
+                cols,
+                &tilekit::search::NativeOptions::default(),
+                &progress_line,
+            )
+            .map_err(|e| Error::Usage(e.to_string()))?;
+            // A signal ends the process at once (see `exit_cleanly_on_signals`): every whole
+            // chunk is already on disk, and the next run resumes after it.
+            let stop = std::sync::atomic::AtomicBool::new(false);
+            let r = data::generate(&opts, &solver, &stop, &progress_line).map_err(|e| match e {
+                data::DataError::Io { .. } => Error::failure(e),
+                other => Error::Usage(other.to_string()),
+            })?;
+            if json {
+                say(&serde_json::to_string(&r).map_err(Error::failure)?)?;
+            } else {
+                say(&format!(
+                    "{}: {} boards ({} solved, {} resumed), {} labelled states, mean optimum {:.2} moves, solver {}, {:.1} s",
+                    r.path.display(),
+                    r.solves,
+                    r.solved,
+                    r.resumed_from,
+                    r.labels,
+                    r.mean_length,
+                    r.solver,
+                    r.seconds
+                ))?;
+            }
+            Ok(code(r.solves >= count))
+        }
+        #[cfg(feature = "train")]
+        args::LearnCmd::Train(a) => train::run(*a),
     }
 }
 

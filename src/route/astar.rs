@@ -1,0 +1,459 @@
+//! `tilekit solve … --via astar`: best-first search on sliding boards of at most 16 cells,
+//! with Manhattan + linear conflict, the pattern databases, or a learned network (Cahlík &
+//! Surynek) as the heuristic; weighted A* (`--weight`) and focal search (`--suboptimality`).
+//!
+//! Whatever orders the search, the admissible estimate (the pattern databases where the
+//! board has them, else Manhattan + linear conflict) is kept beside it, so every report
+//! carries a proven `bound` and says `optimal` only when the bound meets the plan. The plan
+//! is replayed by the independent checker before anything is reported.
+
+use super::{
+    Answer, Checked, Details, Error, FamilyName, NativeStats, Progress, Report, Solution, Status,
+};
+use crate::puzzle::sliding::{Goal, Move, SlidingPuzzle, moves_to_string};
+use crate::search::ann::{AnnGuide, AnnUse, Mlp, Target};
+use crate::search::astar::{
+    self, AstarOptions, AstarResult, AstarStop, Guide, MAX_CELLS, Order, Tiles,
+};
+use crate::search::{NativeOptions, NativeSolver};
+use crate::verify::Checker;
+use crate::verify::sliding::PlanChecker;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// `--heuristic` of `--via astar`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AstarHeuristic {
+    /// Manhattan distance + linear conflict (admissible).
+    Manhattan,
+    /// The additive pattern databases with the reflection (admissible; 15-puzzle), else
+    /// Manhattan + linear conflict.
+    Pdb,
+    /// The network's estimate as it comes (Cahlík & Surynek: inadmissible).
+    Ann,
+    /// The network's estimate, never below the admissible one, rounded to the distance's
+    /// parity.
+    AnnPdb,
+}
+
+impl AstarHeuristic {
+    /// Every heuristic, in the order help texts list them.
+    pub const ALL: [AstarHeuristic; 4] = [
+        AstarHeuristic::Manhattan,
+        AstarHeuristic::Pdb,
+        AstarHeuristic::Ann,
+        AstarHeuristic::AnnPdb,
+    ];
+    /// The `--heuristic` name.
+    pub fn name(self) -> &'static str {
+        match self {
+            AstarHeuristic::Manhattan => "manhattan",
+            AstarHeuristic::Pdb => "pdb",
+            AstarHeuristic::Ann => "ann",
+            AstarHeuristic::AnnPdb => "ann-pdb",
+        }
+    }
+    /// Whether it needs a network.
+    pub fn learned(self) -> bool {
+        matches!(self, AstarHeuristic::Ann | AstarHeuristic::AnnPdb)
+    }
+}
+
+/// The flags of `--via astar`, as given (None: the default).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct AstarFlags {
+    /// `--heuristic` (default `pdb`).
+    pub heuristic: Option<AstarHeuristic>,
+    /// `--weights FILE`: the network of `ann` and `ann-pdb`.
+    pub weights: Option<PathBuf>,
+    /// `--weight W`: weighted A* (default 1).
+    pub weight: Option<f64>,
+    /// `--suboptimality EPS`: focal search, answer within `(1 + EPS)` of the optimum.
+    pub suboptimality: Option<f64>,
+    /// `--batch K`: nodes expanded before their children are estimated together (default 1).
+    pub batch: Option<usize>,
+    /// `--max-states N`: stop when this many boards are stored (default 30 million).
+    pub max_states: Option<usize>,
+    /// `--offset D`: subtracted from the network's estimate (default 0).
+    pub offset: Option<f64>,
+}
+
+impl AstarFlags {
+    /// The flags given, for the family's check.
+    pub fn given(&self) -> Vec<&'static str> {
+        let mut g = Vec::new();
+        let pairs = [
+            (self.heuristic.is_some(), "--heuristic"),
+            (self.weights.is_some(), "--weights"),
+            (self.weight.is_some(), "--weight"),
+            (self.suboptimality.is_some(), "--suboptimality"),
+            (self.batch.is_some(), "--batch"),
+            (self.max_states.is_some(), "--max-states"),
+            (self.offset.is_some(), "--offset"),
+        ];
+        for (on, name) in pairs {
+            if on {
+                g.push(name);
+            }
+        }
+        g
+    }
+
+    /// Every flag of this route.
+    pub const FLAGS: [&'static str; 7] = [
+        "--heuristic",
+        "--weights",
+        "--weight",
+        "--suboptimality",
+        "--batch",
+        "--max-states",
+        "--offset",
+    ];
+
+    /// The heuristic asked for.
+    pub fn heuristic(&self) -> AstarHeuristic {
+        self.heuristic.unwrap_or(AstarHeuristic::Pdb)
+    }
+
+    /// The search order, after checking the numbers.
+    pub fn order(&self) -> Result<Order, Error> {
+        match (self.weight, self.suboptimality) {
+            (Some(_), Some(_)) => Err(Error::usage(
+                "--weight (weighted A*) and --suboptimality (focal search) are two different searches: give one",
+            )),
+            (Some(w), None) if !(w.is_finite() && w >= 1.0) => Err(Error::Usage(format!(
+                "--weight must be a number of at least 1, not {w}"
+            ))),
+            (Some(w), None) => Ok(Order::Weighted { weight: w }),
+            (None, Some(e)) if !(e.is_finite() && e >= 0.0) => Err(Error::Usage(format!(
+                "--suboptimality must be a number of at least 0, not {e}"
+            ))),
+            (None, Some(e)) => Ok(Order::Focal { eps: e }),
+            (None, None) => Ok(Order::Weighted { weight: 1.0 }),
+        }
+    }
+}
+
+/// Best-first search set up for one board size: the admissible estimate (databases loaded
+/// once) and the network if one is given, reusable over many boards and heuristics (the
+/// bench).
+pub struct AstarEngine {
+    solver: NativeSolver,
+    mlp: Option<Mlp>,
+    rows: usize,
+    cols: usize,
+}
+
+impl AstarEngine {
+    /// Load what `heuristic` needs for `rows × cols` boards: the admissible estimate
+    /// (Manhattan + linear conflict for `manhattan`, else the databases where the board has
+    /// them) and, given `weights`, the network (which must be for this board and, if it is
+    /// a residual network, over this same admissible estimate).
+    pub fn new(
+        rows: usize,
+        cols: usize,
+        heuristic: AstarHeuristic,
+        weights: Option<&std::path::Path>,
+        progress: Progress<'_>,
+    ) -> Result<Self, Error> {
+        if rows * cols > MAX_CELLS {
+            return Err(Error::Usage(format!(
+                "--via astar handles boards of at most 16 cells (a state is a 64-bit key), not {rows}×{cols}: use --via native"
+            )));
+        }
+        if heuristic.learned() && weights.is_none() {
+            return Err(Error::Usage(format!(
+                "--heuristic {} needs a network: --weights FILE (the shipped one is models/sliding/ann-15.safetensors)",
+                heuristic.name()
+            )));
+        }
+        if !heuristic.learned() && weights.is_some() {
+            return Err(Error::Usage(format!(
+                "--weights belongs to --heuristic ann or ann-pdb, not {}",
+                heuristic.name()
+            )));
+        }
+        let opts = NativeOptions {
+            manhattan_only: heuristic == AstarHeuristic::Manhattan,
+            ..NativeOptions::default()
+        };
+        let solver = NativeSolver::new(rows, cols, &opts, progress)
+            .map_err(|e| Error::Usage(e.to_string()))?;
+        let mlp = match weights {
+            Some(path) => {
+                let mlp = Mlp::load(path).map_err(|e| Error::Usage(e.to_string()))?;
+                if (mlp.rows(), mlp.cols()) != (rows, cols) {
+                    return Err(Error::Usage(format!(
+                        "{}: the network is for {}×{} boards, not {rows}×{cols}",
+                        path.display(),
+                        mlp.rows(),
+                        mlp.cols()
+                    )));
+                }
+                if mlp.target() == Target::Residual && mlp.base() != solver.heuristic_name() {
+                    return Err(Error::Usage(format!(
+                        "{}: the network estimates the distance above {:?}, but this board's admissible estimate is {:?} (build those databases first, e.g. `tilekit bench korf100 --pdb 7-8 --limit 1`)",
+                        path.display(),
+                        mlp.base(),
+                        solver.heuristic_name()
+                    )));
+                }
+                Some(mlp)
+            }
+            None => None,
+        };
+        Ok(AstarEngine {
+            solver,
+            mlp,
+            rows,
+            cols,
+        })
+    }
+
+    /// The admissible estimate's name (e.g. `pdb 7-8 + reflection`).
+    pub fn lower_name(&self) -> String {
+        self.solver.heuristic_name()
+    }
+
+    /// The native solver whose estimate is the bound (it also labels boards).
+    pub fn native(&self) -> &NativeSolver {
+        &self.solver
+    }
+
+    /// Bytes of the pattern databases (0 for Manhattan + linear conflict).
+    pub fn lower_bytes(&self) -> u64 {
+        self.solver.db_info().map_or(0, |d| d.bytes)
+    }
+
+    /// The network, when one was loaded.
+    pub fn mlp(&self) -> Option<&Mlp> {
+        self.mlp.as_ref()
+    }
+
+    /// The admissible estimate of a board (search convention).
+    pub fn lower(&self, t: &Tiles) -> u32 {
+        self.solver.estimate_tiles(&t[..self.rows * self.cols])
+    }
+
+    fn guide(&self, heuristic: AstarHeuristic, offset: f32) -> Option<AnnGuide<'_>> {
+        let on = heuristic == AstarHeuristic::AnnPdb;
+        match (&self.mlp, heuristic.learned()) {
+            (Some(m), true) => Some(AnnGuide {
+                mlp: m,
+                how: AnnUse {
+                    offset,
+                    floor: on,
+                    snap: on,
+                },
+            }),
+            _ => None,
+        }
+    }
+
+    /// What orders a search with `heuristic` (and the network's `offset`).
+    pub fn guide_name(&self, heuristic: AstarHeuristic, offset: f32) -> String {
+        match self.guide(heuristic, offset) {
+            Some(g) => g.name(),
+            None => self.lower_name(),
+        }
+    }
+
+    /// Search from `start` (search convention) with `heuristic` ordering it (a learned one
+    /// needs the network this engine was given, whose estimate is first lowered by
+    /// `offset`).
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "one search's settings, passed through"
+    )]
+    pub fn run(
+        &self,
+        start: &Tiles,
+        heuristic: AstarHeuristic,
+        offset: f32,
+        order: Order,
+        batch: usize,
+        deadline: Option<Instant>,
+        max_states: usize,
+    ) -> AstarResult {
+        let opts = AstarOptions {
+            rows: self.rows,
+            cols: self.cols,
+            order,
+            batch,
+            deadline,
+            max_states,
+        };
+        let lower = |t: &Tiles| self.lower(t);
+        astar::search(start, &lower, self.guide(heuristic, offset).as_ref(), &opts)
+    }
+}
+
+/// Default cap on stored boards (about 40 bytes each with the open list).
+pub const MAX_STATES: usize = 30_000_000;
+
+/// The figures of an A* run, in the report.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct AstarStats {
+    /// `--heuristic`.
+    pub astar_heuristic: AstarHeuristic,
+    /// What ordered the search.
+    pub guide: String,
+    /// `a*`, `weighted a* (w = W)` or `focal (eps = E)`.
+    pub order: String,
+    /// Children generated.
+    pub generated: u64,
+    /// Boards the network evaluated.
+    pub guided: u64,
+    /// Boards stored at the end.
+    pub stored: usize,
+}
+
+/// The board of `p` in the search's convention.
+pub fn tiles_of(p: &SlidingPuzzle, goal: Goal) -> Tiles {
+    let v = crate::search::blank_first_tiles(p, goal);
+    let mut t = [0u8; MAX_CELLS];
+    t[..v.len()].copy_from_slice(&v);
+    t
+}
+
+/// Describe an order for reports.
+pub fn order_name(o: Order) -> String {
+    match o {
+        Order::Weighted { weight: 1.0 } => "a*".into(),
+        Order::Weighted { weight } => format!("weighted a* (w = {weight})"),
+        Order::Focal { eps } => format!("focal (eps = {eps})"),
+    }
+}
+
+/// Solve `p` by best-first search and verify the plan.
+pub fn solve(
+    p: &SlidingPuzzle,
+    goal: Goal,
+    flags: &AstarFlags,
+    limit: Duration,
+    progress: Progress<'_>,
+) -> Result<Report, Error> {
+    let started = Instant::now();
+    let order = flags.order()?;
+    let batch = flags.batch.unwrap_or(1);
+    if batch == 0 {
+        return Err(Error::usage("--batch must be at least 1"));
+    }
+    let heuristic = flags.heuristic();
+    let engine = AstarEngine::new(
+        p.rows(),
+        p.cols(),
+        heuristic,
+        flags.weights.as_deref(),
+        progress,
+    )?;
+    let db_seconds = started.elapsed().as_secs_f64();
+    let mut rep = Report::new(
+        FamilyName::Sliding,
+        "native",
+        &order_name(order),
+        Details::Sliding {
+            horizon: 0,
+            moves: None,
+        },
+    );
+    if !p.is_solvable(goal) {
+        rep.status = Status::Infeasible;
+        rep.solver_status = "the board cannot reach the goal (permutation parity)".into();
+        rep.seconds = started.elapsed().as_secs_f64();
+        return Ok(rep);
+    }
+    let start = tiles_of(p, goal);
+    let searched = Instant::now();
+    let deadline = started + limit;
+    let r = engine.run(
+        &start,
+        heuristic,
+        flags.offset.unwrap_or(0.0) as f32,
+        order,
+        batch,
+        Some(deadline),
+        flags.max_states.unwrap_or(MAX_STATES),
+    );
+    let search_seconds = searched.elapsed().as_secs_f64();
+    rep.native = Some(NativeStats {
+        heuristic: engine.lower_name(),
+        nodes: r.expanded,
+        initial_h: r.initial_lower,
+        db_seconds,
+        db_source: "loaded".into(),
+        search_seconds,
+    });
+    rep.astar = Some(AstarStats {
+        astar_heuristic: heuristic,
+        guide: engine.guide_name(heuristic, flags.offset.unwrap_or(0.0) as f32),
+        order: order_name(order),
+        generated: r.generated,
+        guided: r.guided,
+        stored: r.stored,
+    });
+    rep.bound = Some(r.bound as f64);
+    if let Details::Sliding { horizon, .. } = &mut rep.details {
+        *horizon = r.bound as usize;
+    }
+    match &r.plan {
+        Some(codes) => {
+            let moves: Vec<Move> = crate::search::codes_to_moves(codes, goal);
+            let v = PlanChecker { goal }.check(p, &moves, Some(moves.len() as f64));
+            let optimal = r.optimal();
+            let words = if optimal {
+                format!(
+                    "optimal: the admissible bound ({}) meets the plan",
+                    engine.lower_name()
+                )
+            } else {
+                let mut w = format!(
+                    "a plan of {} moves; at least {} moves (gap at most {})",
+                    codes.len(),
+                    r.bound,
+                    codes.len() as u32 - r.bound
+                );
+                if let Order::Focal { eps } = order {
+                    w.push_str(&format!(
+                        "; focal search guarantees at most {:.0}",
+                        ((1.0 + eps) * r.bound.max(1) as f64)
+                            .floor()
+                            .max(r.bound as f64)
+                    ));
+                }
+                w
+            };
+            let checked = Checked {
+                solution: Some(moves.clone()),
+                objective: v.objective,
+                errors: v.errors,
+            };
+            let mut a = Answer::judged(checked, optimal, None, words);
+            if !a.optimal {
+                a.bound = Some(r.bound as f64);
+            }
+            a.fill(&mut rep);
+            if let Details::Sliding { moves: m, .. } = &mut rep.details {
+                *m = a.solution.as_deref().map(moves_to_string);
+            }
+            rep.solution = a.solution.map(Solution::Plan);
+        }
+        None => {
+            rep.status = match r.stop {
+                Some(AstarStop::Exhausted) => Status::Infeasible,
+                _ => Status::TimeLimit,
+            };
+            rep.solver_status = match r.stop {
+                Some(AstarStop::StateLimit) => format!(
+                    "stopped at {} stored boards (--max-states); at least {} moves",
+                    r.stored, r.bound
+                ),
+                Some(AstarStop::Exhausted) => "no plan: every reachable board was expanded".into(),
+                _ => format!("stopped at the time limit; at least {} moves", r.bound),
+            };
+        }
+    }
+    rep.seconds = started.elapsed().as_secs_f64();
+    Ok(rep)
+}
