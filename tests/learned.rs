@@ -72,11 +72,7 @@ fn the_8_puzzle_network_guides_a_star_and_every_bound_holds() {
     boards.sort_by_key(|b| pack(&b.0));
     let guide = AnnGuide {
         mlp: &mlp,
-        how: AnnUse {
-            offset: 0.0,
-            floor: false,
-            snap: false,
-        },
+        how: AnnUse { floor: false },
     };
     let (mut err_ann, mut err_md) = (0.0f64, 0.0f64);
     for chunk in boards.chunks(256) {
@@ -106,11 +102,7 @@ fn the_8_puzzle_network_guides_a_star_and_every_bound_holds() {
     }
     let floored = AnnGuide {
         mlp: &mlp,
-        how: AnnUse {
-            offset: 0.0,
-            floor: true,
-            snap: true,
-        },
+        how: AnnUse { floor: true },
     };
     let mut learned_optimal = 0;
     let mut total = 0;
@@ -388,4 +380,97 @@ fn data_files_are_deterministic_resumable_and_checked() {
     );
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("seed 5"), "{}", r.stderr);
+}
+
+#[test]
+fn the_shipped_15_puzzle_network_is_the_one_its_manifest_describes() {
+    let dir = Path::new("models/sliding/ann-15");
+    let bytes = std::fs::read(dir.join("ann-15.safetensors")).unwrap();
+    assert_eq!(
+        bytes,
+        tilekit::route::astar::SHIPPED_15,
+        "the built-in network is the shipped file"
+    );
+    let manifest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("ann-15.json")).unwrap()).unwrap();
+    let mlp = Mlp::from_bytes(&bytes).unwrap();
+    assert_eq!(manifest["checksum"], format!("{:016x}", mlp.checksum()));
+    assert_eq!(mlp.hidden(), [256, 256, 128]);
+    assert_eq!(mlp.base(), "pdb 7-8 + reflection");
+    assert_eq!(manifest["network"]["parameters"], mlp.params());
+    // Its training data is shipped too, and is what the manifest names.
+    let df = tilekit::learn::data::read(&dir.join("train-s1.tkd")).unwrap();
+    assert_eq!(manifest["data"]["solves"], df.solves.len());
+    assert_eq!(manifest["data"]["seed"], df.header.seed);
+    // A few predictions (the residual above the 7-8 databases): none at the goal, and the
+    // outputs recorded when the network was shipped, to the last few bits.
+    let goal: Tiles = core::array::from_fn(|c| if c < 16 { c as u8 } else { 0 });
+    let boards: Vec<Tiles> = (0..3)
+        .map(|i| tilekit::learn::data::board(4, 4, 1001, i))
+        .collect();
+    let mut out = [0f32; 1];
+    mlp.forward(&[goal], &mut out);
+    assert!(out[0].abs() < 0.5, "goal: {}", out[0]);
+    let mut out = [0f32; 3];
+    mlp.forward(&boards, &mut out);
+    for (got, want) in out.iter().zip(RECORDED) {
+        assert!((got - want).abs() < 1e-3, "{out:?} against {RECORDED:?}");
+    }
+}
+
+/// The shipped network's raw outputs on boards 0, 1, 2 of the random stream 1001.
+const RECORDED: [f32; 3] = [4.128336, 4.8500032, 4.517206];
+
+#[test]
+fn bench_astar_runs_admissible_methods_and_refuses_bad_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("astar.svg");
+    // The 6-6-3 databases in the tests' shared cache (seconds to build), not the strongest
+    // one a developer's own cache may hold.
+    let cache = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("native-pdb-cache");
+    let env = [
+        ("TILEKIT_CACHE", cache.as_os_str()),
+        ("TILEKIT_PDB", std::ffi::OsStr::new("6-6-3")),
+    ];
+    let bench = |args: &[&str]| {
+        crate::common::tilekit_with(
+            &crate::common::Opts {
+                env: &env,
+                exits_normally: true,
+                ..Default::default()
+            },
+            args,
+        )
+    };
+    let r = bench(&[
+        "bench",
+        "astar",
+        "--count",
+        "8",
+        "--methods",
+        "pdb,wa:1.5",
+        "--svg",
+        svg.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(r.stdout.lines().last().unwrap()).unwrap();
+    assert_eq!(v["boards"], 8);
+    let m = v["methods"].as_array().unwrap();
+    assert_eq!(m[0]["optimal_percent"], 100.0);
+    assert_eq!(m[0]["proven_percent"], 100.0);
+    assert!(m[1]["nodes"][0].as_f64().unwrap() <= m[0]["nodes"][0].as_f64().unwrap());
+    let chart = std::fs::read_to_string(&svg).unwrap();
+    assert!(chart.contains("<svg") && chart.contains("wa:1.5"));
+    for (args, want) in [
+        (vec!["--methods", "idastar"], "unknown method"),
+        (vec!["--methods", "wa:0.5"], "at least 1"),
+        (vec!["--instances", "EII"], "--instances does not apply"),
+    ] {
+        let mut a = vec!["bench", "astar", "--count", "2"];
+        a.extend(args);
+        let r = bench(&a);
+        assert_eq!(r.code, 2, "{a:?}");
+        assert!(r.stderr.contains(want), "{a:?}: {}", r.stderr);
+    }
 }

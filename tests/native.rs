@@ -369,6 +369,86 @@ fn seven_eight_databases_solve_korf_instances() {
         }
         assert_eq!(solver.estimate(&board, Goal::BlankFirst).unwrap(), 0);
     }
+    drop(solver);
+    shipped_network_over_the_seven_eight_databases();
+}
+
+/// The shipped 15-puzzle network estimates the distance above the 7-8 databases, so it runs
+/// here, once they exist: `solve --via astar` with it on Korf's instances, and `bench
+/// astar-korf100` on a few of them (every plan replayed; A* with the databases optimal; the
+/// learned searches' bounds never above the published optimum).
+fn shipped_network_over_the_seven_eight_databases() {
+    use crate::common::{Opts, tilekit_with};
+    let cache = shared_cache();
+    let env = [("TILEKIT_CACHE", cache.as_os_str())];
+    let run = |args: &[&str]| {
+        let r = tilekit_with(
+            &Opts {
+                env: &env,
+                exits_normally: true,
+                ..Opts::default()
+            },
+            args,
+        );
+        assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+        serde_json::from_str::<serde_json::Value>(r.stdout.lines().last().unwrap()).unwrap()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let set = read_set("korf100_15puzzle.txt", 3);
+    for id in [2, 9] {
+        let (_, opt, tiles) = set.iter().find(|c| c.0 == id).unwrap().clone();
+        let file = dir.path().join(format!("korf{id}.txt"));
+        let text: Vec<String> = tiles.iter().map(|t| t.to_string()).collect();
+        std::fs::write(&file, format!("4 4\n{}\n", text.join(" "))).unwrap();
+        let f = file.to_str().unwrap();
+        for extra in [&["--heuristic", "ann"][..], &["--suboptimality", "0.1"]] {
+            let mut a = vec![
+                "solve",
+                f,
+                "--goal",
+                "blank-first",
+                "--via",
+                "astar",
+                "--json",
+            ];
+            a.extend(extra);
+            let v = run(&a);
+            assert_eq!(v["verified"], true, "{a:?}");
+            let obj = v["objective"].as_f64().unwrap();
+            let bound = v["bound"].as_f64().unwrap();
+            assert!(
+                obj >= opt as f64 && bound <= opt as f64,
+                "{a:?}: {obj} {bound}"
+            );
+            assert!(
+                obj <= 1.1 * opt as f64 || extra[0] == "--heuristic",
+                "{a:?}"
+            );
+            let want = if extra[0] == "--heuristic" {
+                "ann"
+            } else {
+                "pdb"
+            };
+            assert_eq!(v["astar_heuristic"], want);
+        }
+    }
+    let v = run(&[
+        "bench",
+        "astar-korf100",
+        "--limit",
+        "6",
+        "--methods",
+        "pdb,ann,ann-wa:0.98,focal:0.1",
+        "--json",
+    ]);
+    let methods = v["methods"].as_array().unwrap();
+    assert_eq!(methods.len(), 4);
+    for m in methods {
+        assert_eq!(m["bad_plans"], 0);
+        assert_eq!(m["solved"], 6);
+    }
+    assert_eq!(methods[0]["optimal_percent"], 100.0);
+    assert_eq!(v["lower"], "pdb 7-8 + reflection");
 }
 
 /// Builds the 7-7-1 databases (about a minute) into a fresh directory. Opt-in

@@ -15,7 +15,12 @@ use crate::search::ann::{AnnGuide, AnnUse, Mlp, Target};
 use crate::search::astar::{
     self, AstarOptions, AstarResult, AstarStop, Guide, MAX_CELLS, Order, Tiles,
 };
+use crate::search::pdb::Partition;
 use crate::search::{NativeOptions, NativeSolver};
+
+/// The shipped 15-puzzle network (`models/sliding/ann-15/`, its manifest beside it), used
+/// when `--weights` is not given.
+pub const SHIPPED_15: &[u8] = include_bytes!("../../models/sliding/ann-15/ann-15.safetensors");
 use crate::verify::Checker;
 use crate::verify::sliding::PlanChecker;
 use std::path::PathBuf;
@@ -65,9 +70,11 @@ impl AstarHeuristic {
 pub struct AstarFlags {
     /// `--heuristic` (default `pdb`).
     pub heuristic: Option<AstarHeuristic>,
-    /// `--weights FILE`: the network of `ann` and `ann-pdb`.
+    /// `--weights FILE`: the network of `ann` and `ann-pdb` (default for the 15-puzzle:
+    /// [`SHIPPED_15`]).
     pub weights: Option<PathBuf>,
-    /// `--weight W`: weighted A* (default 1).
+    /// `--weight W`: weighted A*, f = g + W·h (default 1). Above 1 it trades optimality for
+    /// speed; below 1 it makes a learned (inadmissible) estimate more cautious.
     pub weight: Option<f64>,
     /// `--suboptimality EPS`: focal search, answer within `(1 + EPS)` of the optimum.
     pub suboptimality: Option<f64>,
@@ -75,8 +82,6 @@ pub struct AstarFlags {
     pub batch: Option<usize>,
     /// `--max-states N`: stop when this many boards are stored (default 30 million).
     pub max_states: Option<usize>,
-    /// `--offset D`: subtracted from the network's estimate (default 0).
-    pub offset: Option<f64>,
 }
 
 impl AstarFlags {
@@ -90,7 +95,6 @@ impl AstarFlags {
             (self.suboptimality.is_some(), "--suboptimality"),
             (self.batch.is_some(), "--batch"),
             (self.max_states.is_some(), "--max-states"),
-            (self.offset.is_some(), "--offset"),
         ];
         for (on, name) in pairs {
             if on {
@@ -101,14 +105,13 @@ impl AstarFlags {
     }
 
     /// Every flag of this route.
-    pub const FLAGS: [&'static str; 7] = [
+    pub const FLAGS: [&'static str; 6] = [
         "--heuristic",
         "--weights",
         "--weight",
         "--suboptimality",
         "--batch",
         "--max-states",
-        "--offset",
     ];
 
     /// The heuristic asked for.
@@ -122,8 +125,8 @@ impl AstarFlags {
             (Some(_), Some(_)) => Err(Error::usage(
                 "--weight (weighted A*) and --suboptimality (focal search) are two different searches: give one",
             )),
-            (Some(w), None) if !(w.is_finite() && w >= 1.0) => Err(Error::Usage(format!(
-                "--weight must be a number of at least 1, not {w}"
+            (Some(w), None) if !(w.is_finite() && w > 0.0) => Err(Error::Usage(format!(
+                "--weight must be a positive number, not {w}"
             ))),
             (Some(w), None) => Ok(Order::Weighted { weight: w }),
             (None, Some(e)) if !(e.is_finite() && e >= 0.0) => Err(Error::Usage(format!(
@@ -162,47 +165,65 @@ impl AstarEngine {
                 "--via astar handles boards of at most 16 cells (a state is a 64-bit key), not {rows}×{cols}: use --via native"
             )));
         }
-        if heuristic.learned() && weights.is_none() {
-            return Err(Error::Usage(format!(
-                "--heuristic {} needs a network: --weights FILE (the shipped one is models/sliding/ann-15.safetensors)",
-                heuristic.name()
-            )));
-        }
         if !heuristic.learned() && weights.is_some() {
             return Err(Error::Usage(format!(
                 "--weights belongs to --heuristic ann or ann-pdb, not {}",
                 heuristic.name()
             )));
         }
+        // The network first: a residual one names the databases it was trained over, and
+        // those are the ones to load (built once when missing).
+        let (mlp, source) = match (weights, heuristic.learned()) {
+            (Some(path), _) => (
+                Some(Mlp::load(path).map_err(|e| Error::Usage(e.to_string()))?),
+                path.display().to_string(),
+            ),
+            (None, true) if (rows, cols) == (4, 4) => (
+                Some(Mlp::from_bytes(SHIPPED_15).map_err(|why| {
+                    Error::Failure(format!("the built-in network is damaged: {why}"))
+                })?),
+                "the built-in network (models/sliding/ann-15)".to_string(),
+            ),
+            (None, true) => {
+                return Err(Error::Usage(format!(
+                    "--heuristic {} needs a network for {rows}×{cols} boards: --weights FILE (the built-in one is for the 15-puzzle)",
+                    heuristic.name()
+                )));
+            }
+            (None, false) => (None, String::new()),
+        };
+        if let Some(m) = &mlp
+            && (m.rows(), m.cols()) != (rows, cols)
+        {
+            return Err(Error::Usage(format!(
+                "{source}: the network is for {}×{} boards, not {rows}×{cols}",
+                m.rows(),
+                m.cols()
+            )));
+        }
+        let partition = mlp
+            .as_ref()
+            .filter(|m| m.target() == Target::Residual)
+            .and_then(|m| m.base().strip_prefix("pdb "))
+            .and_then(|b| b.strip_suffix(" + reflection"))
+            .and_then(|name| Partition::named(rows, cols, name).ok());
         let opts = NativeOptions {
             manhattan_only: heuristic == AstarHeuristic::Manhattan,
+            partition,
             ..NativeOptions::default()
         };
         let solver = NativeSolver::new(rows, cols, &opts, progress)
             .map_err(|e| Error::Usage(e.to_string()))?;
-        let mlp = match weights {
-            Some(path) => {
-                let mlp = Mlp::load(path).map_err(|e| Error::Usage(e.to_string()))?;
-                if (mlp.rows(), mlp.cols()) != (rows, cols) {
-                    return Err(Error::Usage(format!(
-                        "{}: the network is for {}×{} boards, not {rows}×{cols}",
-                        path.display(),
-                        mlp.rows(),
-                        mlp.cols()
-                    )));
-                }
-                if mlp.target() == Target::Residual && mlp.base() != solver.heuristic_name() {
-                    return Err(Error::Usage(format!(
-                        "{}: the network estimates the distance above {:?}, but this board's admissible estimate is {:?} (build those databases first, e.g. `tilekit bench korf100 --pdb 7-8 --limit 1`)",
-                        path.display(),
-                        mlp.base(),
-                        solver.heuristic_name()
-                    )));
-                }
-                Some(mlp)
-            }
-            None => None,
-        };
+        if let Some(m) = &mlp
+            && m.target() == Target::Residual
+            && m.base() != solver.heuristic_name()
+        {
+            return Err(Error::Usage(format!(
+                "{source}: the network estimates the distance above {:?}, but this board's admissible estimate is {:?}",
+                m.base(),
+                solver.heuristic_name()
+            )));
+        }
         Ok(AstarEngine {
             solver,
             mlp,
@@ -236,41 +257,32 @@ impl AstarEngine {
         self.solver.estimate_tiles(&t[..self.rows * self.cols])
     }
 
-    fn guide(&self, heuristic: AstarHeuristic, offset: f32) -> Option<AnnGuide<'_>> {
-        let on = heuristic == AstarHeuristic::AnnPdb;
+    fn guide(&self, heuristic: AstarHeuristic) -> Option<AnnGuide<'_>> {
         match (&self.mlp, heuristic.learned()) {
             (Some(m), true) => Some(AnnGuide {
                 mlp: m,
                 how: AnnUse {
-                    offset,
-                    floor: on,
-                    snap: on,
+                    floor: heuristic == AstarHeuristic::AnnPdb,
                 },
             }),
             _ => None,
         }
     }
 
-    /// What orders a search with `heuristic` (and the network's `offset`).
-    pub fn guide_name(&self, heuristic: AstarHeuristic, offset: f32) -> String {
-        match self.guide(heuristic, offset) {
+    /// What orders a search with `heuristic`.
+    pub fn guide_name(&self, heuristic: AstarHeuristic) -> String {
+        match self.guide(heuristic) {
             Some(g) => g.name(),
             None => self.lower_name(),
         }
     }
 
     /// Search from `start` (search convention) with `heuristic` ordering it (a learned one
-    /// needs the network this engine was given, whose estimate is first lowered by
-    /// `offset`).
-    #[allow(
-        clippy::too_many_arguments,
-        reason = "one search's settings, passed through"
-    )]
+    /// needs the network this engine was given).
     pub fn run(
         &self,
         start: &Tiles,
         heuristic: AstarHeuristic,
-        offset: f32,
         order: Order,
         batch: usize,
         deadline: Option<Instant>,
@@ -285,7 +297,7 @@ impl AstarEngine {
             max_states,
         };
         let lower = |t: &Tiles| self.lower(t);
-        astar::search(start, &lower, self.guide(heuristic, offset).as_ref(), &opts)
+        astar::search(start, &lower, self.guide(heuristic).as_ref(), &opts)
     }
 }
 
@@ -370,7 +382,6 @@ pub fn solve(
     let r = engine.run(
         &start,
         heuristic,
-        flags.offset.unwrap_or(0.0) as f32,
         order,
         batch,
         Some(deadline),
@@ -387,7 +398,7 @@ pub fn solve(
     });
     rep.astar = Some(AstarStats {
         astar_heuristic: heuristic,
-        guide: engine.guide_name(heuristic, flags.offset.unwrap_or(0.0) as f32),
+        guide: engine.guide_name(heuristic),
         order: order_name(order),
         generated: r.generated,
         guided: r.guided,

@@ -12,6 +12,7 @@ use super::astar::{AstarEngine, AstarHeuristic, order_name, tiles_of};
 use super::{Error, Progress};
 use crate::learn::data::board;
 use crate::puzzle::sliding::{Goal, SlidingPuzzle};
+use crate::search::ann::Mlp;
 use crate::search::astar::{Order, replay};
 use crate::search::bench::BenchSet;
 use crate::search::{NativeSolver, NativeStatus};
@@ -46,14 +47,12 @@ pub struct Method {
     pub heuristic: AstarHeuristic,
     /// A*, weighted A* or focal.
     pub order: Order,
-    /// Subtracted from the network's estimate.
-    pub offset: f32,
 }
 
 impl Method {
-    /// `pdb`, `manhattan`, `ann`, `ann-pdb` (A*); `wa:W` (weighted A* on the databases);
-    /// `ann-wa:W` (weighted A* on the floored network); `focal:E` (focal search, the floored
-    /// network choosing).
+    /// `pdb`, `manhattan`, `ann`, `ann-pdb` (A*); `wa:W` (weighted A* on the databases,
+    /// W ≥ 1); `ann-wa:W` (weighted A* on the network, W > 0: below 1 is more cautious);
+    /// `focal:E` (focal search, the network choosing).
     pub fn parse(s: &str) -> Result<Method, Error> {
         let num = |v: &str, what: &str| -> Result<f64, Error> {
             v.parse::<f64>()
@@ -65,54 +64,43 @@ impl Method {
             label: s.into(),
             heuristic: h,
             order: Order::Weighted { weight: 1.0 },
-            offset: 0.0,
         };
         Ok(match s.split_once(':') {
             None => match AstarHeuristic::ALL.into_iter().find(|h| h.name() == s) {
                 Some(h) => plain(h),
                 None => {
                     return Err(Error::Usage(format!(
-                        "--methods: unknown method {s:?}; use pdb, manhattan, ann[:OFFSET], ann-pdb[:OFFSET], wa:W, ann-wa:W or focal:EPS"
+                        "--methods: unknown method {s:?}; use pdb, manhattan, ann, ann-pdb, wa:W, ann-wa:W or focal:EPS"
                     )));
                 }
             },
             Some(("wa", w)) | Some(("ann-wa", w)) => {
                 let weight = num(w, "the weight")?;
-                if weight < 1.0 {
+                if (weight < 1.0 && s.starts_with("wa")) || weight == 0.0 {
                     return Err(Error::Usage(format!(
-                        "--methods {s}: the weight must be at least 1"
+                        "--methods {s}: the weight must be at least 1 (wa) or positive (ann-wa)"
                     )));
                 }
                 Method {
                     label: s.into(),
                     heuristic: if s.starts_with("ann") {
-                        AstarHeuristic::AnnPdb
+                        AstarHeuristic::Ann
                     } else {
                         AstarHeuristic::Pdb
                     },
                     order: Order::Weighted { weight },
-                    offset: 0.0,
                 }
             }
-            Some(("ann", d)) | Some(("ann-pdb", d)) => Method {
-                offset: num(d, "the offset")? as f32,
-                ..plain(if s.starts_with("ann-pdb") {
-                    AstarHeuristic::AnnPdb
-                } else {
-                    AstarHeuristic::Ann
-                })
-            },
             Some(("focal", e)) => Method {
                 label: s.into(),
-                heuristic: AstarHeuristic::AnnPdb,
+                heuristic: AstarHeuristic::Ann,
                 order: Order::Focal {
                     eps: num(e, "the suboptimality")?,
                 },
-                offset: 0.0,
             },
             Some(_) => {
                 return Err(Error::Usage(format!(
-                    "--methods: unknown method {s:?}; use pdb, manhattan, ann[:OFFSET], ann-pdb[:OFFSET], wa:W, ann-wa:W or focal:EPS"
+                    "--methods: unknown method {s:?}; use pdb, manhattan, ann, ann-pdb, wa:W, ann-wa:W or focal:EPS"
                 )));
             }
         })
@@ -167,8 +155,59 @@ pub struct MethodSummary {
     pub mean_seconds: f64,
     /// Boards that hit the time or state limit.
     pub stopped: usize,
+    /// Mean reopened nodes per board (re-expansions are counted in `nodes`).
+    pub mean_reopened: f64,
     /// Plans that failed the replay (must be 0).
     pub bad_plans: usize,
+}
+
+/// Microseconds per board of a network's forward pass at batch sizes 1, 4 and 64 (one
+/// thread, boards from the random stream).
+pub fn forward_micros(mlp: &Mlp) -> [(usize, f64); 3] {
+    let boards: Vec<_> = (0..256u64).map(|i| board(4, 4, 77, i)).collect();
+    [1usize, 4, 64].map(|b| {
+        let mut out = vec![0f32; b];
+        let reps = (20_000 / b).max(1);
+        let t = Instant::now();
+        for r in 0..reps {
+            let at = (r * b) % (boards.len() - b + 1);
+            mlp.forward(&boards[at..at + b], &mut out);
+        }
+        (b, t.elapsed().as_secs_f64() * 1e6 / (reps * b) as f64)
+    })
+}
+
+/// A network of the given hidden widths with random weights, for timing only.
+pub fn random_network(hidden: &[usize]) -> Mlp {
+    let mut rng = crate::heuristic::Rng::new(5);
+    let mut dims = vec![256];
+    dims.extend(hidden);
+    dims.push(1);
+    let mut owned: Vec<(String, Vec<usize>, Vec<f32>)> = Vec::new();
+    for i in 0..dims.len() - 1 {
+        let w = (0..dims[i] * dims[i + 1])
+            .map(|_| rng.unit() as f32 * 0.02 - 0.01)
+            .collect();
+        owned.push((format!("layers.{i}.weight"), vec![dims[i + 1], dims[i]], w));
+        owned.push((
+            format!("layers.{i}.bias"),
+            vec![dims[i + 1]],
+            vec![0.0; dims[i + 1]],
+        ));
+    }
+    let bytes = crate::search::ann::write_weights(&crate::search::ann::WeightsOut {
+        tensors: owned
+            .iter()
+            .map(|(n, s, v)| (n.clone(), s.clone(), v.as_slice()))
+            .collect(),
+        rows: 4,
+        cols: 4,
+        target: crate::search::ann::Target::Distance,
+        base: String::new(),
+        bn_eps: 1e-3,
+    })
+    .expect("a well-formed network");
+    Mlp::from_bytes(&bytes).expect("a well-formed network")
 }
 
 /// The whole run.
@@ -188,6 +227,10 @@ pub struct AstarBenchSummary {
     pub network_bytes: Option<usize>,
     /// The network's parameters.
     pub network_params: Option<usize>,
+    /// µs per board of its forward pass at batch 1, 4, 64.
+    pub network_micros: Option<[(usize, f64); 3]>,
+    /// The same for a network of Cahlík & Surynek's size (random weights).
+    pub cs_network_micros: Option<[(usize, f64); 3]>,
     /// Per method.
     pub methods: Vec<MethodSummary>,
 }
@@ -301,6 +344,7 @@ fn cases(
 
 struct One {
     nodes: u64,
+    reopened: u64,
     len: Option<u32>,
     bound: u32,
     seconds: f64,
@@ -357,7 +401,7 @@ pub fn run(
     .map_err(w)?;
     writeln!(
         out,
-        "{:<14} {:>7} {:>7} {:>7} {:>6} {:>9} {:>8} {:>8} {:>8} {:>9} {:>9} {:>5}",
+        "{:<14} {:>7} {:>7} {:>7} {:>6} {:>9} {:>8} {:>8} {:>8} {:>9} {:>9} {:>5} {:>7}",
         "method",
         "optimal",
         "proven",
@@ -369,7 +413,8 @@ pub fn run(
         "75%",
         "max",
         "s/board",
-        "stop"
+        "stop",
+        "reopen"
     )
     .map_err(w)?;
     let mut summaries = Vec::new();
@@ -395,7 +440,6 @@ pub fn run(
                         let r = eng.run(
                             &c.tiles,
                             m.heuristic,
-                            m.offset,
                             m.order,
                             opts.batch,
                             Some(t0 + opts.time_limit),
@@ -410,6 +454,7 @@ pub fn run(
                         });
                         *results[i].lock().expect("no panics") = Some(One {
                             nodes: r.expanded,
+                            reopened: r.reopened,
                             len: r.plan.as_ref().map(|p| p.len() as u32),
                             bound: r.bound,
                             seconds,
@@ -440,11 +485,7 @@ pub fn run(
         let k = solved.len().max(1) as f64;
         let sm = MethodSummary {
             method: m.label.clone(),
-            description: format!(
-                "{}, {}",
-                eng.guide_name(m.heuristic, m.offset),
-                order_name(m.order)
-            ),
+            description: format!("{}, {}", eng.guide_name(m.heuristic), order_name(m.order)),
             boards: n,
             solved: solved.len(),
             optimal_percent: 100.0
@@ -469,11 +510,12 @@ pub fn run(
             nodes: quantiles(rs.iter().map(|r| r.nodes).collect()),
             mean_seconds: rs.iter().map(|r| r.seconds).sum::<f64>() / n.max(1) as f64,
             stopped: n - solved.len(),
+            mean_reopened: rs.iter().map(|r| r.reopened as f64).sum::<f64>() / n.max(1) as f64,
             bad_plans: rs.iter().filter(|r| r.bad).count(),
         };
         writeln!(
             out,
-            "{:<14} {:>6.1}% {:>6.1}% {:>7.3} {:>6.2} {:>9.0} {:>8.0} {:>8.0} {:>8.0} {:>9.0} {:>9.4} {:>5}",
+            "{:<14} {:>6.1}% {:>6.1}% {:>7.3} {:>6.2} {:>9.0} {:>8.0} {:>8.0} {:>8.0} {:>9.0} {:>9.4} {:>5} {:>7.1}",
             sm.method,
             sm.optimal_percent,
             sm.proven_percent,
@@ -485,10 +527,30 @@ pub fn run(
             sm.nodes[3],
             sm.nodes[4],
             sm.mean_seconds,
-            sm.stopped
+            sm.stopped,
+            sm.mean_reopened
         )
         .map_err(w)?;
         summaries.push(sm);
+    }
+    let micros = engine.mlp().map(forward_micros);
+    let cs_micros = engine
+        .mlp()
+        .map(|_| forward_micros(&random_network(&[1024, 1024, 512, 128, 64])));
+    if let (Some(m), Some(c)) = (micros, cs_micros) {
+        let fmt = |v: [(usize, f64); 3]| {
+            v.iter()
+                .map(|(b, us)| format!("{us:.1} µs at batch {b}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        writeln!(
+            out,
+            "network forward pass per board, one thread: {}; a Cahlík & Surynek-size network (1024-1024-512-128-64): {}",
+            fmt(m),
+            fmt(c)
+        )
+        .map_err(w)?;
     }
     writeln!(
         out,
@@ -503,6 +565,8 @@ pub fn run(
         lower_bytes: engine.lower_bytes(),
         network_bytes: engine.mlp().map(|m| m.bytes()),
         network_params: engine.mlp().map(|m| m.params()),
+        network_micros: micros,
+        cs_network_micros: cs_micros,
         methods: summaries,
     };
     if let Some(path) = &opts.svg {

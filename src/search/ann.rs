@@ -382,71 +382,49 @@ impl Mlp {
 }
 
 /// How the network's output becomes a search estimate.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct AnnUse {
-    /// Subtracted from the network's estimate first (a margin against overestimates:
-    /// larger means closer to admissible, and more nodes).
-    pub offset: f32,
     /// Never below the admissible estimate (`ann-pdb`).
     pub floor: bool,
-    /// Rounded to the nearest number of the right parity: every board's distance has the
-    /// parity of its blank's taxicab distance to the goal cell.
-    pub snap: bool,
 }
 
 /// A network used as the search guide.
 pub struct AnnGuide<'a> {
     /// The network.
     pub mlp: &'a Mlp,
-    /// Floor and snap.
+    /// Whether it is floored.
     pub how: AnnUse,
 }
 
 impl AnnGuide<'_> {
     /// The estimate of one board from the network's raw output and its admissible estimate.
-    pub fn finish(&self, raw: f32, lower: u32, parity: u32) -> f32 {
-        let mut h = match self.mlp.target {
+    /// (Rounding to the distance's parity was tried and dropped: it turns small errors into
+    /// overestimates of two, and A* loses the ordering the fractions carry; README.)
+    pub fn finish(&self, raw: f32, lower: u32) -> f32 {
+        let h = match self.mlp.target {
             Target::Distance => raw.max(0.0),
             Target::Residual => lower as f32 + raw.max(0.0),
-        } - self.how.offset;
+        };
         if self.how.floor {
-            h = h.max(lower as f32);
+            h.max(lower as f32)
+        } else {
+            h
         }
-        if self.how.snap {
-            let p = parity as f32;
-            h = ((h - p) / 2.0).round() * 2.0 + p;
-            if self.how.floor && h < lower as f32 {
-                h += 2.0;
-            }
-        }
-        h
     }
-}
-
-/// The parity of a board's distance: its blank's taxicab distance to cell 0.
-pub fn parity(t: &Tiles, cols: usize) -> u32 {
-    let b = t.iter().position(|&v| v == 0).unwrap_or(0);
-    ((b / cols + b % cols) & 1) as u32
 }
 
 impl Guide for AnnGuide<'_> {
     fn guide(&self, boards: &[Tiles], lower: &[u32], out: &mut [f32]) {
         self.mlp.forward(boards, out);
-        for ((o, b), &l) in out.iter_mut().zip(boards).zip(lower) {
-            *o = self.finish(*o, l, parity(b, self.mlp.cols));
+        for (o, &l) in out.iter_mut().zip(lower) {
+            *o = self.finish(*o, l);
         }
     }
     fn name(&self) -> String {
         format!(
-            "ann {}{}{}{}",
+            "ann {}{}",
             self.mlp.target.name(),
-            if self.how.offset != 0.0 {
-                format!(" − {}", self.how.offset)
-            } else {
-                String::new()
-            },
-            if self.how.floor { ", floored" } else { "" },
-            if self.how.snap { ", parity" } else { "" }
+            if self.how.floor { ", floored" } else { "" }
         )
     }
 }
@@ -668,29 +646,20 @@ mod tests {
     }
 
     #[test]
-    fn finishing_floors_and_snaps_to_the_parity() {
+    fn finishing_floors_at_the_admissible_estimate() {
         let bytes = tiny(3, 3, 1, false);
         let mlp = Mlp::from_bytes(&bytes).unwrap();
-        let g = AnnGuide {
+        let floored = AnnGuide {
             mlp: &mlp,
-            how: AnnUse {
-                offset: 0.0,
-                floor: true,
-                snap: true,
-            },
+            how: AnnUse { floor: true },
         };
-        assert_eq!(g.finish(13.2, 10, 1), 13.0);
-        assert_eq!(g.finish(12.2, 10, 1), 13.0);
-        assert_eq!(g.finish(4.0, 10, 0), 10.0);
-        assert_eq!(g.finish(4.0, 11, 0), 12.0);
+        assert_eq!(floored.finish(13.2, 10), 13.2);
+        assert_eq!(floored.finish(4.0, 10), 10.0);
         let raw = AnnGuide {
             mlp: &mlp,
-            how: AnnUse {
-                offset: 0.0,
-                floor: false,
-                snap: false,
-            },
+            how: AnnUse { floor: false },
         };
-        assert_eq!(raw.finish(-3.0, 10, 0), 0.0);
+        assert_eq!(raw.finish(4.0, 10), 4.0);
+        assert_eq!(raw.finish(-3.0, 10), 0.0);
     }
 }

@@ -115,6 +115,9 @@ pub struct AstarResult {
     pub generated: u64,
     /// Boards handed to the guide.
     pub guided: u64,
+    /// Closed boards put back on the open list because a shorter path to them turned up
+    /// (none under a consistent estimate).
+    pub reopened: u64,
     /// States stored at the end.
     pub stored: usize,
     /// The admissible estimate of the start.
@@ -346,6 +349,7 @@ where
         expanded: 0,
         generated: 0,
         guided: 1,
+        reopened: 0,
         stored: 0,
         initial_lower: l0,
     };
@@ -426,6 +430,9 @@ where
                     Some(&j) => {
                         let node = &mut s.nodes[j as usize];
                         if g < node.g {
+                            if node.closed {
+                                res.reopened += 1;
+                            }
                             node.g = g;
                             node.parent = p;
                             node.mv = m;

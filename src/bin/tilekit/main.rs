@@ -152,13 +152,16 @@ fn bench_astar(
     let methods = if sal.methods.is_empty() {
         [
             "pdb",
+            "wa:1.05",
             "wa:1.1",
             "wa:1.15",
             "wa:1.25",
             "wa:1.5",
             "ann",
-            "ann-pdb",
+            "ann-wa:0.98",
+            "ann-wa:0.96",
             "focal:0.05",
+            "focal:0.1",
         ]
         .map(String::from)
         .to_vec()
@@ -179,11 +182,7 @@ fn bench_astar(
             .iter()
             .map(|m| Method::parse(m))
             .collect::<Result<_, _>>()?,
-        weights: Some(
-            astar
-                .weights
-                .unwrap_or_else(|| "models/sliding/ann-15.safetensors".into()),
-        ),
+        weights: astar.weights,
         batch: astar.batch.unwrap_or(1).max(1),
         time_limit: tilekit::route::seconds("--time-limit", time_limit.unwrap_or(60.0))?,
         max_states: astar
@@ -346,7 +345,6 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                     suboptimality: astar.suboptimality,
                     batch: astar.batch,
                     max_states: astar.max_states,
-                    offset: astar.offset,
                 },
                 options: family_options(&common),
             };
