@@ -329,10 +329,7 @@ pub fn train(
             }
         }
         write_weights(&WeightsOut {
-            tensors: owned
-                .iter()
-                .map(|(n, s, v)| (n.clone(), s.clone(), v.as_slice()))
-                .collect(),
+            tensors: owned,
             rows,
             cols,
             target: opts.target,

@@ -196,10 +196,7 @@ pub fn random_network(hidden: &[usize]) -> Mlp {
         ));
     }
     let bytes = crate::search::ann::write_weights(&crate::search::ann::WeightsOut {
-        tensors: owned
-            .iter()
-            .map(|(n, s, v)| (n.clone(), s.clone(), v.as_slice()))
-            .collect(),
+        tensors: owned,
         rows: 4,
         cols: 4,
         target: crate::search::ann::Target::Distance,
@@ -295,44 +292,35 @@ fn cases(
             let n = take(count);
             let boards: Vec<_> = (0..n as u64).map(|i| board(4, 4, seed, i)).collect();
             // Labelled by the native optimal solver, in parallel.
-            let labels: Vec<Mutex<Option<u32>>> = (0..n).map(|_| Mutex::new(None)).collect();
-            let next = AtomicUsize::new(0);
-            let done = AtomicUsize::new(0);
-            std::thread::scope(|s| {
-                for _ in 0..opts.jobs.max(1) {
-                    s.spawn(|| {
-                        loop {
-                            let i = next.fetch_add(1, Ordering::Relaxed);
-                            if i >= n {
-                                return;
-                            }
-                            let p = SlidingPuzzle::new(
-                                4,
-                                4,
-                                boards[i][..16].iter().map(|&t| t as u16).collect(),
-                            )
-                            .expect("a generated board");
-                            if let Ok(r) = native.solve(&p, Goal::BlankFirst, None)
-                                && r.status == NativeStatus::Solved
-                                && r.proven_optimal
-                            {
-                                *labels[i].lock().expect("no panics") = Some(r.lower_bound);
-                            }
-                            let d = done.fetch_add(1, Ordering::Relaxed) + 1;
-                            if d.is_multiple_of(50) || d == n {
-                                progress(&crate::search::step(
-                                    d as u64,
-                                    n as u64,
-                                    &format!("{d}/{n} boards labelled by IDA*"),
-                                ));
-                            }
-                        }
-                    });
-                }
-            });
+            let labels = par_map(
+                n,
+                opts.jobs,
+                |i| {
+                    let p = SlidingPuzzle::new(
+                        4,
+                        4,
+                        boards[i][..16].iter().map(|&t| t as u16).collect(),
+                    )
+                    .expect("a generated board");
+                    native
+                        .solve(&p, Goal::BlankFirst, None)
+                        .ok()
+                        .filter(|r| r.status == NativeStatus::Solved && r.proven_optimal)
+                        .map(|r| r.lower_bound)
+                },
+                |d| {
+                    if d.is_multiple_of(50) || d == n {
+                        progress(&crate::search::step(
+                            d as u64,
+                            n as u64,
+                            &format!("{d}/{n} boards labelled by IDA*"),
+                        ));
+                    }
+                },
+            );
             let mut out = Vec::new();
             for (t, l) in boards.into_iter().zip(labels) {
-                let optimal = l.into_inner().expect("no panics").ok_or_else(|| {
+                let optimal = l.ok_or_else(|| {
                     Error::failure("the native solver failed to label a random board")
                 })?;
                 out.push(Case { tiles: t, optimal });
@@ -340,6 +328,37 @@ fn cases(
             Ok((format!("random (seed {seed})"), out))
         }
     }
+}
+
+/// `f(i)` for every `i < n` on `jobs` threads, in index order; `tick(done)` after each.
+fn par_map<T: Send>(
+    n: usize,
+    jobs: usize,
+    f: impl Fn(usize) -> T + Sync,
+    tick: impl Fn(usize) + Sync,
+) -> Vec<T> {
+    let slots: Vec<Mutex<Option<T>>> = (0..n).map(|_| Mutex::new(None)).collect();
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    std::thread::scope(|s| {
+        for _ in 0..jobs.max(1) {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= n {
+                        return;
+                    }
+                    let v = f(i);
+                    *slots[i].lock().expect("no panics hold it") = Some(v);
+                    tick(done.fetch_add(1, Ordering::Relaxed) + 1);
+                }
+            });
+        }
+    });
+    slots
+        .into_iter()
+        .map(|s| s.into_inner().expect("no panics").expect("every index ran"))
+        .collect()
 }
 
 struct One {
@@ -424,58 +443,45 @@ pub fn run(
         } else {
             &engine
         };
-        let results: Vec<Mutex<Option<One>>> = (0..n).map(|_| Mutex::new(None)).collect();
-        let next = AtomicUsize::new(0);
-        let done = AtomicUsize::new(0);
-        std::thread::scope(|s| {
-            for _ in 0..opts.jobs.max(1) {
-                s.spawn(|| {
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        if i >= n {
-                            return;
-                        }
-                        let c = &cases[i];
-                        let t0 = Instant::now();
-                        let r = eng.run(
-                            &c.tiles,
-                            m.heuristic,
-                            m.order,
-                            opts.batch,
-                            Some(t0 + opts.time_limit),
-                            opts.max_states,
-                        );
-                        let seconds = t0.elapsed().as_secs_f64();
-                        let bad = r.plan.as_ref().is_some_and(|p| {
-                            let end = replay(&c.tiles, 4, 4, p);
-                            let goal: crate::search::astar::Tiles =
-                                core::array::from_fn(|k| if k < 16 { k as u8 } else { 0 });
-                            end != Some(goal) || (p.len() as u32) < c.optimal
-                        });
-                        *results[i].lock().expect("no panics") = Some(One {
-                            nodes: r.expanded,
-                            reopened: r.reopened,
-                            len: r.plan.as_ref().map(|p| p.len() as u32),
-                            bound: r.bound,
-                            seconds,
-                            bad,
-                        });
-                        let d = done.fetch_add(1, Ordering::Relaxed) + 1;
-                        if d.is_multiple_of(20) || d == n {
-                            progress(&crate::search::step(
-                                d as u64,
-                                n as u64,
-                                &format!("{}: {d}/{n} boards", m.label),
-                            ));
-                        }
-                    }
+        let rs: Vec<One> = par_map(
+            n,
+            opts.jobs,
+            |i| {
+                let c = &cases[i];
+                let t0 = Instant::now();
+                let r = eng.run(
+                    &c.tiles,
+                    m.heuristic,
+                    m.order,
+                    opts.batch,
+                    Some(t0 + opts.time_limit),
+                    opts.max_states,
+                );
+                let seconds = t0.elapsed().as_secs_f64();
+                let goal: crate::search::astar::Tiles =
+                    core::array::from_fn(|k| if k < 16 { k as u8 } else { 0 });
+                let bad = r.plan.as_ref().is_some_and(|p| {
+                    replay(&c.tiles, 4, 4, p) != Some(goal) || (p.len() as u32) < c.optimal
                 });
-            }
-        });
-        let rs: Vec<One> = results
-            .into_iter()
-            .map(|r| r.into_inner().expect("no panics").expect("every board ran"))
-            .collect();
+                One {
+                    nodes: r.expanded,
+                    reopened: r.reopened,
+                    len: r.plan.as_ref().map(|p| p.len() as u32),
+                    bound: r.bound,
+                    seconds,
+                    bad,
+                }
+            },
+            |d| {
+                if d.is_multiple_of(20) || d == n {
+                    progress(&crate::search::step(
+                        d as u64,
+                        n as u64,
+                        &format!("{}: {d}/{n} boards", m.label),
+                    ));
+                }
+            },
+        );
         let solved: Vec<(&One, u32)> = rs
             .iter()
             .zip(&cases)

@@ -431,9 +431,9 @@ impl Guide for AnnGuide<'_> {
 
 /// Everything a weight file holds, for writers (the trainer, tests): tensors by name with
 /// their shapes, and the metadata fields other than `format`, `version` and `checksum`.
-pub struct WeightsOut<'a> {
+pub struct WeightsOut {
     /// `(name, shape, values)`.
-    pub tensors: Vec<(String, Vec<usize>, &'a [f32])>,
+    pub tensors: Vec<(String, Vec<usize>, Vec<f32>)>,
     /// Board rows.
     pub rows: usize,
     /// Board columns.
@@ -540,10 +540,7 @@ mod tests {
             }
         }
         write_weights(&WeightsOut {
-            tensors: owned
-                .iter()
-                .map(|(n, s, v)| (n.clone(), s.clone(), v.as_slice()))
-                .collect(),
+            tensors: owned,
             rows,
             cols,
             target: Target::Distance,
