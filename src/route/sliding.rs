@@ -1171,12 +1171,12 @@ mod tests {
             err(SolveRequest {
                 via: Some(Route::Astar),
                 astar: AstarFlags {
-                    weight: Some(0.5),
+                    weight: Some(-0.5),
                     ..Default::default()
                 },
                 ..req()
             })
-            .contains("at least 1")
+            .contains("positive")
         );
     }
 

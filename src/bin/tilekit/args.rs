@@ -129,6 +129,8 @@ pub(crate) enum BenchSetArg {
     Korf50x24,
     /// The DeepCubeA 24-puzzle test set, easiest first.
     Deepcubea24,
+    /// The DeepCubeA 15-puzzle test set (500 boards).
+    Deepcubea15,
     /// The 17 hardest 15-puzzle positions (80 moves).
     Hardest80,
     /// Edge-matching: Salassa et al.'s Table 3 (META 10x10 to 16x16 and Eternity II, greedy
@@ -156,6 +158,7 @@ impl BenchSetArg {
             BenchSetArg::Korf100 => Some(BenchSet::Korf100),
             BenchSetArg::Korf50x24 => Some(BenchSet::Korf50x24),
             BenchSetArg::Deepcubea24 => Some(BenchSet::DeepCubeA24),
+            BenchSetArg::Deepcubea15 => Some(BenchSet::DeepCubeA15),
             BenchSetArg::Hardest80 => Some(BenchSet::Hardest80),
             _ => None,
         }
@@ -988,7 +991,11 @@ mod tests {
             let name = b.to_possible_value().unwrap().get_name().to_string();
             match b.sliding() {
                 Some(set) => assert_eq!(set.name(), name),
-                None => assert!(name == "sal" || name == "edge", "{name}"),
+                None => assert!(
+                    ["sal", "edge", "astar", "astar-korf100", "astar-deepcubea15"]
+                        .contains(&name.as_str()),
+                    "{name}"
+                ),
             }
         }
         for c in ConstructArg::value_variants() {
