@@ -474,3 +474,23 @@ fn bench_astar_runs_admissible_methods_and_refuses_bad_ones() {
         assert!(r.stderr.contains(want), "{a:?}: {}", r.stderr);
     }
 }
+
+/// The benchmark's held-out boards (`bench astar`: seed 1001) appear nowhere in the shipped
+/// network's training data, neither as a start nor on a path nor as a reflection of one.
+#[test]
+fn the_held_out_boards_are_not_in_the_training_data() {
+    use tilekit::learn::data;
+    let df = data::read(Path::new("models/sliding/ann-15/train-s1.tkd")).unwrap();
+    let seen: std::collections::HashSet<u64> = data::samples(&df, true)
+        .iter()
+        .map(|s| pack(&s.tiles))
+        .collect();
+    assert!(seen.len() > 5_000_000);
+    for i in 0..1000 {
+        let b = data::board(4, 4, 1001, i);
+        assert!(
+            !seen.contains(&pack(&b)),
+            "held-out board {i} was trained on"
+        );
+    }
+}
