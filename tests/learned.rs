@@ -380,6 +380,22 @@ fn data_files_are_deterministic_resumable_and_checked() {
     );
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("seed 5"), "{}", r.stderr);
+    for (args, want) in [
+        (
+            vec!["--rows", "5", "--cols", "5"],
+            "learning data is for boards of 4 to 16 cells, not 5×5",
+        ),
+        (vec!["--jobs", "0"], "--jobs must be at least 1"),
+        (vec!["--board-limit=-1"], "--board-limit"),
+    ] {
+        let mut a = vec!["learn", "data", "-o", "e.tkd", "--count", "5"];
+        a.extend(args);
+        let r = tilekit(d, &a);
+        assert_eq!(r.code, 2, "{a:?}: {}", r.stderr);
+        assert!(r.stderr.contains(want), "{a:?}: {}", r.stderr);
+        assert_eq!(r.stderr.trim().lines().count(), 1, "{}", r.stderr);
+    }
+    assert!(!d.join("e.tkd").exists() && !d.join("e.tkd.partial").exists());
 }
 
 #[test]
@@ -466,6 +482,8 @@ fn bench_astar_runs_admissible_methods_and_refuses_bad_ones() {
         (vec!["--methods", "idastar"], "unknown method"),
         (vec!["--methods", "wa:0.5"], "at least 1"),
         (vec!["--instances", "EII"], "--instances does not apply"),
+        (vec!["--batch", "0"], "--batch must be at least 1"),
+        (vec!["--jobs", "0"], "--jobs must be at least 1"),
     ] {
         let mut a = vec!["bench", "astar", "--count", "2"];
         a.extend(args);

@@ -14,6 +14,8 @@ pub fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()>
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(std::path::Path::new("."));
     let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    // A signal mid-write removes the temporary file too (the process exits without drops).
+    let _record = crate::solve::cleanup::track_path(tmp.path());
     std::io::Write::write_all(&mut tmp, bytes)?;
     // A temporary file is private (0600); the result is an ordinary file like any other.
     #[cfg(unix)]

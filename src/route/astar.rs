@@ -114,6 +114,16 @@ impl AstarFlags {
         "--max-states",
     ];
 
+    /// Expansions per batch (`--batch`, default 1; 0 is refused).
+    pub fn batch(&self) -> Result<usize, Error> {
+        match self.batch {
+            Some(0) => Err(Error::usage(
+                "--batch must be at least 1 (expansions whose children are estimated together)",
+            )),
+            b => Ok(b.unwrap_or(1)),
+        }
+    }
+
     /// The heuristic asked for.
     pub fn heuristic(&self) -> AstarHeuristic {
         self.heuristic.unwrap_or(AstarHeuristic::Pdb)
@@ -348,10 +358,7 @@ pub fn solve(
 ) -> Result<Report, Error> {
     let started = Instant::now();
     let order = flags.order()?;
-    let batch = flags.batch.unwrap_or(1);
-    if batch == 0 {
-        return Err(Error::usage("--batch must be at least 1"));
-    }
+    let batch = flags.batch()?;
     let heuristic = flags.heuristic();
     let engine = AstarEngine::new(
         p.rows(),
@@ -363,7 +370,7 @@ pub fn solve(
     let db_seconds = started.elapsed().as_secs_f64();
     let mut rep = Report::new(
         FamilyName::Sliding,
-        "native",
+        "astar",
         &order_name(order),
         Details::Sliding {
             horizon: 0,
@@ -393,7 +400,11 @@ pub fn solve(
         nodes: r.expanded,
         initial_h: r.initial_lower,
         db_seconds,
-        db_source: "loaded".into(),
+        db_source: engine
+            .native()
+            .db_info()
+            .map_or("none", |d| d.source.name())
+            .into(),
         search_seconds,
     });
     rep.astar = Some(AstarStats {
@@ -426,11 +437,10 @@ pub fn solve(
                     codes.len() as u32 - r.bound
                 );
                 if let Order::Focal { eps } = order {
+                    // The guarantee is relative to the (unknown) optimum, not to the bound.
                     w.push_str(&format!(
-                        "; focal search guarantees at most {:.0}",
-                        ((1.0 + eps) * r.bound.max(1) as f64)
-                            .floor()
-                            .max(r.bound as f64)
+                        "; focal search: at most {} times the optimum",
+                        1.0 + eps
                     ));
                 }
                 w

@@ -379,7 +379,10 @@ pub fn run(
     if opts.methods.is_empty() {
         return Err(Error::usage("--methods: give at least one"));
     }
-    let w = |e: std::io::Error| Error::failure(format!("standard output: {e}"));
+    if opts.jobs == 0 {
+        return Err(Error::usage("--jobs must be at least 1"));
+    }
+    let w = super::output::stdout_write_error;
     let learned = opts.methods.iter().any(|m| m.heuristic.learned());
     let engine = AstarEngine::new(
         4,

@@ -109,10 +109,7 @@ pub fn run(
             .map_err(|e| Error::Failure(format!("cannot create {}: {e}", dir.display())))?;
     }
     let registry = Registry::load(None)?;
-    let io = |e: std::io::Error| match e.kind() {
-        std::io::ErrorKind::BrokenPipe => Error::ClosedPipe,
-        _ => Error::Failure(format!("standard output: cannot write: {e}")),
-    };
+    let io = super::output::stdout_write_error;
     writeln!(
         out,
         "{:<6} {:<7} {:>7} {:>5} {:>4}  {:>5} {:>7} {:>5}   anchors: {:>7} {:>7} {:>8}",

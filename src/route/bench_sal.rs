@@ -194,10 +194,7 @@ pub fn run(
         return Err(Error::usage("--runs must be at least 1"));
     }
     let registry = Registry::load(None)?;
-    let io = |e: std::io::Error| match e.kind() {
-        std::io::ErrorKind::BrokenPipe => Error::ClosedPipe,
-        _ => Error::Failure(format!("standard output: cannot write: {e}")),
-    };
+    let io = super::output::stdout_write_error;
     writeln!(
         out,
         "{:<6} {:<16} {:<6} {:>5} {:>7} {:>5} {:>8}   paper: {:>5} {:>7} {:>5} {:>8}",

@@ -38,6 +38,13 @@ impl<W> Watched<W> {
     }
 }
 
+/// A failed write of a report or table to standard output as the command's error:
+/// [`Error::ClosedPipe`] when the reader has gone (`… | head`), else a failure naming
+/// standard output.
+pub fn stdout_write_error(e: std::io::Error) -> Error {
+    stdout_error(Some(&e), Error::failure(&e))
+}
+
 /// The error of a failed write to standard output: [`Error::ClosedPipe`] when the reader has
 /// gone, else a failure naming standard output (a full disk behind a redirection).
 fn stdout_error(io: Option<&std::io::Error>, fallback: Error) -> Error {

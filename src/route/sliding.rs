@@ -396,6 +396,7 @@ impl SolveRequest {
                 )));
             }
             self.astar.order()?;
+            self.astar.batch()?;
         }
         // --via native --certify: the native plan, certified by refuting its length − 2.
         let native_certify = route == Route::Native && self.certify.is_some();
@@ -541,11 +542,7 @@ fn solve_native(
         nodes: r.nodes,
         initial_h: r.initial_h,
         db_seconds: db.as_ref().map_or(0.0, |d| d.seconds),
-        db_source: match db.map(|d| d.source) {
-            Some(search::pdb::DbSource::Loaded) => "loaded".into(),
-            Some(search::pdb::DbSource::Built(_)) => "built".into(),
-            None => "none".into(),
-        },
+        db_source: db.map_or("none", |d| d.source.name()).into(),
         search_seconds: r.seconds,
     });
     match (r.status, r.moves) {
@@ -1177,6 +1174,17 @@ mod tests {
                 ..req()
             })
             .contains("positive")
+        );
+        assert!(
+            err(SolveRequest {
+                via: Some(Route::Astar),
+                astar: AstarFlags {
+                    batch: Some(0),
+                    ..Default::default()
+                },
+                ..req()
+            })
+            .contains("--batch must be at least 1")
         );
     }
 

@@ -241,13 +241,8 @@ impl NativeSolver {
 
     /// The heuristic's estimate for `p` under `goal` (a lower bound on the optimum).
     pub fn estimate(&self, p: &SlidingPuzzle, goal: Goal) -> Result<u32, SearchError> {
-        use ida::Heuristic;
         self.check_board(p)?;
-        let tiles = blank_first_tiles(p, goal);
-        Ok(match &self.engine {
-            Engine::Pdb(h) => h.value(&h.init(&tiles)),
-            Engine::Md(h) => h.value(&h.init(&tiles)),
-        })
+        Ok(self.estimate_tiles(&blank_first_tiles(p, goal)))
     }
 
     /// The heuristic's estimate of a board in the search's convention (blank-first goal,

@@ -482,6 +482,16 @@ pub enum DbSource {
     Built(Option<String>),
 }
 
+impl DbSource {
+    /// `loaded` or `built`, as reports say it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            DbSource::Loaded => "loaded",
+            DbSource::Built(_) => "built",
+        }
+    }
+}
+
 /// What loading or building cost.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct DbInfo {

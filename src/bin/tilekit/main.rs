@@ -183,12 +183,16 @@ fn bench_astar(
             .map(|m| Method::parse(m))
             .collect::<Result<_, _>>()?,
         weights: astar.weights,
-        batch: astar.batch.unwrap_or(1).max(1),
+        batch: tilekit::route::astar::AstarFlags {
+            batch: astar.batch,
+            ..Default::default()
+        }
+        .batch()?,
         time_limit: tilekit::route::seconds("--time-limit", time_limit.unwrap_or(60.0))?,
         max_states: astar
             .max_states
             .unwrap_or(tilekit::route::astar::MAX_STATES),
-        jobs: jobs.max(1),
+        jobs,
         svg: sal.svg,
     };
     let mut out = progress::Stdout::default();
