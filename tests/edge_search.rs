@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use tilekit::heuristic::beam::beam;
 use tilekit::heuristic::core::{Core, ScanOrder};
 use tilekit::heuristic::dfs::{BreakSpec, DfsParams, dfs};
+use tilekit::heuristic::lns::{LnsParams, lns};
 use tilekit::puzzle::edge::{Board, EdgePuzzle, generate};
 use tilekit::verify::Checker;
 use tilekit::verify::edge::BoardChecker;
@@ -74,7 +75,10 @@ proptest! {
             let cell = (seed as usize * 7) % (rows * cols);
             fixed.cells[cell] = planted.cells[cell];
         }
-        let core = Core::new(&p, &fixed).unwrap();
+        let mut core = Core::new(&p, &fixed).unwrap();
+        // Half the cases rank the beam's children with the look-ahead.
+        core.set_lookahead(seed % 2 == 1);
+        let core = core;
         let order = ORDERS[order];
         let b = beam(&core, order, width, seed, threads, None);
         let board = core.board(&b.cells);
@@ -82,6 +86,25 @@ proptest! {
         for (c, f) in fixed.cells.iter().enumerate() {
             if f.is_some() {
                 prop_assert_eq!(board.cells[c], *f);
+            }
+        }
+        // The LNS from that board, by assignment only and by both repairs.
+        for share in [1.0, 0.5] {
+            let params = LnsParams {
+                iterations: Some(60),
+                seed,
+                threads,
+                assign_share: share,
+                ..LnsParams::default()
+            };
+            let l = lns(&core, &b.cells, &params, None, &|_, _| {});
+            let board = core.board(&l.cells);
+            prop_assert!(l.matched >= b.matched, "the LNS lost seams");
+            prop_assert!(verified(&p, &board, l.matched), "lns board fails the checker");
+            for (c, f) in fixed.cells.iter().enumerate() {
+                if f.is_some() {
+                    prop_assert_eq!(board.cells[c], *f);
+                }
             }
         }
         let n = rows * cols;
@@ -195,7 +218,7 @@ fn search_flags_are_checked() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     common::meta(d, 5);
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 7] = [
         (
             &["--construct", "dfs", "--beam-width", "10"],
             "--beam-width does not apply to --construct dfs",
@@ -219,6 +242,10 @@ fn search_flags_are_checked() {
         (
             &["--construct", "beam", "--region", "2xn"],
             "--region does not apply to --construct beam",
+        ),
+        (
+            &["--construct", "greedy", "--lookahead"],
+            "--lookahead does not apply to --construct greedy",
         ),
     ];
     for (flags, want) in cases {
@@ -289,7 +316,7 @@ fn lns_keeps_the_board_legal_and_is_a_function_of_its_seed() {
         j1["solver_status"]
             .as_str()
             .unwrap()
-            .contains("lns: 300 rebuilds"),
+            .contains("lns: 300 repairs"),
         "{j1}"
     );
     let r = tilekit(
@@ -316,7 +343,7 @@ fn bench_edge_prints_rows_keeps_verified_boards_and_draws_the_chart() {
             "--instances",
             "10x10",
             "--methods",
-            "beam,dfs",
+            "beam,dfs+lns",
             "--budget",
             "2",
             "--runs",
@@ -332,17 +359,25 @@ fn bench_edge_prints_rows_keeps_verified_boards_and_draws_the_chart() {
     );
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert!(r.stdout.contains("10x10  beam"), "{}", r.stdout);
-    assert!(r.stdout.contains("10x10  dfs"), "{}", r.stdout);
+    assert!(r.stdout.contains("10x10  dfs+lns"), "{}", r.stdout);
     let rows: serde_json::Value = serde_json::from_str(r.stdout.lines().last().unwrap()).unwrap();
     assert_eq!(rows.as_array().unwrap().len(), 2);
     let svg = std::fs::read_to_string(d.join("svg/bench-edge-10x10.svg")).unwrap();
     assert!(svg.contains("<svg") && svg.contains("beam (best"), "{svg}");
     let inst = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("models/edge-matching/meta2010/pieces_10x10.txt");
-    for method in ["beam", "dfs"] {
+    for method in ["beam", "dfs+lns"] {
         let board = d.join(format!("boards/10x10-{method}-2s.txt"));
         let text = std::fs::read_to_string(&board).unwrap();
         assert!(text.contains("# built by: tilekit solve"), "{text}");
+        if method == "dfs+lns" {
+            assert!(
+                text.contains(
+                    "--improve lns --time-limit 2 --threads 1 --seed 1 --construct-time 1.8"
+                ),
+                "{text}"
+            );
+        }
         let v = tilekit(
             d,
             &["verify", inst.to_str().unwrap(), board.to_str().unwrap()],
@@ -350,6 +385,13 @@ fn bench_edge_prints_rows_keeps_verified_boards_and_draws_the_chart() {
         assert_eq!(v.code, 0, "{}{}", v.stdout, v.stderr);
         assert!(v.stdout.contains("valid"), "{}", v.stdout);
     }
+    let r = tilekit(d, &["bench", "edge", "--methods", "beam+ls"]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("optionally followed by +lns"),
+        "{}",
+        r.stderr
+    );
     let r = tilekit(d, &["bench", "edge", "--instances", "9x9"]);
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("no instance \"9x9\""), "{}", r.stderr);
@@ -360,4 +402,113 @@ fn bench_edge_prints_rows_keeps_verified_boards_and_draws_the_chart() {
         "{}",
         r.stderr
     );
+}
+
+#[test]
+fn a_start_board_is_improved_and_a_bad_one_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    common::meta(d, 8);
+    // A weak first board (a narrow beam), improved from the file: never worse, verified.
+    let (j0, _) = run_board(
+        d,
+        &[
+            "--construct",
+            "beam",
+            "--beam-width",
+            "1",
+            "--improve",
+            "none",
+            "--time-limit",
+            "60",
+        ],
+        "first.txt",
+    );
+    let first = j0["matched"].as_u64().unwrap();
+    let args = [
+        "--start",
+        "first.txt",
+        "--lns-iterations",
+        "400",
+        "--threads",
+        "1",
+        "--time-limit",
+        "600",
+    ];
+    let (j1, b1) = run_board(d, &args, "better.txt");
+    assert_eq!(j1["verified"], true, "{j1}");
+    assert_eq!(j1["constructed"].as_u64().unwrap(), first, "{j1}");
+    assert!(j1["matched"].as_u64().unwrap() >= first, "{j1}");
+    assert_eq!(j1["construct"], "start", "{j1}");
+    let (_, b2) = run_board(d, &args, "again.txt");
+    assert_eq!(
+        b1, b2,
+        "one thread and an iteration count: a function of the seed"
+    );
+    // Refusals: a board with a hole, one with a piece twice, a construction flag beside
+    // --start, and a --fix piece the board does not hold. Each exits 2 naming the file.
+    let text = std::fs::read_to_string(d.join("first.txt")).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    let last = lines.pop().unwrap();
+    std::fs::write(d.join("holed.txt"), lines.join("\n") + "\n").unwrap();
+    let dup_line = {
+        let f: Vec<&str> = last.split_whitespace().collect();
+        let other = lines
+            .iter()
+            .rev()
+            .find(|l| l.split_whitespace().count() >= 4 && !l.starts_with('#'))
+            .unwrap();
+        let g: Vec<&str> = other.split_whitespace().collect();
+        format!("{} {} {} {}", f[0], f[1], g[2], f[3])
+    };
+    std::fs::write(
+        d.join("twice.txt"),
+        lines.join("\n") + "\n" + &dup_line + "\n",
+    )
+    .unwrap();
+    // An inner cell's piece in another rotation: legal there, but not what the board holds.
+    let inner = lines
+        .iter()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>())
+        .find(|f| f.len() >= 4 && f[0] == "3" && f[1] == "3")
+        .unwrap();
+    let turned = format!(
+        "{}@3,3,{}",
+        inner[2],
+        (inner[3].parse::<u8>().unwrap() + 1) % 4
+    );
+    for (file, extra, want) in [
+        (
+            "holed.txt",
+            &[][..],
+            "holed.txt: --start needs a complete legal board",
+        ),
+        ("twice.txt", &[][..], "twice.txt"),
+        (
+            "first.txt",
+            &["--construct", "beam"][..],
+            "--construct builds a first board, and --start first.txt gives one",
+        ),
+        (
+            "first.txt",
+            &["--fix", &turned][..],
+            "is not on the start board",
+        ),
+        (
+            "first.txt",
+            &["--lns-assign", "1.5"][..],
+            "from 0 to 1, not 1.5",
+        ),
+        (
+            "missing.txt",
+            &[][..],
+            "missing.txt: cannot read the start board",
+        ),
+    ] {
+        let mut all = vec!["solve", "p.txt", "--via", "heuristic", "--start", file];
+        all.extend_from_slice(extra);
+        let r = tilekit(d, &all);
+        assert_eq!(r.code, 2, "{file} {extra:?}: {}{}", r.stdout, r.stderr);
+        assert!(r.stderr.contains(want), "{file} {extra:?}: {}", r.stderr);
+    }
 }

@@ -13,6 +13,16 @@
 //! - the children are ranked by a counting sort on the integer score, and only the score
 //!   class cut by the width is drawn at random.
 //!
+//! **Look-ahead** ([`Core::set_lookahead`]): a child is then ranked by its matched seams minus
+//! a lower bound on the seams the rest of the board must break. Every profile colour that
+//! faces an empty cell must be met by a side of an unused piece of the same colour; where a
+//! colour's open sides outnumber the unused pieces' sides of that colour, the difference
+//! is a count of seams that will break whatever comes next. The bound is optimistic (it
+//! ignores rotations, cell classes and the sides the rest of the scan will open), so it never
+//! makes a board that can still be perfect look worse than one that cannot; what it buys is
+//! that a child which spends the last pieces of a scarce colour ranks below one that does
+//! not. Each live board then carries its unused-side count per colour beside its profile.
+//!
 //! Deterministic for a seed whatever the thread count: each parent's choices use a generator
 //! seeded by (seed, cell, parent), and the threads' children are merged in parent order.
 //! With no width given, [`beam_anytime`] runs passes of doubling width while the time lasts
@@ -24,6 +34,95 @@ use std::time::Instant;
 
 /// At most this many children per parent.
 pub const FANOUT: usize = 8;
+
+/// A child in the pool: its rank (`key`: the score, less the look-ahead's penalty plus a
+/// constant when that is on), its matched seams, its parent and its rotated piece.
+#[derive(Debug, Clone, Copy)]
+struct Child {
+    key: u16,
+    score: u16,
+    parent: u32,
+    o: u16,
+}
+
+/// The look-ahead's fixed facts for one pass: which profile entries face an empty cell after
+/// each depth, and where the per-colour supply sits in a live board's state.
+struct Look {
+    /// `open[depth * entries + e]`: entry `e` of the profile faces an empty cell once
+    /// `cells[..=depth]` are placed.
+    open: Vec<bool>,
+    /// Profile entries (columns then rows).
+    entries: usize,
+    /// Colours (grey, 0, never counted).
+    ncolours: usize,
+    /// Added to every key so that the penalty never takes it below zero.
+    offset: u16,
+    /// Per depth, the next cell of the scan when it is free and its left or upper neighbour
+    /// is this depth's cell: (cell, left neighbour is this one, upper neighbour is this one).
+    next: Vec<Option<(usize, bool, bool)>>,
+}
+
+impl Look {
+    /// The look-ahead of a pass over `cells`, or `None` when it is off or a colour has more
+    /// than 255 sides (the supply is kept in bytes).
+    fn new(core: &Core, cells: &[usize]) -> Option<(Look, Vec<u8>)> {
+        if !core.lookahead() {
+            return None;
+        }
+        let (rows, cols) = (core.rows(), core.cols());
+        let entries = rows + cols;
+        let nc = core.ncolours();
+        let mut supply = vec![0u32; nc];
+        let fixed: Vec<bool> = (0..rows * cols).map(|c| core.fixed(c).is_some()).collect();
+        let mut fixed_piece = vec![false; core.pieces()];
+        for cell in 0..rows * cols {
+            if let Some(o) = core.fixed(cell) {
+                fixed_piece[core.oriented(o).piece as usize] = true;
+            }
+        }
+        for piece in (0..core.pieces()).filter(|&p| !fixed_piece[p]) {
+            for &c in &core.oriented(piece as u16 * 4).sides {
+                if c != 0 {
+                    supply[c as usize] += 1;
+                }
+            }
+        }
+        if supply.iter().any(|&n| n > 255) {
+            return None;
+        }
+        let mut placed = fixed.clone();
+        let (mut last_in_col, mut last_in_row) = (vec![None; cols], vec![None; rows]);
+        let mut open = Vec::with_capacity(cells.len() * entries);
+        for &cell in cells {
+            let (r, c) = (cell / cols, cell % cols);
+            placed[cell] = true;
+            last_in_col[c] = Some(r);
+            last_in_row[r] = Some(c);
+            for (c, lr) in last_in_col.iter().enumerate() {
+                open.push(lr.is_some_and(|r: usize| r + 1 < rows && !placed[(r + 1) * cols + c]));
+            }
+            for (r, lc) in last_in_row.iter().enumerate() {
+                open.push(lc.is_some_and(|c: usize| c + 1 < cols && !placed[r * cols + c + 1]));
+            }
+        }
+        let next = (0..cells.len())
+            .map(|d| {
+                let (cell, nx) = (cells[d], *cells.get(d + 1)?);
+                let left = nx % cols > 0 && nx - 1 == cell;
+                let up = nx >= cols && nx - cols == cell;
+                (!fixed[nx] && (left || up)).then_some((nx, left, up))
+            })
+            .collect();
+        let look = Look {
+            open,
+            entries,
+            ncolours: nc,
+            offset: entries as u16 + 1,
+            next,
+        };
+        Some((look, supply.into_iter().map(|n| n as u8).collect()))
+    }
+}
 
 /// What a beam pass produced.
 #[derive(Debug, Clone)]
@@ -67,12 +166,19 @@ pub fn beam_cells(
     deadline: Option<Instant>,
 ) -> BeamResult {
     let (rows, cols) = (core.rows(), core.cols());
-    let stride = rows + cols;
+    let look = Look::new(core, cells);
+    // A live board's state: the profile, then (with the look-ahead) the unused sides per
+    // colour.
+    let stride = rows + cols + look.as_ref().map_or(0, |l| l.0.ncolours);
     let words = super::core::PieceSet::words(core.pieces());
     let width = width.max(1);
     // The root: every fixed piece already used, the profile all grey (the rim; a fixed
     // neighbour shows its own colour, see `expand_range`).
     let mut prof = vec![0u8; stride];
+    if let Some((_, supply)) = &look {
+        prof[rows + cols..].copy_from_slice(supply);
+    }
+    let look = look.map(|l| l.0);
     let mut used = vec![0u64; words];
     for cell in 0..rows * cols {
         if let Some(o) = core.fixed(cell) {
@@ -95,7 +201,17 @@ pub fn beam_cells(
             break;
         }
         let live = score.len();
-        let pool = expand_all(core, cell, &prof, &used, &score, seed, depth, threads);
+        let pool = expand_all(
+            core,
+            cell,
+            (&prof, stride),
+            &used,
+            &score,
+            look.as_ref(),
+            seed,
+            depth,
+            threads,
+        );
         if pool.is_empty() {
             // No unused piece fits (only with fixed pieces that leave a class short).
             break;
@@ -107,7 +223,8 @@ pub fn beam_cells(
         let mut nused = Vec::with_capacity(chosen.len() * words);
         let mut nscore = Vec::with_capacity(chosen.len());
         let mut level = Vec::with_capacity(chosen.len());
-        for &(s, parent, o) in &chosen {
+        for ch in &chosen {
+            let (s, parent, o) = (ch.score, ch.parent, ch.o);
             let pi = parent as usize;
             debug_assert!(pi < live);
             let or = core.oriented(o);
@@ -115,6 +232,13 @@ pub fn beam_cells(
             let at = nprof.len() - stride;
             nprof[at + c] = or.sides[DOWN];
             nprof[at + cols + r] = or.sides[RIGHT];
+            if look.is_some() {
+                for &side in &or.sides {
+                    if side != 0 {
+                        nprof[at + rows + cols + side as usize] -= 1;
+                    }
+                }
+            }
             nused.extend_from_slice(&used[pi * words..(pi + 1) * words]);
             let at = nused.len() - words;
             nused[at + (or.piece as usize >> 6)] |= 1 << (or.piece & 63);
@@ -169,13 +293,14 @@ pub fn beam_cells(
 fn expand_all(
     core: &Core,
     cell: usize,
-    prof: &[u8],
+    prof: (&[u8], usize),
     used: &[u64],
     score: &[u16],
+    look: Option<&Look>,
     seed: u64,
     depth: usize,
     threads: usize,
-) -> Vec<(u16, u32, u16)> {
+) -> Vec<Child> {
     let live = score.len();
     let threads = threads.clamp(1, live.div_ceil(256).max(1));
     if threads == 1 {
@@ -186,6 +311,7 @@ fn expand_all(
             prof,
             used,
             score,
+            look,
             seed,
             depth,
             0..live,
@@ -200,7 +326,9 @@ fn expand_all(
                 let range = t * chunk..((t + 1) * chunk).min(live);
                 s.spawn(move || {
                     let mut pool = Vec::with_capacity(range.len() * FANOUT);
-                    expand_range(core, cell, prof, used, score, seed, depth, range, &mut pool);
+                    expand_range(
+                        core, cell, prof, used, score, look, seed, depth, range, &mut pool,
+                    );
                     pool
                 })
             })
@@ -220,16 +348,21 @@ fn expand_all(
 fn expand_range(
     core: &Core,
     cell: usize,
-    prof: &[u8],
+    (prof, stride): (&[u8], usize),
     used: &[u64],
     score: &[u16],
+    look: Option<&Look>,
     seed: u64,
     depth: usize,
     range: std::ops::Range<usize>,
-    pool: &mut Vec<(u16, u32, u16)>,
+    pool: &mut Vec<Child>,
 ) {
-    let (rows, cols) = (core.rows(), core.cols());
-    let stride = rows + cols;
+    let cols = core.cols();
+    // The look-ahead's scratch: open sides and unused sides per colour of one parent.
+    let (mut open_n, mut supply) = match look {
+        Some(l) => (vec![0i16; l.ncolours], vec![0i16; l.ncolours]),
+        None => (Vec::new(), Vec::new()),
+    };
     let words = used.len() / score.len();
     let (r, c) = (cell / cols, cell % cols);
     let k = core.class(cell);
@@ -260,9 +393,115 @@ fn expand_range(
         let up = fixed_up.unwrap_or(prof[pi * stride + c]);
         let u = &used[pi * words..(pi + 1) * words];
         let s0 = score[pi];
+        // The parent's open sides per colour after this depth, its own two entries left out
+        // (the child sets them), and its penalty on the other colours.
+        let mut pen0 = 0i16;
+        if let Some(l) = look {
+            let open = &l.open[depth * l.entries..(depth + 1) * l.entries];
+            let st = &prof[pi * stride..(pi + 1) * stride];
+            open_n.fill(0);
+            for (e, _) in open.iter().enumerate().filter(|&(_, &o)| o) {
+                if e != c && e != cols + r && st[e] != 0 {
+                    open_n[st[e] as usize] += 1;
+                }
+            }
+            for (k, n) in supply.iter_mut().enumerate() {
+                *n = st[l.entries + k] as i16;
+            }
+            pen0 = open_n
+                .iter()
+                .zip(&supply)
+                .map(|(&d, &s)| (d - s).max(0))
+                .sum();
+        }
+        // A child's key: its score, less the penalty once it is placed (its own sides leave
+        // the supply; its down and right sides open when the cells there are empty).
+        let mut key = |g: u16, o: u16| -> Child {
+            let score = s0 + g;
+            let Some(l) = look else {
+                return Child {
+                    key: score,
+                    score,
+                    parent: pi as u32,
+                    o,
+                };
+            };
+            let sd = core.oriented(o).sides;
+            let open = &l.open[depth * l.entries..(depth + 1) * l.entries];
+            let mut pen = pen0;
+            let bump = |open_n: &mut [i16],
+                        supply: &mut [i16],
+                        pen: &mut i16,
+                        (col, dem, sup): (u8, i16, i16)| {
+                let k = col as usize;
+                *pen -= (open_n[k] - supply[k]).max(0);
+                open_n[k] += dem;
+                supply[k] += sup;
+                *pen += (open_n[k] - supply[k]).max(0);
+            };
+            let mut changes = [(0u8, 0i16, 0i16); 6];
+            let mut n = 0;
+            for &col in &sd {
+                if col != 0 {
+                    changes[n] = (col, 0, -1);
+                    n += 1;
+                }
+            }
+            if open[c] && sd[DOWN] != 0 {
+                changes[n] = (sd[DOWN], 1, 0);
+                n += 1;
+            }
+            if open[cols + r] && sd[RIGHT] != 0 {
+                changes[n] = (sd[RIGHT], 1, 0);
+                n += 1;
+            }
+            for &ch in &changes[..n] {
+                bump(&mut open_n, &mut supply, &mut pen, ch);
+            }
+            let mut penalty = pen;
+            for &(col, d, s) in &changes[..n] {
+                bump(&mut open_n, &mut supply, &mut pen, (col, -d, -s));
+            }
+            // The next cell of the scan, when this one is its left or upper neighbour: with
+            // no unused piece matching both of its known sides exactly, one of its seams
+            // breaks. The larger of the two bounds is still a bound.
+            if let Some((nx, left_here, up_here)) = l.next[depth] {
+                let (rn, cn) = (nx / cols, nx % cols);
+                let st = &prof[pi * stride..(pi + 1) * stride];
+                let shown = |nb: usize, side: usize, entry: usize| {
+                    core.fixed(nb)
+                        .map_or(st[entry], |f| core.oriented(f).sides[side])
+                };
+                let left = match (left_here, cn > 0) {
+                    (true, _) => sd[RIGHT],
+                    (false, true) => shown(nx - 1, RIGHT, cols + rn),
+                    (false, false) => 0,
+                };
+                let up = match (up_here, rn > 0) {
+                    (true, _) => sd[DOWN],
+                    (false, true) => shown(nx - cols, DOWN, cn),
+                    (false, false) => 0,
+                };
+                let mine = core.oriented(o).piece;
+                let (exact, _) = core.candidates(core.class(nx), left, up);
+                let any = exact.iter().any(|&e| {
+                    let pc = core.oriented(e).piece;
+                    pc != mine && !has(u, pc)
+                });
+                if !any {
+                    penalty = penalty.max(1);
+                }
+            }
+            Child {
+                key: (score + l.offset).saturating_sub(penalty.max(0) as u16),
+                score,
+                parent: pi as u32,
+                o,
+            }
+        };
         if let Some(o) = forced {
             // Its upper and left seams were scored by the cells placed there (their bonus).
-            pool.push((s0 + bonus(o), pi as u32, o));
+            pool.push(key(bonus(o), o));
             continue;
         }
         let (exact, one) = core.candidates(k, left, up);
@@ -313,23 +552,23 @@ fn expand_range(
             }
         }
         for &(g, o) in &pick {
-            pool.push((s0 + g, pi as u32, o));
+            pool.push(key(g, o));
         }
     }
 }
 
 /// The `width` best of `pool` by score: a counting sort; only the score class that the
 /// width cuts is drawn at random (seeded). Returned best first.
-fn select(pool: &[(u16, u32, u16)], width: usize, seed: u64) -> Vec<(u16, u32, u16)> {
+fn select(pool: &[Child], width: usize, seed: u64) -> Vec<Child> {
     if pool.len() <= width {
         let mut all = pool.to_vec();
-        all.sort_by_key(|&(s, p, _)| (std::cmp::Reverse(s), p));
+        all.sort_by_key(|x| (std::cmp::Reverse(x.key), x.parent));
         return all;
     }
-    let top = pool.iter().map(|x| x.0).max().unwrap_or(0) as usize;
+    let top = pool.iter().map(|x| x.key).max().unwrap_or(0) as usize;
     let mut count = vec![0usize; top + 1];
     for x in pool {
-        count[x.0 as usize] += 1;
+        count[x.key as usize] += 1;
     }
     // The lowest score kept, and how many of that score fit.
     let (mut cut, mut taken) = (top, 0usize);
@@ -341,15 +580,15 @@ fn select(pool: &[(u16, u32, u16)], width: usize, seed: u64) -> Vec<(u16, u32, u
         cut -= 1;
     }
     let room = width - taken;
-    let mut out: Vec<(u16, u32, u16)> = pool
+    let mut out: Vec<Child> = pool
         .iter()
         .copied()
-        .filter(|x| x.0 as usize > cut)
+        .filter(|x| x.key as usize > cut)
         .collect();
-    let mut tied: Vec<(u16, u32, u16)> = pool
+    let mut tied: Vec<Child> = pool
         .iter()
         .copied()
-        .filter(|x| x.0 as usize == cut)
+        .filter(|x| x.key as usize == cut)
         .collect();
     let mut rng = Rng::new(seed);
     // Partial Fisher–Yates: the first `room` entries become a uniform sample.
@@ -359,7 +598,7 @@ fn select(pool: &[(u16, u32, u16)], width: usize, seed: u64) -> Vec<(u16, u32, u
     }
     tied.truncate(room);
     out.extend(tied);
-    out.sort_by_key(|&(s, _, _)| std::cmp::Reverse(s));
+    out.sort_by_key(|x| std::cmp::Reverse(x.key));
     out
 }
 
@@ -452,7 +691,8 @@ mod tests {
     fn beam_boards_are_complete_legal_and_counted_right() {
         for seed in 1..=4 {
             let (p, _) = generate(6, 7, 2, 4, seed).unwrap();
-            let core = Core::new(&p, &Board::empty(6, 7)).unwrap();
+            let mut core = Core::new(&p, &Board::empty(6, 7)).unwrap();
+            core.set_lookahead(seed % 2 == 0);
             for order in [
                 ScanOrder::RowMajor,
                 ScanOrder::Comb(usize::MAX),
@@ -471,10 +711,14 @@ mod tests {
     #[test]
     fn the_same_seed_gives_the_same_board_whatever_the_threads() {
         let (p, _) = generate(8, 8, 3, 5, 7).unwrap();
-        let core = Core::new(&p, &Board::empty(8, 8)).unwrap();
+        let mut core = Core::new(&p, &Board::empty(8, 8)).unwrap();
         let a = beam(&core, ScanOrder::RowMajor, 700, 3, 1, None);
         let b = beam(&core, ScanOrder::RowMajor, 700, 3, 2, None);
         assert_eq!(a.cells, b.cells);
+        core.set_lookahead(true);
+        let a = beam(&core, ScanOrder::RowMajor, 700, 3, 1, None);
+        let b = beam(&core, ScanOrder::RowMajor, 700, 3, 2, None);
+        assert_eq!(a.cells, b.cells, "with the look-ahead");
         let c = beam(&core, ScanOrder::RowMajor, 700, 4, 1, None);
         assert!(c.matched > 0);
     }
@@ -482,18 +726,99 @@ mod tests {
     #[test]
     fn a_wide_beam_finds_a_small_planted_board() {
         let (p, _) = generate(5, 5, 2, 4, 9).unwrap();
-        let core = Core::new(&p, &Board::empty(5, 5)).unwrap();
+        let mut core = Core::new(&p, &Board::empty(5, 5)).unwrap();
         let res = beam(&core, ScanOrder::RowMajor, 20_000, 1, 2, None);
+        assert_eq!(res.matched, p.max_score());
+        // The look-ahead is a bound: a board that can still be perfect is never ranked below
+        // one that cannot, so the planted board is found as well.
+        core.set_lookahead(true);
+        let res = beam(&core, ScanOrder::Comb(usize::MAX), 20_000, 1, 2, None);
         assert_eq!(res.matched, p.max_score());
     }
 
     #[test]
     fn selection_keeps_the_best_and_draws_only_the_cut_class() {
-        let pool: Vec<(u16, u32, u16)> = (0..100).map(|i| ((i % 10) as u16, i, 0)).collect();
+        let pool: Vec<Child> = (0..100)
+            .map(|i| Child {
+                key: (i % 10) as u16,
+                score: 0,
+                parent: i,
+                o: 0,
+            })
+            .collect();
         let kept = select(&pool, 25, 5);
         assert_eq!(kept.len(), 25);
-        assert!(kept.iter().filter(|x| x.0 >= 8).count() == 20);
-        assert!(kept.iter().filter(|x| x.0 == 7).count() == 5);
-        assert_eq!(select(&pool, 25, 5), kept);
+        assert!(kept.iter().filter(|x| x.key >= 8).count() == 20);
+        assert!(kept.iter().filter(|x| x.key == 7).count() == 5);
+        let again: Vec<u32> = select(&pool, 25, 5).iter().map(|x| x.parent).collect();
+        assert_eq!(again, kept.iter().map(|x| x.parent).collect::<Vec<_>>());
+    }
+}
+
+#[cfg(test)]
+mod look_tests {
+    use super::*;
+    use crate::puzzle::edge::{Board, generate};
+
+    /// On a planted board, the children that continue the planted board never carry a
+    /// penalty: the penalty of each placement along the planted board, replayed through the
+    /// beam with width 1 and the planted pieces as the only candidates (all other cells
+    /// pinned after them), is zero, i.e. the look-ahead never calls a perfect board's
+    /// prefix hopeless.
+    #[test]
+    fn a_perfect_boards_prefixes_carry_no_penalty() {
+        for seed in 1..=5 {
+            let (p, planted) = generate(6, 6, 2, 5, seed).unwrap();
+            let all: Vec<u16> = planted
+                .cells
+                .iter()
+                .map(|c| c.map_or(u16::MAX, |(id, r)| (id - 1) * 4 + r.turns() as u16))
+                .collect();
+            let mut core = Core::new(&p, &Board::empty(6, 6)).unwrap();
+            core.set_lookahead(true);
+            let cells = ScanOrder::RowMajor.cells(6, 6);
+            let (look, supply) = Look::new(&core, &cells).unwrap();
+            let stride = 12 + look.ncolours;
+            let mut prof = vec![0u8; stride];
+            prof[12..].copy_from_slice(&supply);
+            let mut used = vec![0u64; 1];
+            let mut score = 0u16;
+            for (depth, &cell) in cells.iter().enumerate() {
+                let mut pool = Vec::new();
+                expand_range(
+                    &core,
+                    cell,
+                    (&prof, stride),
+                    &used,
+                    &[score],
+                    Some(&look),
+                    1,
+                    depth,
+                    0..1,
+                    &mut pool,
+                );
+                let o = all[cell];
+                // The planted piece may be past the fan-out cap; weigh it directly then.
+                let ch = pool.iter().find(|c| c.o == o).copied();
+                if let Some(ch) = ch {
+                    assert_eq!(
+                        ch.key,
+                        ch.score + look.offset,
+                        "seed {seed} depth {depth}: a planted prefix penalised"
+                    );
+                }
+                let or = core.oriented(o);
+                let (r, c) = (cell / 6, cell % 6);
+                prof[c] = or.sides[DOWN];
+                prof[6 + r] = or.sides[RIGHT];
+                for &sd in &or.sides {
+                    if sd != 0 {
+                        prof[12 + sd as usize] -= 1;
+                    }
+                }
+                used[0] |= 1 << or.piece;
+                score += (r > 0) as u16 + (c > 0) as u16;
+            }
+        }
     }
 }

@@ -144,6 +144,9 @@ pub struct Core {
     cands: Vec<u16>,
     /// The fixed rotated piece of each cell (`u16::MAX`: none).
     fixed: Vec<u16>,
+    /// Whether the beam ranks its children with the colour-supply look-ahead
+    /// ([`super::beam`]).
+    lookahead: bool,
 }
 
 /// The rim flags of class `k`, side by side.
@@ -251,6 +254,7 @@ impl Core {
             slots,
             cands,
             fixed: fixed_o,
+            lookahead: false,
         })
     }
 
@@ -296,6 +300,15 @@ impl Core {
     /// repair pins everything outside the cells it rebuilds.
     pub fn set_fixed(&mut self, cells: &[u16]) {
         self.fixed.copy_from_slice(cells);
+    }
+    /// Rank the beam's children by matched seams minus the colour-supply look-ahead's
+    /// penalty (see [`super::beam`]), or by matched seams alone (the default).
+    pub fn set_lookahead(&mut self, on: bool) {
+        self.lookahead = on;
+    }
+    /// Whether the beam uses the look-ahead.
+    pub fn lookahead(&self) -> bool {
+        self.lookahead
     }
     /// The fixed rotated pieces, per cell (`u16::MAX`: free).
     pub fn fixed_cells(&self) -> &[u16] {

@@ -1,15 +1,28 @@
-//! Large-neighbourhood search: destroy a window of the board and rebuild it by a beam over its
-//! cells with everything else pinned ([`beam_cells`]), keeping the result when the board
+//! Large-neighbourhood search with two repairs, each keeping the result when the board
 //! matches at least as many seams as before (sideways moves let the search cross plateaus,
-//! which is where good boards sit). Windows are drawn around a random mismatched seam most of
-//! the time (that is where a gain can be), anywhere otherwise, in sizes between the bounds.
-//! After `patience` rebuilds without a new best the worker goes back to the best board.
+//! which is where good boards sit):
+//!
+//! - **window**: destroy a window of the board (plus, half the time, a few cells at other
+//!   mismatches) and rebuild it by a beam over its cells with everything else pinned
+//!   ([`beam_cells`]). Windows are drawn around a random mismatched seam most of the time
+//!   (that is where a gain can be), anywhere otherwise, in sizes between the bounds.
+//! - **assignment** (exact): free a set of pairwise non-adjacent cells of one piece kind
+//!   (inner, border or corner), drawn first from the cells at mismatches, and put their pieces
+//!   back by a maximum-weight assignment, each piece in its best rotation. With no two freed
+//!   cells adjacent, a piece's value in a cell depends only on the pinned neighbours, so the
+//!   assignment is the best re-insertion there is (Salassa et al.'s Tile Assignment, and the
+//!   repair of the VLNS of Schaus & Deville), found in O(k³) by Kuhn–Munkres. Ties between
+//!   equally good assignments are broken at random, so that repeated moves wander over the
+//!   plateau instead of giving back the same board.
+//!
+//! After `patience` repairs without a new best the worker goes back to the best board.
 //!
 //! Workers (`threads`) run from their own seeds and adopt the shared best board when it is
 //! better than theirs; with one worker and an iteration count a run is a function of its
 //! seed.
 
 use super::Rng;
+use super::assign::{Assignment, KuhnMunkres};
 use super::beam::beam_cells;
 use super::core::{Core, DOWN, RIGHT};
 use std::sync::Mutex;
@@ -26,6 +39,10 @@ pub struct LnsParams {
     pub patience: u64,
     /// Rebuilds in all (over all workers); `None`: until the deadline.
     pub iterations: Option<u64>,
+    /// Share of the repairs made by assignment (the rest rebuild windows), 0 to 1.
+    pub assign_share: f64,
+    /// Fewest and most cells an assignment move frees.
+    pub assign_cells: (usize, usize),
     /// Seed.
     pub seed: u64,
     /// Workers.
@@ -39,6 +56,8 @@ impl Default for LnsParams {
             width: 128,
             patience: 2_000,
             iterations: None,
+            assign_share: 0.5,
+            assign_cells: (12, 48),
             seed: 1,
             threads: 1,
         }
@@ -58,6 +77,8 @@ pub struct LnsResult {
     pub accepted: u64,
     /// Rebuilds that found a new best.
     pub improved: u64,
+    /// Assignment moves made, and those that gained seams.
+    pub assignments: (u64, u64),
 }
 
 /// The mismatched seams of `cells` as (cell, side) with side RIGHT or DOWN.
@@ -77,6 +98,154 @@ fn mismatches(core: &Core, cells: &[u16]) -> Vec<usize> {
     out
 }
 
+/// The neighbours of `cell` on the four sides (up, right, down, left), `None` off the board.
+fn around(rows: usize, cols: usize, cell: usize) -> [Option<usize>; 4] {
+    let (r, c) = (cell / cols, cell % cols);
+    [
+        (r > 0).then(|| cell - cols),
+        (c + 1 < cols).then(|| cell + 1),
+        (r + 1 < rows).then(|| cell + cols),
+        (c > 0).then(|| cell - 1),
+    ]
+}
+
+/// The movable cells by the kind of piece they take: corner, border, inner (a piece of one
+/// kind fits every cell of that kind in exactly one rotation class, so an assignment moves
+/// pieces within a kind only).
+fn kind_groups(core: &Core, pinned: &[bool]) -> [Vec<usize>; 3] {
+    let mut out: [Vec<usize>; 3] = Default::default();
+    for cell in (0..core.cells()).filter(|&c| !pinned[c]) {
+        match core.class(cell).count_ones() {
+            0 => out[2].push(cell),
+            1 => out[1].push(cell),
+            _ => out[0].push(cell),
+        }
+    }
+    out
+}
+
+/// Scratch space of the assignment move, kept between moves.
+#[derive(Default)]
+struct AssignScratch {
+    chosen: Vec<bool>,
+    order: Vec<usize>,
+    cells: Vec<usize>,
+    weights: Vec<Vec<i64>>,
+    best_rot: Vec<Vec<u16>>,
+}
+
+/// Ties are broken by noise below one seam: a seam is worth this much, and the noise added to
+/// a weight stays under `TIE / k`, so the k noises of an assignment never sum to a seam.
+const TIE: i64 = 1 << 24;
+
+/// One assignment move on `cur` (matching `cur_m` seams): free up to `k` pairwise
+/// non-adjacent cells of `group`, those in `hot` (cells at mismatches) first, and put their
+/// pieces back by a maximum-weight assignment. Returns the new matched count; the board is
+/// never made worse (the current placement is one of the assignments weighed).
+fn assign_move(
+    core: &Core,
+    cur: &mut [u16],
+    cur_m: usize,
+    (group, hot): (&[usize], &[usize]),
+    k: usize,
+    rng: &mut Rng,
+    sc: &mut AssignScratch,
+) -> usize {
+    let (rows, cols) = (core.rows(), core.cols());
+    sc.chosen.clear();
+    sc.chosen.resize(core.cells(), false);
+    sc.cells.clear();
+    // Candidates: the hot cells of this kind in random order, then the rest of the kind.
+    sc.order.clear();
+    sc.order.extend(
+        hot.iter()
+            .copied()
+            .filter(|c| group.binary_search(c).is_ok()),
+    );
+    rng.shuffle(&mut sc.order);
+    let hot_len = sc.order.len();
+    sc.order.extend_from_slice(group);
+    rng.shuffle(&mut sc.order[hot_len..]);
+    for i in 0..sc.order.len() {
+        if sc.cells.len() == k {
+            break;
+        }
+        let cell = sc.order[i];
+        if sc.chosen[cell]
+            || around(rows, cols, cell)
+                .iter()
+                .flatten()
+                .any(|&n| sc.chosen[n])
+        {
+            continue;
+        }
+        sc.chosen[cell] = true;
+        sc.cells.push(cell);
+    }
+    let n = sc.cells.len();
+    if n < 2 {
+        return cur_m;
+    }
+    sc.weights.resize_with(n, Vec::new);
+    sc.best_rot.resize_with(n, Vec::new);
+    let noise_span = (TIE / n as i64).max(1) as u64;
+    // A freed cell's value of piece j: its most matched seams over the rotations that fit
+    // the cell's rim sides, against the pinned neighbours (none of them freed).
+    let mut old = 0i64;
+    for (i, &cell) in sc.cells.iter().enumerate() {
+        let class = core.class(cell);
+        let nbs = around(rows, cols, cell);
+        let want: [Option<u8>; 4] =
+            std::array::from_fn(|d| nbs[d].map(|nb| core.oriented(cur[nb]).sides[(d + 2) % 4]));
+        let now = core.oriented(cur[cell]).sides;
+        old += (0..4).filter(|&d| want[d] == Some(now[d])).count() as i64;
+        sc.weights[i].clear();
+        sc.best_rot[i].clear();
+        for &from in &sc.cells {
+            let piece = cur[from] / 4;
+            let mut best = (i64::MIN, u16::MAX);
+            for rot in 0..4u16 {
+                let o = piece * 4 + rot;
+                let s = core.oriented(o).sides;
+                if !(0..4).all(|d| (s[d] == 0) == (class & (1 << d) != 0)) {
+                    continue;
+                }
+                let m = (0..4).filter(|&d| want[d] == Some(s[d])).count() as i64;
+                if m > best.0 {
+                    best = (m, o);
+                }
+            }
+            let w = if best.1 == u16::MAX {
+                // A piece that fits no rotation of this cell (a corner of another
+                // orientation cannot happen: every corner piece turns into every corner).
+                -TIE * 8
+            } else {
+                best.0 * TIE + (rng.next_u64() % noise_span) as i64
+            };
+            sc.weights[i].push(w);
+            sc.best_rot[i].push(best.1);
+        }
+    }
+    let (_, to) = KuhnMunkres.max_weight(&sc.weights[..n]);
+    let pieces: Vec<u16> = (0..n).map(|i| sc.best_rot[i][to[i]]).collect();
+    let new: i64 = to
+        .iter()
+        .enumerate()
+        .map(|(i, &j)| sc.weights[i][j] / TIE)
+        .sum();
+    if new < old || pieces.contains(&u16::MAX) {
+        // Cannot happen with exact weights (the current placement is an assignment worth
+        // `old`, and each piece's best rotation in its own cell at least that); a guard.
+        return cur_m;
+    }
+    for (i, &cell) in sc.cells.iter().enumerate() {
+        cur[cell] = pieces[i];
+    }
+    // Each freed cell's seams have exactly one freed end, so the count moves by the
+    // difference of the two sums.
+    cur_m + new as usize - old as usize
+}
+
 /// Improve the complete board `start` (every cell filled; `core`'s fixed pieces in place and
 /// kept) until `params.iterations` or `deadline`; `on_best` hears every new best board.
 pub fn lns(
@@ -93,6 +262,7 @@ pub fn lns(
         iterations: u64,
         accepted: u64,
         improved: u64,
+        assignments: (u64, u64),
     }
     let shared = Mutex::new(Shared {
         best: start.to_vec(),
@@ -100,7 +270,9 @@ pub fn lns(
         iterations: 0,
         accepted: 0,
         improved: 0,
+        assignments: (0, 0),
     });
+    let groups = kind_groups(core, &pinned);
     let worker = |w: usize| {
         let mut rng = Rng::new(params.seed.wrapping_add((w as u64) << 32));
         let mut work = core.clone();
@@ -115,6 +287,9 @@ pub fn lns(
             params.window.1.max(params.window.0.max(1)),
         );
         let mut pins = vec![u16::MAX; core.cells()];
+        let mut hot = Vec::new();
+        let mut scratch = AssignScratch::default();
+        let (mut assigns, mut gains) = (0u64, 0u64);
         loop {
             {
                 let mut s = shared.lock().expect("an LNS worker panicked");
@@ -122,6 +297,8 @@ pub fn lns(
                     || deadline.is_some_and(|d| Instant::now() >= d)
                     || s.matched == core.max_score()
                 {
+                    s.assignments.0 += assigns;
+                    s.assignments.1 += gains;
                     return;
                 }
                 s.iterations += 1;
@@ -132,67 +309,114 @@ pub fn lns(
                     since_best = 0;
                 }
             }
-            let (h, wd) = (
-                (lo + rng.below(hi - lo + 1)).min(rows),
-                (lo + rng.below(hi - lo + 1)).min(cols),
-            );
             let bad = mismatches(core, &cur);
-            let (cr, cc) = if !bad.is_empty() && rng.below(5) != 0 {
-                let cell = bad[rng.below(bad.len())];
-                (cell / cols, cell % cols)
+            let before = cur_m;
+            if rng.unit() < params.assign_share {
+                // Both ends of every mismatched seam are hot.
+                hot.clear();
+                for &cell in &bad {
+                    hot.push(cell);
+                    let s = core.oriented(cur[cell]).sides;
+                    if cell % cols + 1 < cols && core.oriented(cur[cell + 1]).sides[3] != s[RIGHT] {
+                        hot.push(cell + 1);
+                    }
+                    if cell + cols < core.cells()
+                        && core.oriented(cur[cell + cols]).sides[0] != s[DOWN]
+                    {
+                        hot.push(cell + cols);
+                    }
+                }
+                hot.retain(|&c| !pinned[c]);
+                // The kind of a random hot cell (inner when nothing is hot).
+                let kind = hot.get(rng.below(hot.len().max(1))).map_or(2, |&c| {
+                    match core.class(c).count_ones() {
+                        0 => 2,
+                        1 => 1,
+                        _ => 0,
+                    }
+                });
+                let (klo, khi) = (
+                    params.assign_cells.0.max(2),
+                    params.assign_cells.1.max(params.assign_cells.0.max(2)),
+                );
+                let k = klo + rng.below(khi - klo + 1);
+                let m = assign_move(
+                    core,
+                    &mut cur,
+                    cur_m,
+                    (&groups[kind], &hot),
+                    k,
+                    &mut rng,
+                    &mut scratch,
+                );
+                since_best += 1;
+                assigns += 1;
+                if m > cur_m {
+                    gains += 1;
+                }
+                cur_m = m;
             } else {
-                (rng.below(rows), rng.below(cols))
-            };
-            let r0 = cr.saturating_sub(rng.below(h)).min(rows - h);
-            let c0 = cc.saturating_sub(rng.below(wd)).min(cols - wd);
-            pins.copy_from_slice(&cur);
-            let mut cells = Vec::with_capacity(h * wd);
-            for r in r0..r0 + h {
-                for c in c0..c0 + wd {
-                    let cell = r * cols + c;
-                    if !pinned[cell] {
-                        pins[cell] = u16::MAX;
-                        cells.push(cell);
-                    }
-                }
-            }
-            // Half the time, cells at other mismatches join the window, so that pieces can
-            // travel between the two places (a window alone only rearranges its own).
-            if !bad.is_empty() && rng.below(2) == 0 {
-                for _ in 0..2 + rng.below(10) {
+                let (h, wd) = (
+                    (lo + rng.below(hi - lo + 1)).min(rows),
+                    (lo + rng.below(hi - lo + 1)).min(cols),
+                );
+                let (cr, cc) = if !bad.is_empty() && rng.below(5) != 0 {
                     let cell = bad[rng.below(bad.len())];
-                    let cell = if rng.below(2) == 0 {
-                        cell
-                    } else {
-                        // The other end of the seam: right or below.
-                        let right = cell % cols + 1 < cols
-                            && core.oriented(cur[cell + 1]).sides[3]
-                                != core.oriented(cur[cell]).sides[RIGHT];
-                        if right {
-                            cell + 1
-                        } else {
-                            (cell + cols).min(core.cells() - 1)
+                    (cell / cols, cell % cols)
+                } else {
+                    (rng.below(rows), rng.below(cols))
+                };
+                let r0 = cr.saturating_sub(rng.below(h)).min(rows - h);
+                let c0 = cc.saturating_sub(rng.below(wd)).min(cols - wd);
+                pins.copy_from_slice(&cur);
+                let mut cells = Vec::with_capacity(h * wd);
+                for r in r0..r0 + h {
+                    for c in c0..c0 + wd {
+                        let cell = r * cols + c;
+                        if !pinned[cell] {
+                            pins[cell] = u16::MAX;
+                            cells.push(cell);
                         }
-                    };
-                    if !pinned[cell] && pins[cell] != u16::MAX {
-                        pins[cell] = u16::MAX;
-                        cells.push(cell);
                     }
                 }
-                cells.sort_unstable();
+                // Half the time, cells at other mismatches join the window, so that pieces can
+                // travel between the two places (a window alone only rearranges its own).
+                if !bad.is_empty() && rng.below(2) == 0 {
+                    for _ in 0..2 + rng.below(10) {
+                        let cell = bad[rng.below(bad.len())];
+                        let cell = if rng.below(2) == 0 {
+                            cell
+                        } else {
+                            // The other end of the seam: right or below.
+                            let right = cell % cols + 1 < cols
+                                && core.oriented(cur[cell + 1]).sides[3]
+                                    != core.oriented(cur[cell]).sides[RIGHT];
+                            if right {
+                                cell + 1
+                            } else {
+                                (cell + cols).min(core.cells() - 1)
+                            }
+                        };
+                        if !pinned[cell] && pins[cell] != u16::MAX {
+                            pins[cell] = u16::MAX;
+                            cells.push(cell);
+                        }
+                    }
+                    cells.sort_unstable();
+                }
+                if cells.is_empty() {
+                    continue;
+                }
+                work.set_fixed(&pins);
+                let res = beam_cells(&work, &cells, params.width, rng.next_u64(), 1, None);
+                since_best += 1;
+                if res.matched < cur_m || res.cells.contains(&u16::MAX) {
+                    continue;
+                }
+                cur = res.cells;
+                cur_m = res.matched;
             }
-            if cells.is_empty() {
-                continue;
-            }
-            work.set_fixed(&pins);
-            let res = beam_cells(&work, &cells, params.width, rng.next_u64(), 1, None);
-            since_best += 1;
-            if res.matched < cur_m || res.cells.contains(&u16::MAX) {
-                continue;
-            }
-            let gained = res.matched > cur_m;
-            cur = res.cells;
-            cur_m = res.matched;
+            let gained = cur_m > before;
             let mut s = shared.lock().expect("an LNS worker panicked");
             s.accepted += 1;
             if cur_m > s.matched {
@@ -223,6 +447,7 @@ pub fn lns(
         iterations: s.iterations,
         accepted: s.accepted,
         improved: s.improved,
+        assignments: s.assignments,
     }
 }
 
@@ -254,6 +479,108 @@ mod tests {
         assert_eq!(b.cells[27], planted.cells[27]);
         let again = lns(&core, &start.cells, &params, None, &|_, _| {});
         assert_eq!(again.cells, a.cells);
+    }
+}
+
+#[cfg(test)]
+mod assign_tests {
+    use super::*;
+    use crate::puzzle::edge::{Board, generate, score};
+
+    /// A planted board as rotated-piece indices.
+    fn planted_cells(planted: &Board) -> Vec<u16> {
+        planted
+            .cells
+            .iter()
+            .map(|c| c.map_or(u16::MAX, |(id, r)| (id - 1) * 4 + r.turns() as u16))
+            .collect()
+    }
+
+    #[test]
+    fn scrambled_non_adjacent_cells_of_a_perfect_board_are_put_back_exactly() {
+        for seed in 1..=6 {
+            let (p, planted) = generate(8, 8, 3, 7, seed).unwrap();
+            let core = Core::new(&p, &Board::empty(8, 8)).unwrap();
+            let pinned = vec![false; 64];
+            let groups = kind_groups(&core, &pinned);
+            let mut rng = Rng::new(seed);
+            let mut cells = planted_cells(&planted);
+            // Inner cells of one colour of the chequerboard: pairwise non-adjacent.
+            let set: Vec<usize> = groups[2]
+                .iter()
+                .copied()
+                .filter(|c| (c / 8 + c % 8) % 2 == 0)
+                .collect();
+            let mut pieces: Vec<u16> = set.iter().map(|&c| cells[c] / 4).collect();
+            rng.shuffle(&mut pieces);
+            for (i, &c) in set.iter().enumerate() {
+                cells[c] = pieces[i] * 4 + rng.below(4) as u16;
+            }
+            let before = core.matched(&cells);
+            assert!(
+                before < core.max_score(),
+                "seed {seed}: the scramble changed nothing"
+            );
+            let mut sc = AssignScratch::default();
+            let m = assign_move(
+                &core,
+                &mut cells,
+                before,
+                (&groups[2], &set),
+                set.len(),
+                &mut rng,
+                &mut sc,
+            );
+            assert_eq!(m, core.matched(&cells), "seed {seed}: the move's own count");
+            assert_eq!(m, core.max_score(), "seed {seed}: not put back perfectly");
+        }
+    }
+
+    #[test]
+    fn assignment_moves_never_lose_seams_keep_the_rules_and_pinned_cells() {
+        let (p, planted) = generate(7, 9, 2, 5, 11).unwrap();
+        let mut fixed = Board::empty(7, 9);
+        fixed.cells[20] = planted.cells[20];
+        let core = Core::new(&p, &fixed).unwrap();
+        let pinned: Vec<bool> = (0..63).map(|c| core.fixed(c).is_some()).collect();
+        let groups = kind_groups(&core, &pinned);
+        assert!(groups.iter().all(|g| !g.contains(&20)));
+        let mut rng = Rng::new(5);
+        // A random legal start: each kind's pieces shuffled into its cells.
+        let start = crate::heuristic::beam::beam(
+            &core,
+            crate::heuristic::core::ScanOrder::RowMajor,
+            1,
+            3,
+            1,
+            None,
+        );
+        let mut cells = start.cells;
+        let mut m = core.matched(&cells);
+        let mut sc = AssignScratch::default();
+        for i in 0..300 {
+            let kind = i % 3;
+            let hot = mismatches(&core, &cells);
+            let next = assign_move(
+                &core,
+                &mut cells,
+                m,
+                (&groups[kind], &hot),
+                2 + i % 20,
+                &mut rng,
+                &mut sc,
+            );
+            assert!(next >= m, "move {i} lost seams");
+            assert_eq!(next, core.matched(&cells), "move {i}: the move's own count");
+            m = next;
+        }
+        let b = core.board(&cells);
+        let sc = score(&p, &b);
+        assert_eq!(
+            (sc.empty, sc.rim_faults, sc.repeats, sc.matched),
+            (0, 0, 0, m)
+        );
+        assert_eq!(b.cells[20], planted.cells[20]);
     }
 }
 

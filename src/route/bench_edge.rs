@@ -36,13 +36,75 @@ pub const STARTER: Fix = Fix {
     rot: 2,
 };
 
+/// A method of `bench edge`: a constructor, optionally followed by the large-neighbourhood
+/// search (`beam+lns`), which then gets [`EdgeMethod::LNS_SHARE`] of the budget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EdgeMethod {
+    /// How the first board is built.
+    pub construct: Construct,
+    /// Whether the LNS improves it.
+    pub lns: bool,
+}
+
+impl EdgeMethod {
+    /// The share of the budget the LNS gets after a construction: the beam's wider passes
+    /// are worth more than a long LNS on these boards (README), and the LNS finds what it
+    /// finds in its first seconds.
+    pub const LNS_SHARE: f64 = 0.1;
+
+    /// `beam`, `dfs`, `greedy`, `backtrack`, `random`, each optionally `+lns`.
+    pub fn parse(s: &str) -> Result<EdgeMethod, String> {
+        let (base, lns) = match s.strip_suffix("+lns") {
+            Some(b) => (b, true),
+            None => (s, false),
+        };
+        let construct = [
+            Construct::Beam,
+            Construct::Dfs,
+            Construct::Greedy,
+            Construct::Backtrack,
+            Construct::Random,
+        ]
+        .into_iter()
+        .find(|c| c.name() == base)
+        .ok_or_else(|| {
+            format!(
+                "--methods {s}: bench edge takes beam, dfs, greedy, backtrack or random, each optionally followed by +lns"
+            )
+        })?;
+        Ok(EdgeMethod { construct, lns })
+    }
+
+    /// The name [`parse`](Self::parse) reads back.
+    pub fn name(self) -> String {
+        format!(
+            "{}{}",
+            self.construct.name(),
+            if self.lns { "+lns" } else { "" }
+        )
+    }
+
+    /// The solve flags of one run: the construction, and with `+lns` its own budget.
+    fn flags(self, budget: f64) -> (Improve, Option<f64>) {
+        if self.lns {
+            let searching = matches!(self.construct, Construct::Beam | Construct::Dfs);
+            (
+                Improve::Lns,
+                searching.then_some(budget * (1.0 - Self::LNS_SHARE)),
+            )
+        } else {
+            (Improve::None, None)
+        }
+    }
+}
+
 /// What `bench edge` runs.
 #[derive(Debug, Clone)]
 pub struct EdgeBenchOptions {
     /// Instances by name (`10x10`, …, `EII`); empty: all five.
     pub instances: Vec<String>,
-    /// Methods: beam, dfs, greedy.
-    pub methods: Vec<Construct>,
+    /// Methods: beam, dfs, greedy, …, each optionally with the LNS after it.
+    pub methods: Vec<EdgeMethod>,
     /// Seconds per run.
     pub budget: f64,
     /// Runs (seeds 1..=runs) per instance and method.
@@ -146,9 +208,11 @@ pub fn run(
                     method.name(),
                     opts.runs
                 ));
+                let (improve, construct_time) = method.flags(opts.budget);
                 let flags = HeuristicFlags {
-                    construct: Some(method),
-                    improve: Some(Improve::None),
+                    construct: Some(method.construct),
+                    improve: Some(improve),
+                    construct_time,
                     seed: Some(seed),
                     fixes: fixes.clone(),
                     ..HeuristicFlags::default()
@@ -188,7 +252,7 @@ pub fn run(
             let n = scores.len() as f64;
             let row = EdgeBenchRow {
                 instance: inst.name.to_string(),
-                method: method.name().to_string(),
+                method: method.name(),
                 budget: opts.budget,
                 threads: opts.threads,
                 best: scores.iter().copied().max().unwrap_or(0),
@@ -246,17 +310,25 @@ fn keep_board(
     p: &EdgePuzzle,
     board: &Board,
     matched: usize,
-    method: Construct,
+    method: EdgeMethod,
     seed: u64,
     opts: &EdgeBenchOptions,
 ) -> Result<(), Error> {
+    let (improve, construct_time) = method.flags(opts.budget);
     let mut cmd = format!(
-        "tilekit solve {} --via heuristic --construct {} --improve none --time-limit {} --threads {} --seed {seed}",
+        "tilekit solve {} --via heuristic --construct {} --improve {} --time-limit {} --threads {} --seed {seed}",
         source_path(name),
-        method.name(),
+        method.construct.name(),
+        match improve {
+            Improve::Lns => "lns",
+            _ => "none",
+        },
         opts.budget,
         opts.threads
     );
+    if let Some(t) = construct_time {
+        cmd.push_str(&format!(" --construct-time {t}"));
+    }
     if name == "EII" {
         cmd.push_str(" --fix 139@8,7,2");
     }

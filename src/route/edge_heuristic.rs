@@ -156,6 +156,15 @@ pub struct HeuristicFlags {
     pub lns_width: Option<usize>,
     /// `--lns-iterations N`: rebuilds in all (default: until the time is up).
     pub lns_iterations: Option<u64>,
+    /// `--lns-assign SHARE`: the share of LNS repairs made by an exact assignment of
+    /// non-adjacent cells, the rest by window rebuilds (default 0.5).
+    pub lns_assign: Option<f64>,
+    /// `--lookahead`: the beam ranks children by matched seams less the colour-supply
+    /// penalty ([`crate::heuristic::beam`]).
+    pub lookahead: bool,
+    /// `--start FILE`: improve this complete board instead of constructing one (its own
+    /// file, in any board format tilekit reads).
+    pub start: Option<PathBuf>,
 }
 
 impl HeuristicFlags {
@@ -187,8 +196,53 @@ impl HeuristicFlags {
         add(self.construct_time.is_some(), "--construct-time");
         add(self.lns_width.is_some(), "--lns-width");
         add(self.lns_iterations.is_some(), "--lns-iterations");
+        add(self.lns_assign.is_some(), "--lns-assign");
+        add(self.start.is_some(), "--start");
+        add(self.lookahead, "--lookahead");
         g
     }
+}
+
+/// The board of `--start FILE`, checked before any search sees it: complete, every piece
+/// once, the rim rule kept, and every `--fix` piece where the flag puts it.
+fn given_board(p: &EdgePuzzle, path: &std::path::Path, fixed: &Board) -> Result<Built, Error> {
+    let text = super::read_text(path, "start board")?;
+    let board = crate::puzzle::edge::parse_any_board(&text, &path.display().to_string(), p)?;
+    let sc = crate::puzzle::edge::score(p, &board);
+    if sc.empty > 0 || sc.rim_faults > 0 || sc.repeats > 0 {
+        return Err(Error::Usage(format!(
+            "{}: --start needs a complete legal board; this one has {} empty cell(s), {} rim fault(s) and {} repeated piece(s)",
+            path.display(),
+            sc.empty,
+            sc.rim_faults,
+            sc.repeats
+        )));
+    }
+    for (cell, want) in fixed.cells.iter().enumerate() {
+        if want.is_some() && board.cells[cell] != *want {
+            let (id, rot) = want.expect("checked");
+            return Err(Error::Usage(format!(
+                "{}: --fix {}@{},{},{} is not on the start board (its cell holds {})",
+                path.display(),
+                id,
+                cell / p.cols(),
+                cell % p.cols(),
+                rot.turns(),
+                board.cells[cell].map_or("nothing".to_string(), |(i, r)| format!(
+                    "piece {i} turned {}",
+                    r.turns()
+                ))
+            )));
+        }
+    }
+    Ok(Built {
+        board,
+        regions_solved: 0,
+        regions: 0,
+        perfect_regions: 0,
+        backtracks: 0,
+        exhausted: false,
+    })
 }
 
 /// The board holding the fixed pieces, checked: each piece exists and is fixed once, each cell
@@ -261,7 +315,9 @@ pub fn solve(
     // The search constructors' boards are past what the paper's local search improves, and
     // the LNS has not yet improved one (README): they get the whole time by default, and
     // `--improve lns` is asked for.
-    let improve = flags.improve.unwrap_or(if searching {
+    let improve = flags.improve.unwrap_or(if flags.start.is_some() {
+        Improve::Lns
+    } else if searching {
         Improve::None
     } else {
         Improve::Ls
@@ -288,6 +344,7 @@ pub fn solve(
             construct == Construct::Dfs,
         ),
         (flags.scan.is_some(), "--scan", searching),
+        (flags.lookahead, "--lookahead", searching),
         (
             flags.construct_time.is_some(),
             "--construct-time",
@@ -307,9 +364,39 @@ pub fn solve(
             )));
         }
     }
+    if let Some(path) = &flags.start {
+        for flag in flags.given() {
+            if matches!(
+                flag,
+                "--construct"
+                    | "--region"
+                    | "--backtrack-time"
+                    | "--beam-width"
+                    | "--scan"
+                    | "--breaks"
+                    | "--node-cap"
+                    | "--restarts"
+                    | "--construct-time"
+                    | "--lookahead"
+            ) {
+                return Err(Error::Usage(format!(
+                    "{flag} builds a first board, and --start {} gives one: use one or the other",
+                    path.display()
+                )));
+            }
+        }
+    }
+    if let Some(share) = flags.lns_assign
+        && !(0.0..=1.0).contains(&share)
+    {
+        return Err(Error::Usage(format!(
+            "--lns-assign is the share of repairs made by assignment, from 0 to 1, not {share}"
+        )));
+    }
     for (given, flag) in [
         (flags.lns_width.is_some(), "--lns-width"),
         (flags.lns_iterations.is_some(), "--lns-iterations"),
+        (flags.lns_assign.is_some(), "--lns-assign"),
     ] {
         if given && improve != Improve::Lns {
             return Err(Error::Usage(format!("{flag} belongs to --improve lns")));
@@ -346,6 +433,10 @@ pub fn solve(
         Ok(())
     };
     let built = match construct {
+        _ if flags.start.is_some() => {
+            let path = flags.start.as_deref().expect("checked");
+            Ok(given_board(p, path, &start)?)
+        }
         Construct::Greedy => construct::greedy(&mut ctx, shape, start),
         Construct::Backtrack => {
             let limit = match flags.backtrack_time {
@@ -381,6 +472,12 @@ pub fn solve(
         }
     }
     .map_err(heuristic_error)?;
+    // What the report calls the first board's origin.
+    let origin = if flags.start.is_some() {
+        "start"
+    } else {
+        construct.name()
+    };
     let mut board = built.board.clone();
     let constructed = matched(p, &board);
     // The search constructors traced their own improvements; the others get one row.
@@ -388,7 +485,7 @@ pub fn solve(
         trace.push(TraceRow {
             seconds: started.elapsed().as_secs_f64(),
             matched: constructed,
-            step: construct.name().to_string(),
+            step: origin.to_string(),
         });
     }
     keep(&board, constructed)?;
@@ -437,6 +534,7 @@ pub fn solve(
         let params = crate::heuristic::lns::LnsParams {
             width: flags.lns_width.unwrap_or(128).max(1),
             iterations: flags.lns_iterations,
+            assign_share: flags.lns_assign.unwrap_or(0.5),
             seed: flags.seed.unwrap_or(1),
             threads: limits.threads.max(1) as usize,
             ..Default::default()
@@ -469,8 +567,8 @@ pub fn solve(
         ));
         board = core.board(&res.cells);
         search_detail.push_str(&format!(
-            "; lns: {} rebuilds, {} kept, {} new bests",
-            res.iterations, res.accepted, res.improved
+            "; lns: {} repairs ({} by assignment, {} of them gaining), {} kept, {} new bests",
+            res.iterations, res.assignments.0, res.assignments.1, res.accepted, res.improved
         ));
     }
     // The independent checker judges the board; the heuristic's own count is only claimed.
@@ -482,7 +580,9 @@ pub fn solve(
         "heuristic",
         solver.name(),
         Details::Edge {
-            variant: if searching {
+            variant: if flags.start.is_some() {
+                origin.to_string()
+            } else if searching {
                 format!(
                     "{}_{}",
                     construct.name(),
@@ -514,8 +614,13 @@ pub fn solve(
         rep.status = Status::Unverified;
     }
     rep.solver_status = format!(
-        "{} construction: {constructed} matched; {} regions of {} by the MILP{}",
-        construct.name(),
+        "{} {}: {constructed} matched; {} regions of {} by the MILP{}",
+        origin,
+        if flags.start.is_some() {
+            "board"
+        } else {
+            "construction"
+        },
         built.regions_solved,
         built.regions,
         if construct == Construct::Backtrack {
@@ -534,7 +639,7 @@ pub fn solve(
         }
     );
     rep.heuristic = Some(HeuristicStats {
-        construct: construct.name().to_string(),
+        construct: origin.to_string(),
         region: shape.label(p.cols()),
         constructed,
         seed: flags.seed.unwrap_or(1),
@@ -565,7 +670,10 @@ fn search_construct(
             .expect("poisoned")
             .push((started.elapsed().as_secs_f64(), m));
     };
-    let core = Core::new(p, &start).map_err(Error::Usage)?;
+    let mut core = Core::new(p, &start).map_err(Error::Usage)?;
+    // The DFS's finishing beam uses it too.
+    core.set_lookahead(flags.lookahead);
+    let core = core;
     let order = flags.scan.unwrap_or(ScanOrder::Comb(usize::MAX));
     let seed = flags.seed.unwrap_or(1);
     let label = order.label(p.rows());

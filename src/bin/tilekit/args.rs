@@ -663,6 +663,19 @@ pub(crate) struct HeuristicArgs {
     /// the board is then a function of the seed.
     #[arg(long, value_name = "N")]
     pub lns_iterations: Option<u64>,
+    /// With --improve lns: the share of repairs made by an exact assignment of pairwise
+    /// non-adjacent cells (Kuhn–Munkres), the rest by window rebuilds; 0 to 1 (default 0.5).
+    #[arg(long, value_name = "SHARE")]
+    pub lns_assign: Option<f64>,
+    /// With --construct beam or dfs: rank the beam's children by matched seams less a
+    /// look-ahead penalty, the seams that must break because the open sides of some colour
+    /// outnumber that colour's sides on the unused pieces.
+    #[arg(long)]
+    pub lookahead: bool,
+    /// With --via heuristic: improve this complete board (a board file, e.g. an earlier -o or
+    /// another solver's answer) instead of constructing one; --improve defaults to lns.
+    #[arg(long, value_name = "BOARD")]
+    pub start: Option<PathBuf>,
 }
 
 /// `--construct`.

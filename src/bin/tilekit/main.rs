@@ -84,24 +84,18 @@ fn bench_edge(
         "bench edge: its flags are --instances, --methods, --budget, --runs, --threads, --boards and --svg",
     )?;
     use tilekit::route::bench_edge;
-    use tilekit::route::edge_heuristic::Construct;
+    use tilekit::route::bench_edge::EdgeMethod;
     let opts = bench_edge::EdgeBenchOptions {
         instances: sal.instances,
         methods: if sal.methods.is_empty() {
-            vec![Construct::Beam, Construct::Dfs]
+            vec![EdgeMethod::parse("beam"), EdgeMethod::parse("dfs")]
+                .into_iter()
+                .collect::<Result<_, _>>()
+                .map_err(Error::Usage)?
         } else {
-            use clap::ValueEnum;
             sal.methods
                 .iter()
-                .map(|m| {
-                    args::ConstructArg::from_str(m, false)
-                        .map(Into::into)
-                        .map_err(|_| {
-                            Error::Usage(format!(
-                                "--methods {m}: bench edge takes beam, dfs, greedy, backtrack or random"
-                            ))
-                        })
-                })
+                .map(|m| EdgeMethod::parse(m).map_err(Error::Usage))
                 .collect::<Result<_, _>>()?
         },
         budget: sal.budget.unwrap_or(60.0),
@@ -341,6 +335,9 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                     construct_time: heuristic.construct_time,
                     lns_width: heuristic.lns_width,
                     lns_iterations: heuristic.lns_iterations,
+                    lns_assign: heuristic.lns_assign,
+                    start: heuristic.start,
+                    lookahead: heuristic.lookahead,
                 },
                 astar: tilekit::route::astar::AstarFlags {
                     heuristic: astar.heuristic.map(Into::into),
