@@ -43,6 +43,8 @@ pub struct LnsParams {
     pub assign_share: f64,
     /// Fewest and most cells an assignment move frees.
     pub assign_cells: (usize, usize),
+    /// Repair sets of at most this many cells go to the exact search first.
+    pub exact_cells: usize,
     /// Seed.
     pub seed: u64,
     /// Workers.
@@ -58,6 +60,7 @@ impl Default for LnsParams {
             iterations: None,
             assign_share: 0.5,
             assign_cells: (12, 48),
+            exact_cells: 12,
             seed: 1,
             threads: 1,
         }
@@ -79,6 +82,9 @@ pub struct LnsResult {
     pub improved: u64,
     /// Assignment moves made, and those that gained seams.
     pub assignments: (u64, u64),
+    /// Window repairs made by the exact search, and those it finished (the window proven
+    /// optimal, or improved).
+    pub exact: (u64, u64),
 }
 
 /// The mismatched seams of `cells` as (cell, side) with side RIGHT or DOWN.
@@ -246,6 +252,148 @@ fn assign_move(
     cur_m + new as usize - old as usize
 }
 
+/// Placements an exact window repair may try before it gives up (and the beam rebuilds the
+/// window instead).
+const EXACT_NODES: u64 = 200_000;
+
+/// The exact repair of a small set of cells: a depth-first branch and bound over `cells`
+/// (row-major, so each cell's upper and left neighbours are placed or pinned before it) that
+/// re-places the cells' own pieces, each in every rotation that fits, minimising the broken
+/// seams that touch the cells. Candidates are tried in a seeded random order, so that among
+/// equally good fillings a different one may come first. Returns the best filling found,
+/// its broken seams (never more than the current filling's), the current filling's, and
+/// whether the search finished (then no filling breaks fewer: the window is optimal), or
+/// `None` when the node cap came before any filling.
+fn exact_window(
+    core: &Core,
+    cur: &[u16],
+    cells: &[usize],
+    rng: &mut Rng,
+) -> Option<(Vec<u16>, usize, usize, bool)> {
+    let (rows, cols) = (core.rows(), core.cols());
+    let n = cells.len();
+    let mut inset = vec![usize::MAX; core.cells()];
+    for (i, &c) in cells.iter().enumerate() {
+        inset[c] = i;
+    }
+    // Seams broken now, each counted once.
+    let broken_at = |board: &dyn Fn(usize) -> u16, cell: usize, o: u16, early_only: bool| {
+        let sd = core.oriented(o).sides;
+        let mut b = 0;
+        for (d, nb) in around(rows, cols, cell).into_iter().enumerate() {
+            let Some(nb) = nb else { continue };
+            // A seam inside the set is counted by its later cell.
+            if early_only && inset[nb] != usize::MAX && inset[nb] > inset[cell] {
+                continue;
+            }
+            if core.oriented(board(nb)).sides[(d + 2) % 4] != sd[d] {
+                b += 1;
+            }
+        }
+        b
+    };
+    let now = |c: usize| cur[c];
+    let current: usize = cells
+        .iter()
+        .map(|&c| broken_at(&now, c, cur[c], true))
+        .sum();
+    let mut pieces: Vec<u16> = cells.iter().map(|&c| cur[c] / 4).collect();
+    rng.shuffle(&mut pieces);
+    struct Search<'a> {
+        best: Option<(Vec<u16>, usize)>,
+        bound: usize,
+        nodes: u64,
+        place: Vec<u16>,
+        used: Vec<bool>,
+        rots: &'a [[u8; 4]],
+    }
+    let rots: Vec<[u8; 4]> = (0..n)
+        .map(|_| {
+            let mut r = [0u8, 1, 2, 3];
+            rng.shuffle(&mut r);
+            r
+        })
+        .collect();
+    let mut st = Search {
+        best: None,
+        bound: current,
+        nodes: 0,
+        place: vec![u16::MAX; n],
+        used: vec![false; n],
+        rots: &rots,
+    };
+    fn go(
+        core: &Core,
+        cur: &[u16],
+        cells: &[usize],
+        inset: &[usize],
+        pieces: &[u16],
+        st: &mut Search<'_>,
+        depth: usize,
+        broken: usize,
+    ) -> bool {
+        if depth == cells.len() {
+            st.best = Some((st.place.clone(), broken));
+            // Look for strictly fewer from here on; none is possible below zero.
+            if broken == 0 {
+                return true;
+            }
+            st.bound = broken - 1;
+            return false;
+        }
+        let (rows, cols) = (core.rows(), core.cols());
+        let cell = cells[depth];
+        let class = core.class(cell);
+        let nbs = around(rows, cols, cell);
+        // The colours the known neighbours show towards this cell: earlier cells of the set
+        // and pinned cells (later cells of the set are not known yet).
+        let want: [Option<u8>; 4] = std::array::from_fn(|d| {
+            let nb = nbs[d]?;
+            let o = match inset[nb] {
+                usize::MAX => cur[nb],
+                i if i < depth => st.place[i],
+                _ => return None,
+            };
+            Some(core.oriented(o).sides[(d + 2) % 4])
+        });
+        for i in 0..pieces.len() {
+            if st.used[i] {
+                continue;
+            }
+            for &rot in &st.rots[depth] {
+                let o = pieces[i] * 4 + rot as u16;
+                let sd = core.oriented(o).sides;
+                if !(0..4).all(|d| (sd[d] == 0) == (class & (1 << d) != 0)) {
+                    continue;
+                }
+                st.nodes += 1;
+                if st.nodes > EXACT_NODES {
+                    return true;
+                }
+                let b = broken
+                    + (0..4)
+                        .filter(|&d| want[d].is_some_and(|w| w != sd[d]))
+                        .count();
+                if b > st.bound {
+                    continue;
+                }
+                st.used[i] = true;
+                st.place[depth] = o;
+                let stop = go(core, cur, cells, inset, pieces, st, depth + 1, b);
+                st.used[i] = false;
+                if stop {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+    go(core, cur, cells, &inset, &pieces, &mut st, 0, 0);
+    let finished = st.nodes <= EXACT_NODES;
+    st.best
+        .map(|(place, broken)| (place, broken, current, finished))
+}
+
 /// Improve the complete board `start` (every cell filled; `core`'s fixed pieces in place and
 /// kept) until `params.iterations` or `deadline`; `on_best` hears every new best board.
 pub fn lns(
@@ -263,6 +411,7 @@ pub fn lns(
         accepted: u64,
         improved: u64,
         assignments: (u64, u64),
+        exact: (u64, u64),
     }
     let shared = Mutex::new(Shared {
         best: start.to_vec(),
@@ -271,6 +420,7 @@ pub fn lns(
         accepted: 0,
         improved: 0,
         assignments: (0, 0),
+        exact: (0, 0),
     });
     let groups = kind_groups(core, &pinned);
     let worker = |w: usize| {
@@ -290,6 +440,8 @@ pub fn lns(
         let mut hot = Vec::new();
         let mut scratch = AssignScratch::default();
         let (mut assigns, mut gains) = (0u64, 0u64);
+        // Windows repaired by the exact search, and those of them it finished (proved).
+        let mut exact = (0u64, 0u64);
         loop {
             {
                 let mut s = shared.lock().expect("an LNS worker panicked");
@@ -299,6 +451,8 @@ pub fn lns(
                 {
                     s.assignments.0 += assigns;
                     s.assignments.1 += gains;
+                    s.exact.0 += exact.0;
+                    s.exact.1 += exact.1;
                     return;
                 }
                 s.iterations += 1;
@@ -407,14 +561,28 @@ pub fn lns(
                 if cells.is_empty() {
                     continue;
                 }
-                work.set_fixed(&pins);
-                let res = beam_cells(&work, &cells, params.width, rng.next_u64(), 1, None);
                 since_best += 1;
-                if res.matched < cur_m || res.cells.contains(&u16::MAX) {
-                    continue;
+                // Small sets first by the exact search; the beam when that runs out of nodes.
+                if cells.len() <= params.exact_cells
+                    && let Some((place, broken, current, finished)) =
+                        exact_window(core, &cur, &cells, &mut rng)
+                    && (finished || broken < current)
+                {
+                    exact.0 += 1;
+                    exact.1 += finished as u64;
+                    for (i, &c) in cells.iter().enumerate() {
+                        cur[c] = place[i];
+                    }
+                    cur_m = cur_m + current - broken;
+                } else {
+                    work.set_fixed(&pins);
+                    let res = beam_cells(&work, &cells, params.width, rng.next_u64(), 1, None);
+                    if res.matched < cur_m || res.cells.contains(&u16::MAX) {
+                        continue;
+                    }
+                    cur = res.cells;
+                    cur_m = res.matched;
                 }
-                cur = res.cells;
-                cur_m = res.matched;
             }
             let gained = cur_m > before;
             let mut s = shared.lock().expect("an LNS worker panicked");
@@ -448,6 +616,7 @@ pub fn lns(
         accepted: s.accepted,
         improved: s.improved,
         assignments: s.assignments,
+        exact: s.exact,
     }
 }
 
@@ -581,6 +750,94 @@ mod assign_tests {
             (0, 0, 0, m)
         );
         assert_eq!(b.cells[20], planted.cells[20]);
+    }
+}
+
+#[cfg(test)]
+mod exact_tests {
+    use super::*;
+    use crate::puzzle::edge::{Board, generate};
+
+    /// The best filling of `cells` by brute force over every placement of their pieces, each
+    /// in every rotation that fits: the fewest broken seams of the whole board.
+    fn brute(core: &Core, cur: &[u16], cells: &[usize]) -> usize {
+        fn rec(
+            core: &Core,
+            board: &mut Vec<u16>,
+            cells: &[usize],
+            free: &mut Vec<u16>,
+            best: &mut usize,
+        ) {
+            if free.is_empty() {
+                let broken = core.max_score() - core.matched(board);
+                *best = (*best).min(broken);
+                return;
+            }
+            let cell = cells[cells.len() - free.len()];
+            for i in 0..free.len() {
+                let p = free.swap_remove(i);
+                for rot in 0..4 {
+                    let o = p * 4 + rot;
+                    let sd = core.oriented(o).sides;
+                    let class = core.class(cell);
+                    if (0..4).all(|d| (sd[d] == 0) == (class & (1 << d) != 0)) {
+                        board[cell] = o;
+                        rec(core, board, cells, free, best);
+                    }
+                }
+                free.push(p);
+                let last = free.len() - 1;
+                free.swap(i, last);
+            }
+        }
+        let mut board = cur.to_vec();
+        let mut free: Vec<u16> = cells.iter().map(|&c| cur[c] / 4).collect();
+        let mut best = usize::MAX;
+        rec(core, &mut board, cells, &mut free, &mut best);
+        best
+    }
+
+    #[test]
+    fn the_exact_window_search_agrees_with_brute_force() {
+        for seed in 1..=12u64 {
+            let (p, _) = generate(5, 6, 2, 3, seed).unwrap();
+            let core = Core::new(&p, &Board::empty(5, 6)).unwrap();
+            let start = crate::heuristic::beam::beam(
+                &core,
+                crate::heuristic::core::ScanOrder::RowMajor,
+                1,
+                seed,
+                1,
+                None,
+            );
+            let mut rng = Rng::new(seed);
+            // A 2×2 inner window, plus (on odd seeds) a scattered inner cell.
+            let (r0, c0) = (1 + rng.below(2), 1 + rng.below(2));
+            let w = 2;
+            let mut cells: Vec<usize> = (r0..r0 + 2)
+                .flat_map(|r| (c0..c0 + w).map(move |c| r * 6 + c))
+                .collect();
+            if seed % 2 == 1 && !cells.contains(&(3 * 6 + 4)) {
+                cells.push(3 * 6 + 4);
+            }
+            cells.sort_unstable();
+            let whole_now = core.max_score() - core.matched(&start.cells);
+            let (place, broken, current, finished) =
+                exact_window(&core, &start.cells, &cells, &mut rng).expect("a filling");
+            assert!(finished, "seed {seed}: small windows finish");
+            let mut after = start.cells.clone();
+            for (i, &c) in cells.iter().enumerate() {
+                after[c] = place[i];
+            }
+            let whole_after = core.max_score() - core.matched(&after);
+            assert_eq!(
+                whole_now - whole_after,
+                current - broken,
+                "seed {seed}: its counts"
+            );
+            let best_whole = brute(&core, &start.cells, &cells);
+            assert_eq!(whole_after, best_whole, "seed {seed}: not the best filling");
+        }
     }
 }
 

@@ -567,8 +567,14 @@ pub fn solve(
         ));
         board = core.board(&res.cells);
         search_detail.push_str(&format!(
-            "; lns: {} repairs ({} by assignment, {} of them gaining), {} kept, {} new bests",
-            res.iterations, res.assignments.0, res.assignments.1, res.accepted, res.improved
+            "; lns: {} repairs ({} by assignment, {} of them gaining; {} windows by the exact search, {} of them finished), {} kept, {} new bests",
+            res.iterations,
+            res.assignments.0,
+            res.assignments.1,
+            res.exact.0,
+            res.exact.1,
+            res.accepted,
+            res.improved
         ));
     }
     // The independent checker judges the board; the heuristic's own count is only claimed.
