@@ -174,7 +174,7 @@ pub fn run(
     let io = super::output::stdout_write_error;
     writeln!(
         out,
-        "{:<6} {:<7} {:>7} {:>5} {:>4}  {:>5} {:>7} {:>5}   anchors: {:>7} {:>7} {:>8}",
+        "{:<6} {:<8} {:>7} {:>5} {:>4}  {:>5} {:>7} {:>5}   anchors: {:>7} {:>7} {:>8}",
         "inst",
         "method",
         "budget",
@@ -271,7 +271,7 @@ pub fn run(
             );
             writeln!(
                 out,
-                "{:<6} {:<7} {:>6.0}s {:>5} {:>4}  {:>5} {:>7.2} {:>5}   anchors: {anchors}",
+                "{:<6} {:<8} {:>6.0}s {:>5} {:>4}  {:>5} {:>7.2} {:>5}   anchors: {anchors}",
                 row.instance,
                 row.method,
                 row.budget,
