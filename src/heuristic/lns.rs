@@ -299,7 +299,13 @@ fn exact_window(
         .sum();
     let mut pieces: Vec<u16> = cells.iter().map(|&c| cur[c] / 4).collect();
     rng.shuffle(&mut pieces);
+    /// The search's state: the board around the set, the set, its pieces, and the best
+    /// filling so far.
     struct Search<'a> {
+        cur: &'a [u16],
+        cells: &'a [usize],
+        inset: &'a [usize],
+        pieces: &'a [u16],
         best: Option<(Vec<u16>, usize)>,
         bound: usize,
         nodes: u64,
@@ -315,6 +321,10 @@ fn exact_window(
         })
         .collect();
     let mut st = Search {
+        cur,
+        cells,
+        inset: &inset,
+        pieces: &pieces,
         best: None,
         bound: current,
         nodes: 0,
@@ -322,16 +332,8 @@ fn exact_window(
         used: vec![false; n],
         rots: &rots,
     };
-    fn go(
-        core: &Core,
-        cur: &[u16],
-        cells: &[usize],
-        inset: &[usize],
-        pieces: &[u16],
-        st: &mut Search<'_>,
-        depth: usize,
-        broken: usize,
-    ) -> bool {
+    fn go(core: &Core, st: &mut Search<'_>, depth: usize, broken: usize) -> bool {
+        let (cur, cells, inset, pieces) = (st.cur, st.cells, st.inset, st.pieces);
         if depth == cells.len() {
             st.best = Some((st.place.clone(), broken));
             // Look for strictly fewer from here on; none is possible below zero.
@@ -356,12 +358,12 @@ fn exact_window(
             };
             Some(core.oriented(o).sides[(d + 2) % 4])
         });
-        for i in 0..pieces.len() {
+        for (i, &piece) in pieces.iter().enumerate() {
             if st.used[i] {
                 continue;
             }
             for &rot in &st.rots[depth] {
-                let o = pieces[i] * 4 + rot as u16;
+                let o = piece * 4 + rot as u16;
                 let sd = core.oriented(o).sides;
                 if !(0..4).all(|d| (sd[d] == 0) == (class & (1 << d) != 0)) {
                     continue;
@@ -379,7 +381,7 @@ fn exact_window(
                 }
                 st.used[i] = true;
                 st.place[depth] = o;
-                let stop = go(core, cur, cells, inset, pieces, st, depth + 1, b);
+                let stop = go(core, st, depth + 1, b);
                 st.used[i] = false;
                 if stop {
                     return true;
@@ -388,7 +390,7 @@ fn exact_window(
         }
         false
     }
-    go(core, cur, cells, &inset, &pieces, &mut st, 0, 0);
+    go(core, &mut st, 0, 0);
     let finished = st.nodes <= EXACT_NODES;
     st.best
         .map(|(place, broken)| (place, broken, current, finished))
