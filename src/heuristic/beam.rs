@@ -769,11 +769,7 @@ mod look_tests {
     fn a_perfect_boards_prefixes_carry_no_penalty() {
         for seed in 1..=5 {
             let (p, planted) = generate(6, 6, 2, 5, seed).unwrap();
-            let all: Vec<u16> = planted
-                .cells
-                .iter()
-                .map(|c| c.map_or(u16::MAX, |(id, r)| (id - 1) * 4 + r.turns() as u16))
-                .collect();
+            let all = Core::indices(&planted);
             let mut core = Core::new(&p, &Board::empty(6, 6)).unwrap();
             core.set_lookahead(true);
             let cells = ScanOrder::RowMajor.cells(6, 6);

@@ -237,12 +237,7 @@ impl Core {
                 }
             }
         }
-        let mut fixed_o = vec![u16::MAX; rows * cols];
-        for (cell, c) in fixed.cells.iter().enumerate() {
-            if let Some((id, rot)) = c {
-                fixed_o[cell] = (id - 1) * 4 + rot.turns() as u16;
-            }
-        }
+        let fixed_o = Core::indices(fixed);
         Ok(Core {
             rows,
             cols,
@@ -360,6 +355,16 @@ impl Core {
     /// The puzzle's colour number of dense colour `d`.
     pub fn colour(&self, d: u8) -> u16 {
         self.colour_of[d as usize]
+    }
+
+    /// The rotated-piece index of each cell of `board` (`u16::MAX`: empty), the inverse of
+    /// [`board`](Self::board).
+    pub fn indices(board: &Board) -> Vec<u16> {
+        board
+            .cells
+            .iter()
+            .map(|c| c.map_or(u16::MAX, |(id, r)| (id - 1) * 4 + r.turns() as u16))
+            .collect()
     }
 
     /// A board from rotated-piece indices per cell (`u16::MAX`: empty).
@@ -568,11 +573,7 @@ mod tests {
     fn the_core_count_agrees_with_the_checker_and_greedy_completion_is_legal() {
         let (p, planted) = generate(7, 5, 2, 3, 4).unwrap();
         let core = Core::new(&p, &Board::empty(7, 5)).unwrap();
-        let cells: Vec<u16> = planted
-            .cells
-            .iter()
-            .map(|c| c.map_or(u16::MAX, |(id, r)| (id - 1) * 4 + r.turns() as u16))
-            .collect();
+        let cells = Core::indices(&planted);
         assert_eq!(core.board(&cells), planted);
         assert_eq!(core.matched(&cells), score(&p, &planted).matched);
         let mut partial = cells.clone();

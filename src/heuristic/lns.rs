@@ -658,15 +658,6 @@ mod assign_tests {
     use super::*;
     use crate::puzzle::edge::{Board, generate, score};
 
-    /// A planted board as rotated-piece indices.
-    fn planted_cells(planted: &Board) -> Vec<u16> {
-        planted
-            .cells
-            .iter()
-            .map(|c| c.map_or(u16::MAX, |(id, r)| (id - 1) * 4 + r.turns() as u16))
-            .collect()
-    }
-
     #[test]
     fn scrambled_non_adjacent_cells_of_a_perfect_board_are_put_back_exactly() {
         for seed in 1..=6 {
@@ -675,7 +666,7 @@ mod assign_tests {
             let pinned = vec![false; 64];
             let groups = kind_groups(&core, &pinned);
             let mut rng = Rng::new(seed);
-            let mut cells = planted_cells(&planted);
+            let mut cells = Core::indices(&planted);
             // Inner cells of one colour of the chequerboard: pairwise non-adjacent.
             let set: Vec<usize> = groups[2]
                 .iter()
@@ -853,11 +844,7 @@ mod window_tests {
     fn a_window_of_a_planted_board_is_rebuilt_perfectly() {
         for seed in 1..=5 {
             let (p, planted) = generate(9, 9, 3, 6, seed).unwrap();
-            let all: Vec<u16> = planted
-                .cells
-                .iter()
-                .map(|c| c.map_or(u16::MAX, |(id, r)| (id - 1) * 4 + r.turns() as u16))
-                .collect();
+            let all = Core::indices(&planted);
             let mut core = Core::new(&p, &Board::empty(9, 9)).unwrap();
             for (r0, c0, h, w) in [(2, 3, 4, 4), (0, 0, 3, 5), (5, 4, 4, 5), (3, 0, 6, 2)] {
                 let mut pins = all.clone();

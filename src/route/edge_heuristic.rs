@@ -526,11 +526,7 @@ pub fn solve(
     }
     if improve == Improve::Lns {
         let core = Core::new(p, &fixed_board(p, &flags.fixes)?).map_err(Error::Usage)?;
-        let cells: Vec<u16> = board
-            .cells
-            .iter()
-            .map(|c| c.map_or(u16::MAX, |(id, rot)| (id - 1) * 4 + rot.turns() as u16))
-            .collect();
+        let cells = Core::indices(&board);
         let params = crate::heuristic::lns::LnsParams {
             width: flags.lns_width.unwrap_or(128).max(1),
             iterations: flags.lns_iterations,
