@@ -491,6 +491,11 @@ fn a_start_board_is_improved_and_a_bad_one_refused() {
         ),
         (
             "first.txt",
+            &["--region", "2xn"][..],
+            "--region builds a first board, and --start first.txt gives one",
+        ),
+        (
+            "first.txt",
             &["--fix", &turned][..],
             "is not on the start board",
         ),

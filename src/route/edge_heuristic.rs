@@ -322,6 +322,28 @@ pub fn solve(
     } else {
         Improve::Ls
     });
+    if let Some(path) = &flags.start {
+        for flag in flags.given() {
+            if matches!(
+                flag,
+                "--construct"
+                    | "--region"
+                    | "--backtrack-time"
+                    | "--beam-width"
+                    | "--scan"
+                    | "--breaks"
+                    | "--node-cap"
+                    | "--restarts"
+                    | "--construct-time"
+                    | "--lookahead"
+            ) {
+                return Err(Error::Usage(format!(
+                    "{flag} builds a first board, and --start {} gives one: use one or the other",
+                    path.display()
+                )));
+            }
+        }
+    }
     for (given, flag, applies) in [
         (
             flags.beam_width.is_some(),
@@ -362,28 +384,6 @@ pub fn solve(
                 "{flag} does not apply to --construct {}",
                 construct.name()
             )));
-        }
-    }
-    if let Some(path) = &flags.start {
-        for flag in flags.given() {
-            if matches!(
-                flag,
-                "--construct"
-                    | "--region"
-                    | "--backtrack-time"
-                    | "--beam-width"
-                    | "--scan"
-                    | "--breaks"
-                    | "--node-cap"
-                    | "--restarts"
-                    | "--construct-time"
-                    | "--lookahead"
-            ) {
-                return Err(Error::Usage(format!(
-                    "{flag} builds a first board, and --start {} gives one: use one or the other",
-                    path.display()
-                )));
-            }
         }
     }
     if let Some(share) = flags.lns_assign
