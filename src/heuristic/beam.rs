@@ -768,10 +768,10 @@ mod look_tests {
     use crate::puzzle::edge::{Board, generate};
 
     /// On a planted board, the children that continue the planted board never carry a
-    /// penalty: the penalty of each placement along the planted board, replayed through the
-    /// beam with width 1 and the planted pieces as the only candidates (all other cells
-    /// pinned after them), is zero, i.e. the look-ahead never calls a perfect board's
-    /// prefix hopeless.
+    /// penalty: the planted board's prefixes are replayed one cell at a time as the only
+    /// live board, each expanded by `expand_range`, and the child that places the planted
+    /// piece (when the fan-out keeps it) has a key equal to its score plus the offset, i.e.
+    /// the look-ahead never calls a perfect board's prefix hopeless.
     #[test]
     fn a_perfect_boards_prefixes_carry_no_penalty() {
         for seed in 1..=10 {
