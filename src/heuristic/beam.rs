@@ -211,7 +211,7 @@ pub fn beam_cells(
         let pool = expand_all(
             core,
             cell,
-            (&prof, stride),
+            &prof,
             &used,
             &score,
             look.as_ref(),
@@ -300,7 +300,7 @@ pub fn beam_cells(
 fn expand_all(
     core: &Core,
     cell: usize,
-    prof: (&[u8], usize),
+    prof: &[u8],
     used: &[u64],
     score: &[u16],
     look: Option<&Look>,
@@ -355,7 +355,7 @@ fn expand_all(
 fn expand_range(
     core: &Core,
     cell: usize,
-    (prof, stride): (&[u8], usize),
+    prof: &[u8],
     used: &[u64],
     score: &[u16],
     look: Option<&Look>,
@@ -370,7 +370,8 @@ fn expand_range(
         Some(l) => (vec![0i16; l.ncolours], vec![0i16; l.ncolours]),
         None => (Vec::new(), Vec::new()),
     };
-    let words = used.len() / score.len();
+    // Each live board's share of the flat arrays: its profile (and supply), its piece set.
+    let (stride, words) = (prof.len() / score.len(), used.len() / score.len());
     let (r, c) = (cell / cols, cell % cols);
     let k = core.class(cell);
     // Seams the placement closes towards the left and up (the rim closes none).
@@ -797,7 +798,7 @@ mod look_tests {
                 expand_range(
                     &core,
                     cell,
-                    (&prof, stride),
+                    &prof,
                     &used,
                     &[score],
                     Some(&look),

@@ -287,6 +287,12 @@ impl Core {
     pub fn class(&self, cell: usize) -> u8 {
         self.class_of[cell]
     }
+    /// Whether rotated piece `o` fits `cell`: its grey sides face the rim, and only those.
+    #[inline(always)]
+    pub fn fits(&self, o: u16, cell: usize) -> bool {
+        let (s, k) = (self.oriented(o).sides, self.class(cell));
+        (0..4).all(|d| (s[d] == 0) == rim(k, d))
+    }
     /// Every rotated piece that fits class `k`.
     pub fn fitting(&self, k: u8) -> &[u16] {
         &self.fitting[k as usize]

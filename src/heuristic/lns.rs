@@ -87,21 +87,31 @@ pub struct LnsResult {
     pub exact: (u64, u64),
 }
 
-/// The mismatched seams of `cells` as (cell, side) with side RIGHT or DOWN.
-fn mismatches(core: &Core, cells: &[u16]) -> Vec<usize> {
+/// The mismatched seams of `cells`, each as its two cells (left and right, or upper and
+/// lower).
+fn mismatches(core: &Core, cells: &[u16]) -> Vec<(usize, usize)> {
     let (rows, cols) = (core.rows(), core.cols());
     let mut out = Vec::new();
     for (cell, &o) in cells.iter().enumerate() {
         let s = core.oriented(o).sides;
         let (r, c) = (cell / cols, cell % cols);
         if c + 1 < cols && core.oriented(cells[cell + 1]).sides[3] != s[RIGHT] {
-            out.push(cell);
+            out.push((cell, cell + 1));
         }
         if r + 1 < rows && core.oriented(cells[cell + cols]).sides[0] != s[DOWN] {
-            out.push(cell);
+            out.push((cell, cell + cols));
         }
     }
     out
+}
+
+/// The kind of piece `cell` takes, as an index of [`kind_groups`]: corner, border, inner.
+fn kind_of(core: &Core, cell: usize) -> usize {
+    match core.class(cell).count_ones() {
+        0 => 2,
+        1 => 1,
+        _ => 0,
+    }
 }
 
 /// The neighbours of `cell` on the four sides (up, right, down, left), `None` off the board.
@@ -121,11 +131,7 @@ fn around(rows: usize, cols: usize, cell: usize) -> [Option<usize>; 4] {
 fn kind_groups(core: &Core, pinned: &[bool]) -> [Vec<usize>; 3] {
     let mut out: [Vec<usize>; 3] = Default::default();
     for cell in (0..core.cells()).filter(|&c| !pinned[c]) {
-        match core.class(cell).count_ones() {
-            0 => out[2].push(cell),
-            1 => out[1].push(cell),
-            _ => out[0].push(cell),
-        }
+        out[kind_of(core, cell)].push(cell);
     }
     out
 }
@@ -199,7 +205,6 @@ fn assign_move(
     // the cell's rim sides, against the pinned neighbours (none of them freed).
     let mut old = 0i64;
     for (i, &cell) in sc.cells.iter().enumerate() {
-        let class = core.class(cell);
         let nbs = around(rows, cols, cell);
         let want: [Option<u8>; 4] =
             std::array::from_fn(|d| nbs[d].map(|nb| core.oriented(cur[nb]).sides[(d + 2) % 4]));
@@ -212,10 +217,10 @@ fn assign_move(
             let mut best = (i64::MIN, u16::MAX);
             for rot in 0..4u16 {
                 let o = piece * 4 + rot;
-                let s = core.oriented(o).sides;
-                if !(0..4).all(|d| (s[d] == 0) == (class & (1 << d) != 0)) {
+                if !core.fits(o, cell) {
                     continue;
                 }
+                let s = core.oriented(o).sides;
                 let m = (0..4).filter(|&d| want[d] == Some(s[d])).count() as i64;
                 if m > best.0 {
                     best = (m, o);
@@ -276,26 +281,23 @@ fn exact_window(
     for (i, &c) in cells.iter().enumerate() {
         inset[c] = i;
     }
-    // Seams broken now, each counted once.
-    let broken_at = |board: &dyn Fn(usize) -> u16, cell: usize, o: u16, early_only: bool| {
-        let sd = core.oriented(o).sides;
-        let mut b = 0;
-        for (d, nb) in around(rows, cols, cell).into_iter().enumerate() {
-            let Some(nb) = nb else { continue };
-            // A seam inside the set is counted by its later cell.
-            if early_only && inset[nb] != usize::MAX && inset[nb] > inset[cell] {
-                continue;
-            }
-            if core.oriented(board(nb)).sides[(d + 2) % 4] != sd[d] {
-                b += 1;
-            }
-        }
-        b
-    };
-    let now = |c: usize| cur[c];
+    // Seams broken now around the set, each counted once: a seam inside the set by its later
+    // cell, as the search counts them.
     let current: usize = cells
         .iter()
-        .map(|&c| broken_at(&now, c, cur[c], true))
+        .map(|&cell| {
+            let sd = core.oriented(cur[cell]).sides;
+            around(rows, cols, cell)
+                .into_iter()
+                .enumerate()
+                .filter(|&(_, nb)| {
+                    nb.is_some_and(|nb| inset[nb] == usize::MAX || inset[nb] < inset[cell])
+                })
+                .filter(|&(d, nb)| {
+                    core.oriented(cur[nb.expect("filtered")]).sides[(d + 2) % 4] != sd[d]
+                })
+                .count()
+        })
         .sum();
     let mut pieces: Vec<u16> = cells.iter().map(|&c| cur[c] / 4).collect();
     rng.shuffle(&mut pieces);
@@ -345,7 +347,6 @@ fn exact_window(
         }
         let (rows, cols) = (core.rows(), core.cols());
         let cell = cells[depth];
-        let class = core.class(cell);
         let nbs = around(rows, cols, cell);
         // The colours the known neighbours show towards this cell: earlier cells of the set
         // and pinned cells (later cells of the set are not known yet).
@@ -364,10 +365,10 @@ fn exact_window(
             }
             for &rot in &st.rots[depth] {
                 let o = piece * 4 + rot as u16;
-                let sd = core.oriented(o).sides;
-                if !(0..4).all(|d| (sd[d] == 0) == (class & (1 << d) != 0)) {
+                if !core.fits(o, cell) {
                     continue;
                 }
+                let sd = core.oriented(o).sides;
                 st.nodes += 1;
                 if st.nodes > EXACT_NODES {
                     return true;
@@ -470,27 +471,15 @@ pub fn lns(
             if rng.unit() < params.assign_share {
                 // Both ends of every mismatched seam are hot.
                 hot.clear();
-                for &cell in &bad {
-                    hot.push(cell);
-                    let s = core.oriented(cur[cell]).sides;
-                    if cell % cols + 1 < cols && core.oriented(cur[cell + 1]).sides[3] != s[RIGHT] {
-                        hot.push(cell + 1);
-                    }
-                    if cell + cols < core.cells()
-                        && core.oriented(cur[cell + cols]).sides[0] != s[DOWN]
-                    {
-                        hot.push(cell + cols);
-                    }
-                }
-                hot.retain(|&c| !pinned[c]);
+                hot.extend(
+                    bad.iter()
+                        .flat_map(|&(a, b)| [a, b])
+                        .filter(|&c| !pinned[c]),
+                );
                 // The kind of a random hot cell (inner when nothing is hot).
-                let kind = hot.get(rng.below(hot.len().max(1))).map_or(2, |&c| {
-                    match core.class(c).count_ones() {
-                        0 => 2,
-                        1 => 1,
-                        _ => 0,
-                    }
-                });
+                let kind = hot
+                    .get(rng.below(hot.len().max(1)))
+                    .map_or(2, |&c| kind_of(core, c));
                 let (klo, khi) = (
                     params.assign_cells.0.max(2),
                     params.assign_cells.1.max(params.assign_cells.0.max(2)),
@@ -517,7 +506,7 @@ pub fn lns(
                     (lo + rng.below(hi - lo + 1)).min(cols),
                 );
                 let (cr, cc) = if !bad.is_empty() && rng.below(5) != 0 {
-                    let cell = bad[rng.below(bad.len())];
+                    let cell = bad[rng.below(bad.len())].0;
                     (cell / cols, cell % cols)
                 } else {
                     (rng.below(rows), rng.below(cols))
@@ -539,20 +528,8 @@ pub fn lns(
                 // travel between the two places (a window alone only rearranges its own).
                 if !bad.is_empty() && rng.below(2) == 0 {
                     for _ in 0..2 + rng.below(10) {
-                        let cell = bad[rng.below(bad.len())];
-                        let cell = if rng.below(2) == 0 {
-                            cell
-                        } else {
-                            // The other end of the seam: right or below.
-                            let right = cell % cols + 1 < cols
-                                && core.oriented(cur[cell + 1]).sides[3]
-                                    != core.oriented(cur[cell]).sides[RIGHT];
-                            if right {
-                                cell + 1
-                            } else {
-                                (cell + cols).min(core.cells() - 1)
-                            }
-                        };
+                        let (a, b) = bad[rng.below(bad.len())];
+                        let cell = if rng.below(2) == 0 { a } else { b };
                         if !pinned[cell] && pins[cell] != u16::MAX {
                             pins[cell] = u16::MAX;
                             cells.push(cell);
@@ -722,7 +699,10 @@ mod assign_tests {
         let mut sc = AssignScratch::default();
         for i in 0..300 {
             let kind = i % 3;
-            let hot = mismatches(&core, &cells);
+            let hot: Vec<usize> = mismatches(&core, &cells)
+                .into_iter()
+                .flat_map(|(a, b)| [a, b])
+                .collect();
             let next = assign_move(
                 &core,
                 &mut cells,

@@ -313,8 +313,8 @@ pub fn solve(
     let construct = flags.construct.unwrap_or_default();
     let searching = matches!(construct, Construct::Beam | Construct::Dfs);
     // The search constructors' boards are past what the paper's local search improves, and
-    // the LNS has not yet improved one (README): they get the whole time by default, and
-    // `--improve lns` is asked for.
+    // the LNS rarely improves one of a 60-s run (README): they get the whole time by default,
+    // and `--improve lns` is asked for. A `--start` board is there to be improved.
     let improve = flags.improve.unwrap_or(if flags.start.is_some() {
         Improve::Lns
     } else if searching {
@@ -322,27 +322,18 @@ pub fn solve(
     } else {
         Improve::Ls
     });
-    if let Some(path) = &flags.start {
-        for flag in flags.given() {
-            if matches!(
-                flag,
-                "--construct"
-                    | "--region"
-                    | "--backtrack-time"
-                    | "--beam-width"
-                    | "--scan"
-                    | "--breaks"
-                    | "--node-cap"
-                    | "--restarts"
-                    | "--construct-time"
-                    | "--lookahead"
-            ) {
-                return Err(Error::Usage(format!(
-                    "{flag} builds a first board, and --start {} gives one: use one or the other",
-                    path.display()
-                )));
-            }
+    // A flag of the construction beside `--start`, which gives the first board instead.
+    let with_start = |flag: &str| -> Result<(), Error> {
+        match &flags.start {
+            Some(path) => Err(Error::Usage(format!(
+                "{flag} builds a first board, and --start {} gives one: use one or the other",
+                path.display()
+            ))),
+            None => Ok(()),
         }
+    };
+    if flags.construct.is_some() {
+        with_start("--construct")?;
     }
     for (given, flag, applies) in [
         (
@@ -379,6 +370,9 @@ pub fn solve(
             construct == Construct::Backtrack,
         ),
     ] {
+        if given {
+            with_start(flag)?;
+        }
         if given && !applies {
             return Err(Error::Usage(format!(
                 "{flag} does not apply to --construct {}",

@@ -85,13 +85,16 @@ fn bench_edge(
     )?;
     use tilekit::route::bench_edge;
     use tilekit::route::bench_edge::EdgeMethod;
+    use tilekit::route::edge_heuristic::Construct;
     let opts = bench_edge::EdgeBenchOptions {
         instances: sal.instances,
         methods: if sal.methods.is_empty() {
-            vec![EdgeMethod::parse("beam"), EdgeMethod::parse("dfs")]
-                .into_iter()
-                .collect::<Result<_, _>>()
-                .map_err(Error::Usage)?
+            [Construct::Beam, Construct::Dfs]
+                .map(|construct| EdgeMethod {
+                    construct,
+                    lns: false,
+                })
+                .to_vec()
         } else {
             sal.methods
                 .iter()
