@@ -6,6 +6,7 @@
 //! proofs, SAT route). [`route`] chains the stages once for every family; every stage is also
 //! a plain library call. `ARCHITECTURE.md` draws the house.
 
+pub mod campaign;
 pub mod certify;
 pub mod error;
 pub mod format;

@@ -4,7 +4,8 @@
 //!
 //! Levels, from the ground up (ARCHITECTURE.md draws them):
 //! 0 `error` · 1 `model`, `puzzle` · 2 `formulate`, `verify` · 3 `format` · 4 `solve` ·
-//! 5 `neos`, `search`, `heuristic`, `render` · 6 `certify`, `learn` · 7 `route`. `verify` is
+//! 5 `neos`, `search`, `heuristic`, `render` · 6 `certify`, `learn` · 7 `route` ·
+//! 8 `campaign`. `verify` is
 //! stricter still: it reads only `puzzle`, `model` and `error`, so that no encoder code can
 //! vouch for itself. `format` reads only `model` and `error`: a writer lays out a model it is
 //! handed, and a puzzle reaches it only through a formulation's model (for GAMS,
@@ -22,6 +23,7 @@ fn level(module: &str) -> Option<u8> {
         "neos" | "search" | "render" | "heuristic" => 5,
         "certify" | "learn" => 6,
         "route" => 7,
+        "campaign" => 8,
         _ => return None,
     })
 }

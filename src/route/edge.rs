@@ -9,6 +9,7 @@ use super::family::{
     self, Detect, ExportRequest, Exported, Family, FamilyOptions, Instance, RenderRequest, Solved,
     Verified, VerifyRequest,
 };
+use super::size::Counts;
 use super::{
     Answer, Checked, Details, Error, FamilyName, ModelName, Progress, Report, Route, Solution,
 };
@@ -224,18 +225,23 @@ pub fn export(
     complement: bool,
     format: Format,
     out: &mut dyn Write,
-) -> Result<(), Error> {
+) -> Result<Counts, Error> {
     check_format(model, format.name(), complement)?;
-    match (model, format) {
+    let counts = match (model, format) {
         (EdgeModel::Milp, Format::Lp) => {
-            lp::write_lp(&build_milp(p, opts)?.model, &mut *out).map_err(Error::failure)?;
+            let milp = build_milp(p, opts)?;
+            lp::write_lp(&milp.model, &mut *out).map_err(Error::failure)?;
+            Counts::milp(&milp.model)
         }
         (EdgeModel::Milp, Format::Mps) => {
-            mps::write_mps(&build_milp(p, opts)?.model, &mut *out).map_err(Error::failure)?;
+            let milp = build_milp(p, opts)?;
+            mps::write_mps(&milp.model, &mut *out).map_err(Error::failure)?;
+            Counts::milp(&milp.model)
         }
         (EdgeModel::Milp, Format::Gms) => {
             let model = build_algebraic(p, opts)?;
             gams::write_gms(&model, &GamsOptions::default(), &mut *out).map_err(Error::failure)?;
+            Counts::Algebraic
         }
         (EdgeModel::Milp, other) => {
             // Only `neos` gets here: a job document wraps the model (`route::neos`).
@@ -245,15 +251,22 @@ pub fn export(
             )));
         }
         (EdgeModel::Clique, _) => {
-            dimacs_graph::write_graph(&build_clique(p)?, complement, true, &mut *out)
+            let graph = build_clique(p)?;
+            dimacs_graph::write_graph(&graph, complement, true, &mut *out)
                 .map_err(Error::failure)?;
+            Counts::Graph {
+                nodes: graph.num_nodes() as u64,
+                edges: graph.count_edges(complement),
+            }
         }
         (EdgeModel::Sat, _) => {
-            dimacs_cnf::write_cnf(build_sat(p, opts)?.cnf(), &mut *out).map_err(Error::failure)?;
+            let sat = build_sat(p, opts)?;
+            dimacs_cnf::write_cnf(sat.cnf(), &mut *out).map_err(Error::failure)?;
+            Counts::cnf(sat.cnf())
         }
-    }
+    };
     out.flush().map_err(Error::failure)?;
-    Ok(())
+    Ok(counts)
 }
 
 /// [`export`] to the file `path` (`-` or none: stdout), the way each model needs: the MILP is
@@ -268,16 +281,22 @@ pub fn export_to(
     format: Format,
     path: Option<&Path>,
     progress: Progress<'_>,
-) -> Result<(), Error> {
+) -> Result<Counts, Error> {
     match model {
         EdgeModel::Milp => {
             let mut buf = Vec::new();
-            export(p, model, opts, complement, format, &mut buf)?;
-            super::output::write_to(path, &buf)
+            let counts = export(p, model, opts, complement, format, &mut buf)?;
+            super::output::write_to(path, &buf)?;
+            Ok(counts)
         }
         EdgeModel::Clique => export_graph(p, complement, format, path, progress),
         EdgeModel::Sat => {
-            super::output::stream_to(path, |w| export(p, model, opts, complement, format, w))
+            let mut counts = Counts::Algebraic;
+            super::output::stream_to(path, |w| {
+                counts = export(p, model, opts, complement, format, w)?;
+                Ok(())
+            })?;
+            Ok(counts)
         }
     }
 }
@@ -315,7 +334,7 @@ fn export_graph(
     format: Format,
     path: Option<&Path>,
     progress: Progress<'_>,
-) -> Result<(), Error> {
+) -> Result<Counts, Error> {
     check_format(EdgeModel::Clique, format.name(), complement)?;
     let graph = build_clique(p)?;
     let (n, m) = (graph.num_nodes(), graph.count_edges(complement));
@@ -344,6 +363,10 @@ fn export_graph(
         })
         .map_err(Error::failure)?;
         w.flush().map_err(Error::failure)
+    })?;
+    Ok(Counts::Graph {
+        nodes: n as u64,
+        edges: m,
     })
 }
 
@@ -804,8 +827,8 @@ fn export_command(
             horizon: None,
         });
     }
-    export_to(&p, m, opts, req.complement, fmt, out, progress)?;
-    Ok(Exported::Written)
+    let counts = export_to(&p, m, opts, req.complement, fmt, out, progress)?;
+    Ok(Exported::Written(counts))
 }
 
 fn solve_command(
@@ -885,17 +908,23 @@ fn export_region(inst: &Instance, req: &ExportRequest) -> Result<Exported, Error
         e => Error::Usage(format!("--region {r0},{c0},{r1},{c1}: {e}")),
     })?;
     let mut buf = Vec::new();
-    match format {
-        Format::Mps => mps::write_mps(&region.model, &mut buf).map_err(Error::failure)?,
+    let counts = match format {
+        Format::Mps => {
+            mps::write_mps(&region.model, &mut buf).map_err(Error::failure)?;
+            Counts::milp(&region.model)
+        }
         Format::Gms => {
             let model = edge_region::algebraic(&p, &board, &spec).map_err(Error::failure)?;
             gams::write_gms(&model, &GamsOptions::default(), &mut buf).map_err(Error::failure)?;
-            0
+            Counts::Algebraic
         }
-        _ => lp::write_lp(&region.model, &mut buf).map_err(Error::failure)?,
+        _ => {
+            lp::write_lp(&region.model, &mut buf).map_err(Error::failure)?;
+            Counts::milp(&region.model)
+        }
     };
     super::output::write_to(out, &buf)?;
-    Ok(Exported::Written)
+    Ok(Exported::Written(counts))
 }
 
 /// `solve --via heuristic`: the heuristic route's flags only, and no `--model`.

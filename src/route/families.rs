@@ -9,6 +9,7 @@ use super::family::{
     Solved, Verified, VerifyRequest,
 };
 use super::neos::{JobRequest, ModelRequest, NeosInstance};
+use super::size::Counts;
 use super::{Error, FamilyName, Progress};
 use crate::format::neos_job::{self, InputMethod, Priority};
 use crate::formulate::edge_milp::EdgeMilpOptions;
@@ -63,10 +64,14 @@ pub fn read(path: &Path, name: Option<FamilyName>) -> Result<Instance, Error> {
 }
 
 /// `tilekit export`: the family writes its model; a NEOS job document is written here, for
-/// either family's MILP.
-pub fn export(inst: &Instance, req: &ExportRequest, progress: Progress<'_>) -> Result<(), Error> {
+/// either family's MILP. The counts of the model written (`None` for a job document).
+pub fn export(
+    inst: &Instance,
+    req: &ExportRequest,
+    progress: Progress<'_>,
+) -> Result<Option<Counts>, Error> {
     match (inst.family.export)(inst, req, progress)? {
-        Exported::Written => Ok(()),
+        Exported::Written(counts) => Ok(Some(counts)),
         Exported::NeosJob { model, horizon } => {
             let milp = NeosInstance::of(
                 inst,
@@ -81,7 +86,8 @@ pub fn export(inst: &Instance, req: &ExportRequest, progress: Progress<'_>) -> R
                 },
             )?;
             let text = neos_job_text(&milp, &inst.source(), &req.neos)?;
-            super::output::write_to(req.output.as_deref(), text.as_bytes())
+            super::output::write_to(req.output.as_deref(), text.as_bytes())?;
+            Ok(None)
         }
     }
 }

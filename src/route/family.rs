@@ -119,8 +119,8 @@ impl Instance {
 /// What a family's export did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Exported {
-    /// The model file is written.
-    Written,
+    /// The model file is written; what it holds.
+    Written(super::size::Counts),
     /// `--format neos`: the front door writes a NEOS job document carrying this MILP (the
     /// horizon already resolved where the family has one).
     NeosJob {

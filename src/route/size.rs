@@ -100,6 +100,59 @@ fn sci(x: f64) -> String {
     }
 }
 
+/// What an exported model holds, counted on the model as it was written: the manifest of
+/// `tilekit export-set` records it, and a reader can compare it with what a solver reports
+/// on loading the file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Counts {
+    /// A MILP: its variables, rows (the objective is not one) and the rows' nonzeros.
+    Milp {
+        /// Columns.
+        variables: u64,
+        /// Constraints.
+        rows: u64,
+        /// Constraint-matrix entries.
+        nonzeros: u64,
+    },
+    /// A CNF.
+    Cnf {
+        /// Variables.
+        variables: u64,
+        /// Clauses.
+        clauses: u64,
+        /// Literal occurrences.
+        literals: u64,
+    },
+    /// A graph.
+    Graph {
+        /// Nodes.
+        nodes: u64,
+        /// Edges.
+        edges: u64,
+    },
+    /// An algebraic model (GAMS): its scalar size is the GAMS compiler's to count.
+    Algebraic,
+}
+
+impl Counts {
+    /// The counts of a MILP.
+    pub fn milp(m: &crate::model::milp::Model) -> Self {
+        Counts::Milp {
+            variables: m.num_vars() as u64,
+            rows: m.num_rows() as u64,
+            nonzeros: m.num_nonzeros() as u64,
+        }
+    }
+    /// The counts of a CNF.
+    pub fn cnf(c: &crate::model::cnf::Cnf) -> Self {
+        Counts::Cnf {
+            variables: c.num_vars() as u64,
+            clauses: c.num_clauses() as u64,
+            literals: c.num_literals() as u64,
+        }
+    }
+}
+
 /// Memory available to a new model: `$TILEKIT_MAX_MEMORY_GB` when set (a batch job's own
 /// limit), else the smaller of the kernel's `MemAvailable` and what the control group
 /// (cgroup v2, as under Slurm or a container) still allows, else 16 GiB.

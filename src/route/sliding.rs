@@ -7,6 +7,7 @@ use super::family::{
     self, Detect, ExportRequest, Exported, Family, Instance, RenderRequest, Solved, Verified,
     VerifyRequest,
 };
+use super::size::Counts;
 use super::{
     Answer, Checked, Details, Error, FamilyName, ModelName, NativeStats, Progress, Report, Route,
     Solution, Status,
@@ -274,32 +275,35 @@ pub fn export(
     format: Format,
     horizon: usize,
     out: &mut dyn Write,
-) -> Result<(), Error> {
+) -> Result<Counts, Error> {
     check_format(model, format)?;
     if format == Format::Neos {
         return Err(Error::usage(
             "a NEOS job document is written by route::neos::job_text, not export",
         ));
     }
-    match format {
+    Ok(match format {
         Format::Lp => {
-            lp::write_lp(build_milp(p, goal, model, horizon)?.model(), out)
-                .map_err(Error::failure)?;
+            let milp = build_milp(p, goal, model, horizon)?;
+            lp::write_lp(milp.model(), out).map_err(Error::failure)?;
+            Counts::milp(milp.model())
         }
         Format::Mps => {
-            mps::write_mps(build_milp(p, goal, model, horizon)?.model(), out)
-                .map_err(Error::failure)?;
+            let milp = build_milp(p, goal, model, horizon)?;
+            mps::write_mps(milp.model(), out).map_err(Error::failure)?;
+            Counts::milp(milp.model())
         }
         Format::Gms => {
             let model = build_algebraic(p, goal, horizon)?;
             gams::write_gms(&model, &gams::GamsOptions::default(), out).map_err(Error::failure)?;
+            Counts::Algebraic
         }
         _ => {
             let enc = build_sat(p, goal, horizon)?;
             dimacs_cnf::write_cnf(enc.cnf(), out).map_err(Error::failure)?;
+            Counts::cnf(enc.cnf())
         }
-    }
-    Ok(())
+    })
 }
 
 /// What a sliding `solve` is asked to do, as the flags say it (validated by
@@ -1017,8 +1021,12 @@ fn export_command(
         });
     }
     let h = resolve_horizon(&p, t)?;
-    super::output::stream_to(out, |w| export(&p, goal, m, fmt, h, w))?;
-    Ok(Exported::Written)
+    let mut counts = Counts::Algebraic;
+    super::output::stream_to(out, |w| {
+        counts = export(&p, goal, m, fmt, h, w)?;
+        Ok(())
+    })?;
+    Ok(Exported::Written(counts))
 }
 
 fn solve_command(

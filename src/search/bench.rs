@@ -125,7 +125,7 @@ fn parse_fields(text: &str) -> Vec<Vec<u64>> {
 
 /// Lines `id optimal [skip…] t0 … t(n−1)`; `tiles_from` is the field where tiles start,
 /// `nodes_field` the one holding the published solver's node count, if any.
-fn parse_set(
+pub(crate) fn parse_set(
     text: &str,
     side: usize,
     tiles_from: usize,

@@ -339,6 +339,51 @@ pub(crate) enum Cmd {
         #[command(flatten)]
         common: Common,
     },
+    /// Write a whole instance set × models × formats into a directory, with a manifest
+    /// (manifest.json, manifest.csv: every file's SHA-256, bytes, model, format, horizon,
+    /// size and the instance's known optimum). Re-running keeps the files that still match.
+    #[command(name = "export-set")]
+    ExportSet {
+        /// The set: korf100, korf50-24, hardest80, deepcubea15, deepcubea24, short15, short8,
+        /// meta2010, brendan1, eii, eii-clues (built-in sets take :FIRST-LAST, e.g.
+        /// korf100:1-3, meta2010:3-5 by side); generate:edge:rows=R,cols=C,frame=F,inner=I,
+        /// count=N,seed=S; generate:sliding:rows=R,cols=C,walk=L,count=N,seed=S; or a
+        /// directory or list file of instance files.
+        set: String,
+        /// The models, comma-separated (those that do not apply to an instance are listed as
+        /// skipped in the manifest).
+        #[arg(long, value_parser = model_names(), value_delimiter = ',', required = true)]
+        models: Vec<ModelName>,
+        /// The formats, comma-separated.
+        #[arg(long, value_parser = format_names(), value_delimiter = ',', required = true)]
+        formats: Vec<Format>,
+        /// Sliding: the horizon of the time-indexed models, a number or `auto` (the default:
+        /// the set's stated optimum where it has one, else the native solver's).
+        #[arg(long, value_parser = parse_horizon)]
+        horizon: Option<Horizon>,
+        /// Sliding instances read from files: their goal convention (built-in sets have
+        /// their own).
+        #[arg(long, value_enum)]
+        goal: Option<GoalArg>,
+        /// Edge milp and sat: keep only placements with grey exactly on the rim.
+        #[arg(long)]
+        filter: bool,
+        /// Edge milp and sat: fix the first corner piece in the top-left corner.
+        #[arg(long)]
+        fix_corner: bool,
+        /// Store the model files gzip-compressed (for solvers that read .gz: see the README).
+        #[arg(long, value_enum, default_value_t = CompressArg::None)]
+        compress: CompressArg,
+        /// Files written at the same time.
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
+        /// The directory to write (created if missing).
+        #[arg(short = 'o', required = true)]
+        output: PathBuf,
+        /// Print the summary as one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
     /// Solve an instance and verify the answer.
     Solve {
         /// The instance file.
@@ -820,6 +865,24 @@ pub(crate) enum GenerateCmd {
         #[arg(long)]
         solution: Option<PathBuf>,
     },
+}
+
+/// How `export-set` stores model files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum CompressArg {
+    /// Plain files.
+    None,
+    /// gzip.
+    Gz,
+}
+
+impl From<CompressArg> for tilekit::campaign::export_set::Compress {
+    fn from(c: CompressArg) -> Self {
+        match c {
+            CompressArg::None => Self::None,
+            CompressArg::Gz => Self::Gz,
+        }
+    }
 }
 
 /// NEOS queue priorities.

@@ -3,6 +3,7 @@
 //! error, 3 solver or system failure). No route rule and no pipeline step lives here.
 
 mod args;
+mod campaign;
 mod neos;
 mod print;
 mod progress;
@@ -283,6 +284,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             families::export(&read(&instance, common.family)?, &req, &progress_line)?;
             Ok(ExitCode::SUCCESS)
         }
+        cmd @ Cmd::ExportSet { .. } => campaign::run(cmd),
         Cmd::Solve {
             instance,
             via,

@@ -1,0 +1,643 @@
+//! `tilekit export-set`: a whole instance set × models × formats written for other solvers,
+//! with a manifest ([`super::manifest`]) that says what each file is and lets anyone check it.
+//!
+//! Every file goes through the route layer's own export ([`families::export`]), so a file
+//! here is byte for byte what `tilekit export` writes for the same instance and flags. The
+//! instance is copied under `instances/` first and the models are built from that copy, so
+//! the manifest's instance is exactly the one the models encode.
+//!
+//! Resumable: each file written is recorded in `.journal.jsonl` (one synced line per file,
+//! with a key naming everything that decides its bytes); a re-run keeps a file whose key and
+//! on-disk SHA-256 still match and rewrites the rest. Files are written beside their target
+//! and renamed ([`crate::route::output`]), so a killed export leaves no half file under a
+//! final name. The manifest is written last, sorted by the set's order whatever the order
+//! the `--jobs` threads finished in.
+
+use super::manifest::{
+    self, ExportOptions, FileEntry, InstanceEntry, Manifest, SetInfo, Size, Skipped,
+};
+use super::sets::{self, SetInstance};
+use crate::format::Format;
+use crate::puzzle::sliding::{Goal, SlidingPuzzle};
+use crate::route::edge::EdgeModel;
+use crate::route::family::{ExportRequest, FamilyOptions, Horizon};
+use crate::route::sliding::{self, SlidingModel};
+use crate::route::{Error, FamilyName, ModelName, Progress, families, output};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+/// How model files are stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Compress {
+    /// Plain files.
+    #[default]
+    None,
+    /// gzip (fixed header: no name, no time), for solvers that read it.
+    Gz,
+}
+
+impl Compress {
+    /// The name `--compress` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Compress::None => "none",
+            Compress::Gz => "gz",
+        }
+    }
+}
+
+/// `tilekit export-set`, as the flags say it.
+#[derive(Debug, Clone)]
+pub struct ExportSetRequest {
+    /// The SET argument ([`sets::resolve`]).
+    pub set: String,
+    /// `--models`, in order.
+    pub models: Vec<ModelName>,
+    /// `--formats`, in order.
+    pub formats: Vec<Format>,
+    /// `--horizon` of the time-indexed sliding models (`None`: `auto`).
+    pub horizon: Option<Horizon>,
+    /// `--goal` of sliding instances read from files.
+    pub goal: Option<Goal>,
+    /// Edge: `--filter`.
+    pub filter: bool,
+    /// Edge: `--fix-corner`.
+    pub fix_corner: bool,
+    /// `--compress`.
+    pub compress: Compress,
+    /// `--jobs`: files written at the same time.
+    pub jobs: usize,
+    /// `-o`: the directory.
+    pub output: PathBuf,
+    /// The command line, for the manifest.
+    pub command: Vec<String>,
+}
+
+/// What an export did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExportSummary {
+    /// Files written now.
+    pub written: usize,
+    /// Files kept from an earlier run (key and hash matched).
+    pub kept: usize,
+    /// Combinations skipped (listed in the manifest).
+    pub skipped: usize,
+    /// The manifest's path.
+    pub manifest: PathBuf,
+}
+
+/// One file to write.
+#[derive(Debug, Clone)]
+struct Cell {
+    instance: usize,
+    model: ModelName,
+    format: Format,
+    horizon: Option<(usize, &'static str)>,
+    /// The file, relative to the directory.
+    path: String,
+    /// Everything that decides the file's bytes.
+    key: String,
+}
+
+/// One line of `.journal.jsonl`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Record {
+    path: String,
+    key: String,
+    sha256: String,
+    bytes: u64,
+    size: Option<Size>,
+}
+
+const JOURNAL: &str = ".journal.jsonl";
+
+/// Seconds the native solver may spend on one instance's `--horizon auto`.
+const AUTO_SECONDS: f64 = sliding::AUTO_HORIZON_SECONDS;
+
+/// Export the set. Progress goes to `progress` as `step` lines (one per file).
+pub fn export_set(req: &ExportSetRequest, progress: Progress<'_>) -> Result<ExportSummary, Error> {
+    check_request(req)?;
+    let set = sets::resolve(&req.set, req.goal)?;
+    check_flags(req, &set.instances)?;
+    let dir = &req.output;
+    prepare_dir(dir)?;
+
+    // The instances first: every model is built from the copy the manifest names.
+    let mut instances = Vec::with_capacity(set.instances.len());
+    for inst in &set.instances {
+        instances.push(write_instance(dir, inst)?);
+    }
+
+    let mut cells = Vec::new();
+    let mut skipped = Vec::new();
+    for (k, inst) in set.instances.iter().enumerate() {
+        let horizon = horizon_for(req, inst, dir, progress)?;
+        for &model in &req.models {
+            for &format in &req.formats {
+                match applies(inst.family, model, format) {
+                    Err(reason) => skipped.push(Skipped {
+                        instance: inst.id.clone(),
+                        model: model.name().into(),
+                        format: format.name().into(),
+                        reason,
+                    }),
+                    Ok(()) => {
+                        let h = (inst.family == FamilyName::Sliding)
+                            .then_some(horizon)
+                            .flatten();
+                        cells.push(cell(req, k, &instances[k], model, format, h));
+                    }
+                }
+            }
+        }
+    }
+    if cells.is_empty() {
+        let why: Vec<String> = skipped.iter().take(3).map(|s| s.reason.clone()).collect();
+        return Err(Error::Usage(format!(
+            "nothing to export: no model and format asked for applies to the set's instances ({})",
+            why.join("; ")
+        )));
+    }
+
+    let journal = read_journal(dir);
+    let journal_file = Mutex::new(
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(dir.join(JOURNAL))
+            .map_err(|e| {
+                Error::Usage(format!(
+                    "{}: cannot write: {e}",
+                    dir.join(JOURNAL).display()
+                ))
+            })?,
+    );
+    let results: Mutex<HashMap<String, (Record, bool)>> = Mutex::new(HashMap::new());
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let failure: Mutex<Option<Error>> = Mutex::new(None);
+    let total = cells.len() as u64;
+    let quiet = |_: &str| {};
+    std::thread::scope(|s| {
+        for _ in 0..req.jobs.max(1).min(cells.len()) {
+            s.spawn(|| {
+                loop {
+                    if failure.lock().unwrap_or_else(|e| e.into_inner()).is_some() {
+                        return;
+                    }
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    let Some(c) = cells.get(i) else { return };
+                    let kept = journal
+                        .get(&c.path)
+                        .filter(|r| r.key == c.key)
+                        .filter(|r| {
+                            manifest::sha256_file(&dir.join(&c.path))
+                                .is_ok_and(|(sha, n)| sha == r.sha256 && n == r.bytes)
+                        })
+                        .cloned();
+                    let outcome = match kept {
+                        Some(r) => Ok((r, true)),
+                        None => write_cell(req, dir, &instances[c.instance], c, &quiet)
+                            .and_then(|r| append(&journal_file, &r, dir).map(|()| (r, false))),
+                    };
+                    match outcome {
+                        Ok(r) => {
+                            results
+                                .lock()
+                                .unwrap_or_else(|e| e.into_inner())
+                                .insert(c.path.clone(), r);
+                            let d = done.fetch_add(1, Ordering::SeqCst) + 1;
+                            progress(&crate::route::step(
+                                d as u64,
+                                total,
+                                &format!("export-set: {d} of {total} files ({})", c.path),
+                            ));
+                        }
+                        Err(e) => {
+                            failure
+                                .lock()
+                                .unwrap_or_else(|e| e.into_inner())
+                                .get_or_insert(e);
+                            return;
+                        }
+                    }
+                }
+            });
+        }
+    });
+    if let Some(e) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
+    }
+    let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+
+    let mut files = Vec::with_capacity(cells.len());
+    let (mut written, mut kept) = (0, 0);
+    for c in &cells {
+        let (r, was_kept) = &results[&c.path];
+        if *was_kept {
+            kept += 1;
+        } else {
+            written += 1;
+        }
+        let inst = &set.instances[c.instance];
+        files.push(FileEntry {
+            path: c.path.clone(),
+            sha256: r.sha256.clone(),
+            bytes: r.bytes,
+            instance: inst.id.clone(),
+            family: inst.family.name().into(),
+            model: c.model.name().into(),
+            format: c.format.name().into(),
+            compressed: (req.compress == Compress::Gz).then(|| "gz".into()),
+            horizon: c.horizon.map(|(t, _)| t as u64),
+            horizon_source: c.horizon.map(|(_, s)| s.into()),
+            size: r.size,
+            known_optimum: inst.known_optimum,
+            optimum_source: inst.optimum_source.clone(),
+        });
+    }
+    let m = Manifest {
+        schema: manifest::SCHEMA.into(),
+        tilekit_version: env!("CARGO_PKG_VERSION").into(),
+        command: req.command.clone(),
+        set: SetInfo {
+            spec: set.spec.clone(),
+            provenance: set.provenance.clone(),
+        },
+        options: ExportOptions {
+            models: req.models.iter().map(|m| m.name().into()).collect(),
+            formats: req.formats.iter().map(|f| f.name().into()).collect(),
+            horizon: match req.horizon {
+                None | Some(Horizon::Auto) => "auto".into(),
+                Some(Horizon::Steps(t)) => t.to_string(),
+            },
+            filter: req.filter,
+            fix_corner: req.fix_corner,
+            compress: req.compress.name().into(),
+        },
+        instances,
+        files,
+        skipped,
+    };
+    output::write_to(Some(&dir.join("manifest.json")), m.to_json().as_bytes())?;
+    output::write_to(Some(&dir.join("manifest.csv")), m.to_csv().as_bytes())?;
+    Ok(ExportSummary {
+        written,
+        kept,
+        skipped: m.skipped.len(),
+        manifest: dir.join("manifest.json"),
+    })
+}
+
+/// Refuse what no instance could take, before anything is written.
+fn check_request(req: &ExportSetRequest) -> Result<(), Error> {
+    if req.models.is_empty() || req.formats.is_empty() {
+        return Err(Error::usage(
+            "--models and --formats each need at least one name",
+        ));
+    }
+    if req.models.contains(&ModelName::Region) {
+        return Err(Error::usage(
+            "--models region: a region MILP is cut from a partial board (tilekit export --model region); a set exports whole-puzzle models",
+        ));
+    }
+    if req.formats.contains(&Format::Neos) {
+        return Err(Error::usage(
+            "--formats neos: a NEOS job document carries an e-mail and a solver; write one with tilekit export --format neos, or send a campaign's MILPs with tilekit run --executor neos",
+        ));
+    }
+    if req.compress == Compress::Gz
+        && let Some(f) = req.formats.iter().find(|f| **f == Format::Gms)
+    {
+        return Err(Error::Usage(format!(
+            "--compress gz: GAMS does not read compressed {} files: export them uncompressed",
+            f.name()
+        )));
+    }
+    if let Some(Horizon::Steps(0)) = req.horizon {
+        return Err(Error::usage("--horizon must be at least 1"));
+    }
+    Ok(())
+}
+
+/// The family flags must apply to every instance of the set (the route's rule, checked
+/// before anything is written rather than at the first file).
+fn check_flags(req: &ExportSetRequest, instances: &[SetInstance]) -> Result<(), Error> {
+    let given = FamilyOptions {
+        goal: req.goal,
+        horizon: req.horizon,
+        filter: req.filter,
+        fix_corner: req.fix_corner,
+    }
+    .given();
+    for name in [FamilyName::Sliding, FamilyName::Edge] {
+        if !instances.iter().any(|i| i.family == name) {
+            continue;
+        }
+        let takes: &[&str] = match name {
+            FamilyName::Sliding => &["--goal", "--horizon"],
+            FamilyName::Edge => &["--filter", "--fix-corner"],
+        };
+        families::family(name).check_flags(&given, takes)?;
+    }
+    Ok(())
+}
+
+/// Create the directory and its `instances/` and `files/`.
+fn prepare_dir(dir: &Path) -> Result<(), Error> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(Error::Usage(format!(
+            "{}: -o must name a directory, and this is a file",
+            dir.display()
+        )));
+    }
+    for d in [dir.to_path_buf(), dir.join("instances"), dir.join("files")] {
+        std::fs::create_dir_all(&d).map_err(|e| {
+            Error::Usage(format!("{}: cannot create the directory: {e}", d.display()))
+        })?;
+    }
+    output::check_writable(&dir.join("manifest.json"))
+}
+
+/// Copy an instance under `instances/` (rewritten only when its bytes differ).
+fn write_instance(dir: &Path, inst: &SetInstance) -> Result<InstanceEntry, Error> {
+    let rel = format!("instances/{}.txt", inst.id);
+    let path = dir.join(&rel);
+    if std::fs::read(&path).ok().as_deref() != Some(inst.text.as_bytes()) {
+        output::write_to(Some(&path), inst.text.as_bytes())?;
+    }
+    Ok(InstanceEntry {
+        id: inst.id.clone(),
+        path: rel,
+        sha256: manifest::sha256_bytes(inst.text.as_bytes()),
+        bytes: inst.text.len() as u64,
+        family: inst.family.name().into(),
+        goal: inst.goal.map(|g| g.to_string()),
+        known_optimum: inst.known_optimum,
+        optimum_source: inst.optimum_source.clone(),
+    })
+}
+
+/// Whether `model` in `format` exists for the family, or why not (the family tables' own
+/// rules).
+fn applies(family: FamilyName, model: ModelName, format: Format) -> Result<(), String> {
+    match family {
+        FamilyName::Sliding => {
+            let m = SlidingModel::of(model).map_err(|e| e.to_string())?;
+            if m.writes(format) {
+                Ok(())
+            } else {
+                Err(format!(
+                    "the sliding {} model is not written as {}",
+                    m.name(),
+                    format.name()
+                ))
+            }
+        }
+        FamilyName::Edge => {
+            let m = EdgeModel::of(model).map_err(|e| e.to_string())?;
+            crate::route::edge::check_format(m, format.name(), false)
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        }
+    }
+}
+
+/// The horizon of a sliding instance's time-indexed models, and where it comes from.
+fn horizon_for(
+    req: &ExportSetRequest,
+    inst: &SetInstance,
+    dir: &Path,
+    progress: Progress<'_>,
+) -> Result<Option<(usize, &'static str)>, Error> {
+    if inst.family != FamilyName::Sliding {
+        return Ok(None);
+    }
+    let goal = inst.goal.unwrap_or_default();
+    let source = format!("{}/instances/{}.txt", dir.display(), inst.id);
+    let p = SlidingPuzzle::parse(&inst.text, &source, goal)?;
+    match req.horizon {
+        Some(Horizon::Steps(t)) => Ok(Some((t, "given"))),
+        None | Some(Horizon::Auto) => match inst.known_optimum {
+            Some(opt) => {
+                let t = usize::try_from(opt).unwrap_or(usize::MAX);
+                // A stated optimum must at least be possible: not below the Manhattan
+                // distance, and of its parity (every move changes it by one).
+                let md = p.manhattan(goal);
+                if t < md || (t - md) % 2 != 0 {
+                    return Err(Error::Failure(format!(
+                        "{}: the set states an optimum of {t} moves, which cannot be (Manhattan distance {md})",
+                        inst.id
+                    )));
+                }
+                Ok(Some((t.max(1), "set")))
+            }
+            None => {
+                let t = sliding::auto_horizon(
+                    &p,
+                    goal,
+                    Duration::from_secs_f64(AUTO_SECONDS),
+                    progress,
+                )?;
+                Ok(Some((t, "native")))
+            }
+        },
+    }
+}
+
+/// A file to write, with its path and key.
+fn cell(
+    req: &ExportSetRequest,
+    k: usize,
+    inst: &InstanceEntry,
+    model: ModelName,
+    format: Format,
+    horizon: Option<(usize, &'static str)>,
+) -> Cell {
+    let ext = format.aliases().first().copied().unwrap_or(format.name());
+    let gz = if req.compress == Compress::Gz {
+        ".gz"
+    } else {
+        ""
+    };
+    let path = format!("files/{}.{}.{ext}{gz}", inst.id, model.name());
+    let key = format!(
+        "tilekit {} · instance {} · model {} · format {} · horizon {} · filter {} · fix-corner {} · compress {}",
+        env!("CARGO_PKG_VERSION"),
+        inst.sha256,
+        model.name(),
+        format.name(),
+        horizon.map_or("-".into(), |(t, _)| t.to_string()),
+        req.filter,
+        req.fix_corner,
+        req.compress.name()
+    );
+    Cell {
+        instance: k,
+        model,
+        format,
+        horizon,
+        path,
+        key,
+    }
+}
+
+/// Write one file through the family's export, compress it if asked, and hash it.
+fn write_cell(
+    req: &ExportSetRequest,
+    dir: &Path,
+    inst: &InstanceEntry,
+    c: &Cell,
+    progress: Progress<'_>,
+) -> Result<Record, Error> {
+    let family = match inst.family.as_str() {
+        "edge" => FamilyName::Edge,
+        _ => FamilyName::Sliding,
+    };
+    let instance = families::read(&dir.join(&inst.path), Some(family))?;
+    let target = dir.join(&c.path);
+    let plain = match req.compress {
+        Compress::None => target.clone(),
+        Compress::Gz => dir.join(format!(
+            "files/.{}.plain",
+            c.path.trim_start_matches("files/")
+        )),
+    };
+    let export = ExportRequest {
+        model: Some(c.model),
+        format: Some(c.format),
+        output: Some(plain.clone()),
+        options: FamilyOptions {
+            goal: if family == FamilyName::Sliding {
+                inst.goal.as_deref().and_then(Goal::parse)
+            } else {
+                None
+            },
+            horizon: c.horizon.map(|(t, _)| Horizon::Steps(t)),
+            filter: req.filter,
+            fix_corner: req.fix_corner,
+        },
+        ..Default::default()
+    };
+    let counts = families::export(&instance, &export, progress)?;
+    if req.compress == Compress::Gz {
+        let _record = crate::solve::cleanup::track_path(&plain);
+        let result = gzip(&plain, &target);
+        let _ = std::fs::remove_file(&plain);
+        result?;
+    }
+    let (sha256, bytes) = manifest::sha256_file(&target)
+        .map_err(|e| Error::Failure(format!("{}: cannot read back: {e}", target.display())))?;
+    Ok(Record {
+        path: c.path.clone(),
+        key: c.key.clone(),
+        sha256,
+        bytes,
+        size: counts.and_then(Size::of),
+    })
+}
+
+/// gzip `from` into `to` with a fixed header (no file name, time 0) and level, so the same
+/// input gives the same bytes.
+fn gzip(from: &Path, to: &Path) -> Result<(), Error> {
+    let mut input = std::fs::File::open(from)
+        .map_err(|e| Error::Failure(format!("{}: cannot read: {e}", from.display())))?;
+    output::stream_to(Some(to), |w| {
+        let mut gz = flate2::GzBuilder::new()
+            .mtime(0)
+            .write(w, flate2::Compression::new(6));
+        std::io::copy(&mut input, &mut gz).map_err(Error::failure)?;
+        gz.finish().map_err(Error::failure)?;
+        Ok(())
+    })
+}
+
+/// The journal's records by path (the last record of a path wins; a torn last line, from a
+/// killed run, is ignored).
+fn read_journal(dir: &Path) -> HashMap<String, Record> {
+    let text = std::fs::read_to_string(dir.join(JOURNAL)).unwrap_or_default();
+    text.lines()
+        .filter_map(|l| serde_json::from_str::<Record>(l).ok())
+        .map(|r| (r.path.clone(), r))
+        .collect()
+}
+
+/// Append a record and sync it, so a killed run keeps what it finished.
+fn append(journal: &Mutex<std::fs::File>, r: &Record, dir: &Path) -> Result<(), Error> {
+    let mut line = serde_json::to_string(r).expect("a record serialises");
+    line.push('\n');
+    let mut f = journal.lock().unwrap_or_else(|e| e.into_inner());
+    f.write_all(line.as_bytes())
+        .and_then(|()| f.sync_data())
+        .map_err(|e| {
+            Error::Failure(format!(
+                "{}: cannot write: {e}",
+                dir.join(JOURNAL).display()
+            ))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(set: &str, dir: &Path) -> ExportSetRequest {
+        ExportSetRequest {
+            set: set.into(),
+            models: vec![
+                ModelName::Neos,
+                ModelName::Sat,
+                ModelName::Milp,
+                ModelName::Clique,
+            ],
+            formats: vec![Format::Lp, Format::Cnf, Format::Dimacs],
+            horizon: None,
+            goal: None,
+            filter: false,
+            fix_corner: false,
+            compress: Compress::None,
+            jobs: 2,
+            output: dir.to_path_buf(),
+            command: vec!["test".into()],
+        }
+    }
+
+    #[test]
+    fn a_mixed_request_writes_what_applies_and_lists_the_rest() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("o");
+        let s = export_set(&request("short8:5-6", &out), &|_| {}).unwrap();
+        // Two 8-puzzles: neos lp and sat cnf apply; the other 10 pairs each are skipped.
+        assert_eq!((s.written, s.kept), (4, 0));
+        let m = Manifest::read(&s.manifest).unwrap();
+        assert_eq!(m.files.len(), 4);
+        assert_eq!(m.skipped.len(), 2 * 12 - 4);
+        assert!(
+            m.files
+                .iter()
+                .all(|f| f.horizon_source.as_deref() == Some("set"))
+        );
+        for f in &m.files {
+            let (sha, n) = manifest::sha256_file(&out.join(&f.path)).unwrap();
+            assert_eq!((sha.as_str(), n), (f.sha256.as_str(), f.bytes));
+        }
+        // A second run keeps every file.
+        let again = export_set(&request("short8:5-6", &out), &|_| {}).unwrap();
+        assert_eq!((again.written, again.kept), (0, 4));
+        assert_eq!(Manifest::read(&again.manifest).unwrap(), m);
+    }
+
+    #[test]
+    fn nothing_that_applies_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut r = request("meta2010:3", dir.path());
+        r.models = vec![ModelName::Neos];
+        let e = export_set(&r, &|_| {}).unwrap_err().to_string();
+        assert!(e.contains("nothing to export"), "{e}");
+    }
+}
