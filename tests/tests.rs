@@ -7,6 +7,7 @@
 
 mod common;
 
+mod campaign_export;
 mod certify;
 mod cli;
 mod cli_edge;

@@ -311,11 +311,16 @@ fn check_request(req: &ExportSetRequest) -> Result<(), Error> {
             "--formats neos: a NEOS job document carries an e-mail and a solver; write one with tilekit export --format neos, or send a campaign's MILPs with tilekit run --executor neos",
         ));
     }
+    // Measured (README): CBC, HiGHS and GLPK read .lp.gz and .mps.gz, CaDiCaL, Kissat and
+    // MiniSat read .cnf.gz; cliquer reads no compressed graph, GAMS no compressed model.
     if req.compress == Compress::Gz
-        && let Some(f) = req.formats.iter().find(|f| **f == Format::Gms)
+        && let Some(f) = req
+            .formats
+            .iter()
+            .find(|f| matches!(f, Format::Gms | Format::Dimacs))
     {
         return Err(Error::Usage(format!(
-            "--compress gz: GAMS does not read compressed {} files: export them uncompressed",
+            "--compress gz: {} files are not read compressed by their solvers (GAMS, cliquer): export them uncompressed, apart from the rest",
             f.name()
         )));
     }
