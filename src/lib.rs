@@ -4,7 +4,8 @@
 //! [`solve`] (solver objects: processes, embedded engines, NEOS) → [`format::solution`]
 //! (parsers) → decode → [`verify`] (independent checks) → [`certify`] (checked optimality
 //! proofs, SAT route). [`route`] chains the stages once for every family; every stage is also
-//! a plain library call. `ARCHITECTURE.md` draws the house.
+//! a plain library call. [`campaign`] sits on top: whole instance sets exported with a
+//! checked manifest. `ARCHITECTURE.md` draws the house.
 
 pub mod campaign;
 pub mod certify;
