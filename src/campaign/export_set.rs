@@ -500,22 +500,50 @@ fn write_cell(
     c: &Cell,
     progress: Progress<'_>,
 ) -> Result<Record, Error> {
+    let (sha256, bytes, size) = write_file(
+        req,
+        &dir.join(&inst.path),
+        inst,
+        (c.model, c.format, c.horizon.map(|(t, _)| t)),
+        &dir.join(&c.path),
+        progress,
+    )?;
+    Ok(Record {
+        path: c.path.clone(),
+        key: c.key.clone(),
+        sha256,
+        bytes,
+        size,
+    })
+}
+
+/// Export the model of `instance_file` (read as `inst`'s family and goal) to `target`, gzip
+/// it when `req` says so, and return the SHA-256, bytes and size of what is on disk.
+fn write_file(
+    req: &ExportSetRequest,
+    instance_file: &Path,
+    inst: &InstanceEntry,
+    (model, format, horizon): (ModelName, Format, Option<usize>),
+    target: &Path,
+    progress: Progress<'_>,
+) -> Result<(String, u64, Option<Size>), Error> {
     let family = match inst.family.as_str() {
         "edge" => FamilyName::Edge,
         _ => FamilyName::Sliding,
     };
-    let instance = families::read(&dir.join(&inst.path), Some(family))?;
-    let target = dir.join(&c.path);
+    let instance = families::read(instance_file, Some(family))?;
     let plain = match req.compress {
-        Compress::None => target.clone(),
-        Compress::Gz => dir.join(format!(
-            "files/.{}.plain",
-            c.path.trim_start_matches("files/")
-        )),
+        Compress::None => target.to_path_buf(),
+        Compress::Gz => {
+            let name = target
+                .file_name()
+                .map_or("model".into(), |n| n.to_string_lossy());
+            target.with_file_name(format!(".{name}.plain"))
+        }
     };
     let export = ExportRequest {
-        model: Some(c.model),
-        format: Some(c.format),
+        model: Some(model),
+        format: Some(format),
         output: Some(plain.clone()),
         options: FamilyOptions {
             goal: if family == FamilyName::Sliding {
@@ -523,7 +551,7 @@ fn write_cell(
             } else {
                 None
             },
-            horizon: c.horizon.map(|(t, _)| Horizon::Steps(t)),
+            horizon: horizon.map(Horizon::Steps),
             filter: req.filter,
             fix_corner: req.fix_corner,
         },
@@ -532,19 +560,39 @@ fn write_cell(
     let counts = families::export(&instance, &export, progress)?;
     if req.compress == Compress::Gz {
         let _record = crate::solve::cleanup::track_path(&plain);
-        let result = gzip(&plain, &target);
+        let result = gzip(&plain, target);
         let _ = std::fs::remove_file(&plain);
         result?;
     }
-    let (sha256, bytes) = manifest::sha256_file(&target)
+    let (sha256, bytes) = manifest::sha256_file(target)
         .map_err(|e| Error::Failure(format!("{}: cannot read back: {e}", target.display())))?;
-    Ok(Record {
-        path: c.path.clone(),
-        key: c.key.clone(),
-        sha256,
-        bytes,
-        size: counts.and_then(Size::of),
-    })
+    Ok((sha256, bytes, counts.and_then(Size::of)))
+}
+
+/// The model of one manifest file exported afresh into `req.output` (a scratch directory)
+/// from the instance copy under `base`, with `req`'s options: its SHA-256, which equals the
+/// manifest's when this tilekit builds the same model the file holds.
+pub fn rebuild(
+    req: &ExportSetRequest,
+    base: &Path,
+    inst: &InstanceEntry,
+    file: &FileEntry,
+) -> Result<String, Error> {
+    let (model, format) = (req.models[0], req.formats[0]);
+    let name = Path::new(&file.path)
+        .file_name()
+        .map_or("model".into(), |n| n.to_string_lossy().into_owned());
+    let horizon = file.horizon.map(|t| t as usize);
+    let quiet = |_: &str| {};
+    let (sha, _, _) = write_file(
+        req,
+        &base.join(&inst.path),
+        inst,
+        (model, format, horizon),
+        &req.output.join(name),
+        &quiet,
+    )?;
+    Ok(sha)
 }
 
 /// gzip `from` into `to` with a fixed header (no file name, time 0) and level, so the same

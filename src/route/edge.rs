@@ -24,7 +24,7 @@ use crate::model::algebraic::Algebraic;
 use crate::model::answer::{MilpSolution, SatOutcome};
 use crate::puzzle::edge::{Board, EdgePuzzle};
 use crate::solve::registry::Registry;
-use crate::solve::{Limits, MilpSolver};
+use crate::solve::{CliqueSolver, Limits, MilpSolver, SatSolver};
 use crate::verify::edge::{BoardChecker, EdgeVerdict};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -460,7 +460,6 @@ pub fn solve(p: &EdgePuzzle, req: &SolveRequest, progress: Progress<'_>) -> Resu
     let model = req.model()?;
     let name = req.solver.as_deref().unwrap_or(model.default_solver());
     let reg = Registry::load(req.solvers_file.as_deref())?;
-    let checker = BoardChecker;
     let mut rep = match model {
         EdgeModel::Milp => {
             let solver = reg.milp(name)?;
@@ -468,34 +467,49 @@ pub fn solve(p: &EdgePuzzle, req: &SolveRequest, progress: Progress<'_>) -> Resu
         }
         EdgeModel::Clique => {
             let solver = reg.clique(name)?;
-            let graph = build_clique(p)?;
-            let (n, m) = (graph.num_nodes(), graph.count_edges(false));
-            check_clique_solve(p, name, n, m)?;
-            let size = [n, usize::try_from(m).unwrap_or(usize::MAX), 0];
-            let a = super::clique::solve(&graph, &checker, p, &*solver, &req.limits, progress)?;
-            let mut rep = edge_report(p, model, "r1_r2", name);
-            fill(&mut rep, a, size);
-            rep
+            solve_clique_with(p, &*solver, &req.limits, progress)?
         }
         EdgeModel::Sat => {
             let solver = reg.sat(name)?;
-            let sat = build_sat(p, req.options)?;
-            let size = [sat.cnf().num_vars(), sat.cnf().num_clauses(), 0];
-            let a = super::sat::solve(
-                &sat,
-                &checker,
-                p,
-                Some(0.0),
-                &*solver,
-                &req.limits,
-                progress,
-            )?;
-            let mut rep = edge_report(p, model, sat_variant(req.options), name);
-            fill(&mut rep, a, size);
-            rep
+            solve_sat_with(p, req.options, &*solver, &req.limits, progress)?
         }
     };
     rep.seconds = started.elapsed().as_secs_f64();
+    Ok(rep)
+}
+
+/// The clique route with any clique solver object: build the graph of `p`, check that the
+/// machine can hold it, solve, decode the board and have the independent checker judge it.
+pub fn solve_clique_with(
+    p: &EdgePuzzle,
+    solver: &dyn CliqueSolver,
+    limits: &Limits,
+    progress: Progress<'_>,
+) -> Result<Report, Error> {
+    let graph = build_clique(p)?;
+    let (n, m) = (graph.num_nodes(), graph.count_edges(false));
+    check_clique_solve(p, solver.name(), n, m)?;
+    let size = [n, usize::try_from(m).unwrap_or(usize::MAX), 0];
+    let a = super::clique::solve(&graph, &BoardChecker, p, solver, limits, progress)?;
+    let mut rep = edge_report(p, EdgeModel::Clique, "r1_r2", solver.name());
+    fill(&mut rep, a, size);
+    Ok(rep)
+}
+
+/// The SAT route with any SAT solver object: build the CNF of `p` with `opts`, solve it once
+/// (a model is a perfect board; UNSAT proves there is none), decode and judge the board.
+pub fn solve_sat_with(
+    p: &EdgePuzzle,
+    opts: EdgeMilpOptions,
+    solver: &dyn SatSolver,
+    limits: &Limits,
+    progress: Progress<'_>,
+) -> Result<Report, Error> {
+    let sat = build_sat(p, opts)?;
+    let size = [sat.cnf().num_vars(), sat.cnf().num_clauses(), 0];
+    let a = super::sat::solve(&sat, &BoardChecker, p, Some(0.0), solver, limits, progress)?;
+    let mut rep = edge_report(p, EdgeModel::Sat, sat_variant(opts), solver.name());
+    fill(&mut rep, a, size);
     Ok(rep)
 }
 

@@ -22,7 +22,7 @@ use crate::puzzle::sliding::{Goal, Move, SlidingPuzzle, moves_to_string};
 use crate::search::sat_horizon::{self, SatStep, StepResult};
 use crate::search::{self, NativeStatus};
 use crate::solve::registry::Registry;
-use crate::solve::{Limits, MilpSolver};
+use crate::solve::{Limits, MilpSolver, SatSolver};
 use crate::verify::sliding::PlanChecker;
 use crate::verify::{Checker, Verdict};
 use std::io::Write;
@@ -624,6 +624,46 @@ pub fn solve_milp_with(
         &mut rep,
         super::milp::judge(&*built, &PlanChecker { goal }, p, &sol),
     );
+    rep.seconds = started.elapsed().as_secs_f64();
+    Ok(rep)
+}
+
+/// The CNF at one `horizon`, solved once with any SAT solver object: a model decodes to a plan
+/// of at most `horizon` moves, replayed by the checker (no claim of optimality: that takes
+/// the horizon below, [`solve_sat`]'s stepping); UNSAT proves that no plan is that short.
+/// What a campaign runs on an exported CNF.
+pub fn solve_sat_at(
+    p: &SlidingPuzzle,
+    goal: Goal,
+    horizon: usize,
+    solver: &dyn SatSolver,
+    limits: &Limits,
+    progress: Progress<'_>,
+) -> Result<Report, Error> {
+    let started = Instant::now();
+    let enc = build_sat(p, goal, horizon)?;
+    let cnf = enc.cnf();
+    let outcome = super::with_heartbeat(progress, solver.name(), limits.time, || {
+        solver.solve(cnf, limits)
+    })?;
+    let a = match outcome {
+        SatOutcome::Unknown => Answer::without(Status::TimeLimit, "UNKNOWN"),
+        SatOutcome::Unsat => {
+            let mut a = Answer::without(Status::Infeasible, "UNSATISFIABLE");
+            a.errors.push(format!(
+                "no plan of at most {horizon} moves: the solver proved the CNF unsatisfiable"
+            ));
+            a
+        }
+        SatOutcome::Sat(mut model) => {
+            // Variables a solver leaves out are false (SatOutcome's contract).
+            model.resize(cnf.num_vars().max(model.len()), false);
+            let checked = super::sat::check(&enc, &PlanChecker { goal }, p, &model, None);
+            Answer::judged(checked, false, None, "SATISFIABLE")
+        }
+    };
+    let mut rep = sliding_report("sat", solver.name(), horizon);
+    fill(&mut rep, a);
     rep.seconds = started.elapsed().as_secs_f64();
     Ok(rep)
 }

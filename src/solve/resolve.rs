@@ -125,6 +125,8 @@ pub fn embedded() -> Vec<EmbeddedEngine> {
 #[derive(Debug, Clone)]
 pub struct ExternalMilp {
     entry: SolverEntry,
+    /// A file already holding the model ([`ExternalMilp::on_file`]).
+    prepared: Option<PathBuf>,
 }
 
 /// An external SAT solver of the registry as a [`SatSolver`] (and a [`ProofSatSolver`] when it
@@ -132,6 +134,8 @@ pub struct ExternalMilp {
 #[derive(Debug, Clone)]
 pub struct ExternalSat {
     entry: SolverEntry,
+    /// A file already holding the model ([`ExternalSat::on_file`]).
+    prepared: Option<PathBuf>,
 }
 
 fn external_capabilities(entry: &SolverEntry, proofs: bool) -> Capabilities {
@@ -144,12 +148,17 @@ fn external_capabilities(entry: &SolverEntry, proofs: bool) -> Capabilities {
     }
 }
 
-fn temp_model_path(entry: &SolverEntry) -> Result<(super::cleanup::TempDir, PathBuf), SolveError> {
-    let dir = super::cleanup::tempdir().map_err(|source| SolveError::Io {
+/// A temporary directory for one run (removed on drop, and by the signal handler).
+fn work_dir(entry: &SolverEntry) -> Result<super::cleanup::TempDir, SolveError> {
+    super::cleanup::tempdir().map_err(|source| SolveError::Io {
         solver: entry.name.clone(),
         path: std::env::temp_dir(),
         source,
-    })?;
+    })
+}
+
+fn temp_model_path(entry: &SolverEntry) -> Result<(super::cleanup::TempDir, PathBuf), SolveError> {
+    let dir = work_dir(entry)?;
     let path = dir.path().join(format!("model.{}", entry.input.as_str()));
     Ok((dir, path))
 }
@@ -173,10 +182,22 @@ pub(crate) fn write_model_file(
 }
 
 impl ExternalMilp {
+    /// The entry run on `path`, a file that already holds the MILP each `solve` is handed,
+    /// in the entry's input format: nothing is written. The caller vouches for the file (a
+    /// campaign re-exports the model and compares hashes first); the answer is still judged
+    /// against the model in memory.
+    pub fn on_file(entry: SolverEntry, path: PathBuf) -> Result<Self, SolveError> {
+        let mut s = Self::new(entry)?;
+        s.prepared = Some(path);
+        Ok(s)
+    }
     /// Wrap a registry entry, which must be a MILP solver reading LP or MPS.
     pub fn new(entry: SolverEntry) -> Result<Self, SolveError> {
         check_kind(&entry, SolverKind::Milp)?;
-        Ok(ExternalMilp { entry })
+        Ok(ExternalMilp {
+            entry,
+            prepared: None,
+        })
     }
     /// The registry entry.
     pub fn entry(&self) -> &SolverEntry {
@@ -195,6 +216,12 @@ impl Solver for ExternalMilp {
 
 impl MilpSolver for ExternalMilp {
     fn solve(&self, model: &Model, limits: &Limits) -> Result<MilpSolution, SolveError> {
+        if let Some(file) = &self.prepared {
+            let dir = work_dir(&self.entry)?;
+            let (sol, _run) =
+                solve_milp_file(&self.entry, file, dir.path(), limits.time, limits.threads)?;
+            return Ok(sol);
+        }
         let (dir, path) = temp_model_path(&self.entry)?;
         write_model_file(&self.entry, &path, |w| match self.entry.input {
             InputFormat::Mps => crate::format::mps::write_mps(model, w),
@@ -208,10 +235,22 @@ impl MilpSolver for ExternalMilp {
 }
 
 impl ExternalSat {
+    /// The entry run on `path`, a file that already holds the CNF each `solve` is handed,
+    /// in the entry's input format: nothing is written. The caller vouches for the file (a
+    /// campaign re-exports the model and compares hashes first); the answer is still judged
+    /// against the model in memory.
+    pub fn on_file(entry: SolverEntry, path: PathBuf) -> Result<Self, SolveError> {
+        let mut s = Self::new(entry)?;
+        s.prepared = Some(path);
+        Ok(s)
+    }
     /// Wrap a registry entry, which must be a SAT solver.
     pub fn new(entry: SolverEntry) -> Result<Self, SolveError> {
         check_kind(&entry, SolverKind::Sat)?;
-        Ok(ExternalSat { entry })
+        Ok(ExternalSat {
+            entry,
+            prepared: None,
+        })
     }
     /// The registry entry.
     pub fn entry(&self) -> &SolverEntry {
@@ -233,6 +272,12 @@ impl Solver for ExternalSat {
 
 impl SatSolver for ExternalSat {
     fn solve(&self, cnf: &Cnf, limits: &Limits) -> Result<SatOutcome, SolveError> {
+        if let Some(file) = &self.prepared {
+            let dir = work_dir(&self.entry)?;
+            let (outcome, _run) =
+                solve_sat_file(&self.entry, file, dir.path(), limits.time, cnf.num_vars())?;
+            return Ok(outcome);
+        }
         let (dir, path) = temp_model_path(&self.entry)?;
         write_model_file(&self.entry, &path, |w| {
             crate::format::dimacs_cnf::write_cnf(cnf, w)
@@ -273,13 +318,27 @@ impl ProofSatSolver for ExternalSat {
 #[derive(Debug, Clone)]
 pub struct ExternalClique {
     entry: SolverEntry,
+    /// A file already holding the model ([`ExternalClique::on_file`]).
+    prepared: Option<PathBuf>,
 }
 
 impl ExternalClique {
+    /// The entry run on `path`, a file that already holds the graph each `solve` is handed,
+    /// in the entry's input format: nothing is written. The caller vouches for the file (a
+    /// campaign re-exports the model and compares hashes first); the answer is still judged
+    /// against the model in memory.
+    pub fn on_file(entry: SolverEntry, path: PathBuf) -> Result<Self, SolveError> {
+        let mut s = Self::new(entry)?;
+        s.prepared = Some(path);
+        Ok(s)
+    }
     /// Wrap a registry entry, which must be a clique solver.
     pub fn new(entry: SolverEntry) -> Result<Self, SolveError> {
         check_kind(&entry, SolverKind::Clique)?;
-        Ok(ExternalClique { entry })
+        Ok(ExternalClique {
+            entry,
+            prepared: None,
+        })
     }
 }
 
@@ -303,11 +362,17 @@ impl CliqueSolver for ExternalClique {
         graph: &dyn StreamedGraph,
         limits: &Limits,
     ) -> Result<CliqueOutcome, SolveError> {
-        let dir = super::cleanup::tempdir().map_err(|source| SolveError::Io {
-            solver: self.entry.name.clone(),
-            path: std::env::temp_dir(),
-            source,
-        })?;
+        let dir = work_dir(&self.entry)?;
+        if let Some(file) = &self.prepared {
+            let (outcome, _run) = solve_clique_file(
+                &self.entry,
+                file,
+                dir.path(),
+                limits.time,
+                graph.num_nodes(),
+            )?;
+            return Ok(outcome);
+        }
         let path = dir.path().join("graph.dimacs");
         // The file can take longer to write than the limit allows (tens of gigabytes): the
         // limit covers the writing too, and a write past it is a run out of time.

@@ -384,6 +384,41 @@ pub(crate) enum Cmd {
         #[arg(long)]
         json: bool,
     },
+    /// Run every file of an exported set (export-set's manifest) with every solver that
+    /// reads it, verify every answer, store the results in an SQLite database and
+    /// cross-check them: proven optima must agree, no verified solution may beat a proven
+    /// bound or the known optimum. Exit 1 on any disagreement. Re-running runs only the
+    /// cells not yet in the database.
+    Run {
+        /// The manifest.json export-set wrote.
+        manifest: PathBuf,
+        /// The solvers, comma-separated: registry entries (cbc, highs, glpk, cadical,
+        /// kissat, minisat, cliquer, …) and embedded engines (microlp, varisat,
+        /// highs-embedded).
+        #[arg(long, value_delimiter = ',', required = true)]
+        solvers: Vec<String>,
+        /// The results database (created if missing).
+        #[arg(long, required = true)]
+        db: PathBuf,
+        /// Wall-clock limit of each cell, in seconds.
+        #[arg(long, default_value_t = 60.0)]
+        time_limit: f64,
+        /// Threads for solvers that take them.
+        #[arg(long, default_value_t = 1)]
+        threads: u32,
+        /// Cells run at the same time.
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
+        /// Solver registry file (else $TILEKIT_SOLVERS, ./solvers.toml, built-in).
+        #[arg(long)]
+        solvers_file: Option<PathBuf>,
+        /// Run again the cells stored as solver errors.
+        #[arg(long)]
+        retry_errors: bool,
+        /// Print the summary as one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
     /// Solve an instance and verify the answer.
     Solve {
         /// The instance file.

@@ -1,12 +1,17 @@
-//! `tilekit export-set`: the clap fields into the library's request, and the summary printed.
+//! `tilekit export-set` and `tilekit run`: the clap fields into the library's requests, and
+//! the summaries printed (a cross-check's conflicts on stderr, each with both answers).
 
 use crate::args::Cmd;
 use std::process::ExitCode;
 use tilekit::campaign::export_set::{self, ExportSetRequest};
+use tilekit::campaign::run::{self, RunRequest};
 use tilekit::route::Error;
 
-/// Run a campaign command (`export-set`).
+/// Run a campaign command (`export-set`, `run`).
 pub(crate) fn run(cmd: Cmd) -> Result<ExitCode, Error> {
+    if let Cmd::Run { .. } = cmd {
+        return run_matrix(cmd);
+    }
     let Cmd::ExportSet {
         set,
         models,
@@ -56,4 +61,58 @@ pub(crate) fn run(cmd: Cmd) -> Result<ExitCode, Error> {
     };
     crate::say(&text)?;
     Ok(ExitCode::SUCCESS)
+}
+
+fn run_matrix(cmd: Cmd) -> Result<ExitCode, Error> {
+    let Cmd::Run {
+        manifest,
+        solvers,
+        db,
+        time_limit,
+        threads,
+        jobs,
+        solvers_file,
+        retry_errors,
+        json,
+    } = cmd
+    else {
+        unreachable!("run_matrix is called for `run` only")
+    };
+    let req = RunRequest {
+        manifest,
+        solvers,
+        db: db.clone(),
+        limits: tilekit::route::limits(time_limit, threads)?,
+        jobs,
+        solvers_file,
+        retry_errors,
+    };
+    let s = run::run(&req, &crate::progress_line)?;
+    for c in &s.conflicts {
+        crate::note(&format!(
+            "CONFLICT on {} ({}): {}",
+            c.instance,
+            c.kind.as_str(),
+            c.detail
+        ));
+    }
+    let text = if json {
+        serde_json::to_string(&s).map_err(Error::failure)?
+    } else {
+        format!(
+            "{}: {} cells: {} run now ({} solver errors), {} already done; {} conflicts",
+            db.display(),
+            s.cells,
+            s.ran,
+            s.errors,
+            s.done_before,
+            s.conflict_count
+        )
+    };
+    crate::say(&text)?;
+    Ok(if s.conflicts.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
 }

@@ -1,0 +1,403 @@
+//! The results database of `tilekit run` (SQLite through rusqlite, bundled). Its schema is
+//! the README's; `PRAGMA user_version` says which version wrote it, and a database of another
+//! version is refused rather than half read.
+//!
+//! One row per cell (file × solver × time limit × threads, a UNIQUE key), written in its own
+//! transaction as the cell finishes, so a killed run keeps every finished cell and a re-run
+//! runs only what is missing. A solver failure is stored (`status = 'error'`) and run again
+//! only when asked (`--retry-errors`).
+
+use super::manifest::{FileEntry, InstanceEntry, Size};
+use crate::route::Error;
+use rusqlite::{Connection, OptionalExtension, params};
+use std::path::Path;
+
+/// The schema version this tilekit writes and reads.
+pub const USER_VERSION: i64 = 1;
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS instances(
+  sha256 TEXT PRIMARY KEY, id TEXT NOT NULL, family TEXT NOT NULL, goal TEXT,
+  known_optimum REAL, optimum_source TEXT);
+CREATE TABLE IF NOT EXISTS files(
+  sha256 TEXT PRIMARY KEY, instance_sha256 TEXT NOT NULL REFERENCES instances(sha256),
+  path TEXT NOT NULL, model TEXT NOT NULL, format TEXT NOT NULL, compressed TEXT,
+  horizon INTEGER, filter INTEGER NOT NULL, fix_corner INTEGER NOT NULL,
+  size_kind TEXT, size_a INTEGER, size_b INTEGER, size_c INTEGER);
+CREATE TABLE IF NOT EXISTS runs(
+  id INTEGER PRIMARY KEY, file_sha256 TEXT NOT NULL REFERENCES files(sha256),
+  solver TEXT NOT NULL, solver_version TEXT, time_limit REAL NOT NULL, threads INTEGER NOT NULL,
+  status TEXT NOT NULL, objective REAL, bound REAL, optimal INTEGER NOT NULL,
+  verified INTEGER NOT NULL, errors TEXT NOT NULL, solver_status TEXT NOT NULL,
+  seconds REAL NOT NULL, host TEXT NOT NULL, command TEXT NOT NULL, executor TEXT NOT NULL,
+  shard TEXT, tilekit_version TEXT NOT NULL, finished_at INTEGER NOT NULL,
+  UNIQUE(file_sha256, solver, time_limit, threads));
+CREATE TABLE IF NOT EXISTS conflicts(
+  id INTEGER PRIMARY KEY, instance_sha256 TEXT NOT NULL, run_a INTEGER, run_b INTEGER,
+  kind TEXT NOT NULL, detail TEXT NOT NULL);
+";
+
+/// One cell's result, as stored.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct RunRow {
+    /// The model file's SHA-256.
+    pub file_sha256: String,
+    /// The solver's name (a registry entry or an embedded engine).
+    pub solver: String,
+    /// Its version, as probed.
+    pub solver_version: Option<String>,
+    /// Seconds allowed.
+    pub time_limit: f64,
+    /// Threads allowed.
+    pub threads: u32,
+    /// `solved`, `infeasible`, `unbounded`, `time_limit`, `no_solution`, `unverified`, or
+    /// `error` (the solver failed: crashed, garbage output).
+    pub status: String,
+    /// The verified objective (moves; unmatched inner seams).
+    pub objective: Option<f64>,
+    /// A proven lower bound, from a proof only.
+    pub bound: Option<f64>,
+    /// Proven optimal and verified.
+    pub optimal: bool,
+    /// The answer passed every check.
+    pub verified: bool,
+    /// What the checks found, or the failure.
+    pub errors: Vec<String>,
+    /// The solver's own status words.
+    pub solver_status: String,
+    /// Wall seconds of the cell.
+    pub seconds: f64,
+    /// The machine it ran on.
+    pub host: String,
+    /// The command run (`embedded:<engine> <version>` for an engine).
+    pub command: String,
+    /// `local`, `slurm` or `neos`.
+    pub executor: String,
+    /// The Slurm shard or NEOS job it came from.
+    pub shard: Option<String>,
+    /// The tilekit that ran it.
+    pub tilekit_version: String,
+    /// When it finished (Unix seconds).
+    pub finished_at: i64,
+}
+
+/// A stored run with what the cross-check needs of its file and instance.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StoredRun {
+    /// The row id.
+    pub id: i64,
+    /// The row.
+    pub row: RunRow,
+    /// The instance's SHA-256 and id.
+    pub instance_sha256: String,
+    /// The instance's id.
+    pub instance: String,
+    /// `sliding` or `edge`.
+    pub family: String,
+    /// The model.
+    pub model: String,
+    /// The format.
+    pub format: String,
+    /// The file's path in its manifest.
+    pub path: String,
+    /// The horizon of a time-indexed model.
+    pub horizon: Option<u64>,
+    /// The instance's known optimum and its source.
+    pub known_optimum: Option<f64>,
+    /// Where it comes from.
+    pub optimum_source: Option<String>,
+}
+
+/// The results database.
+pub struct Db {
+    conn: Connection,
+    path: String,
+}
+
+fn db_error(path: &str, e: rusqlite::Error) -> Error {
+    Error::Failure(format!("{path}: the results database: {e}"))
+}
+
+impl Db {
+    /// Open (or create) the database at `path`, checking its schema version.
+    pub fn open(path: &Path) -> Result<Db, Error> {
+        let name = path.display().to_string();
+        if path.exists() && !path.is_file() {
+            return Err(Error::Usage(format!("{name}: --db must name a file")));
+        }
+        let conn = Connection::open(path)
+            .map_err(|e| Error::Usage(format!("{name}: cannot open the results database: {e}")))?;
+        let version: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .map_err(|e| Error::Usage(format!("{name}: not an SQLite database: {e}")))?;
+        let tables: i64 = conn
+            .query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))
+            .map_err(|e| db_error(&name, e))?;
+        if version != USER_VERSION && !(version == 0 && tables == 0) {
+            return Err(Error::Usage(format!(
+                "{name}: a results database of schema version {version}; this tilekit writes version {USER_VERSION}: use another --db"
+            )));
+        }
+        conn.busy_timeout(std::time::Duration::from_secs(30))
+            .map_err(|e| db_error(&name, e))?;
+        // WAL: readers (`report`) never block the writer, and a kill loses at most the open
+        // transaction.
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(|e| db_error(&name, e))?;
+        conn.execute_batch(SCHEMA).map_err(|e| db_error(&name, e))?;
+        conn.pragma_update(None, "user_version", USER_VERSION)
+            .map_err(|e| db_error(&name, e))?;
+        Ok(Db { conn, path: name })
+    }
+
+    fn err(&self, e: rusqlite::Error) -> Error {
+        db_error(&self.path, e)
+    }
+
+    /// Record a manifest's instances and files (kept when already there).
+    pub fn add_files(
+        &mut self,
+        instances: &[InstanceEntry],
+        files: &[(&FileEntry, bool, bool)],
+    ) -> Result<(), Error> {
+        let tx = self
+            .conn
+            .transaction()
+            .map_err(|e| db_error(&self.path, e))?;
+        for i in instances {
+            tx.execute(
+                "INSERT OR IGNORE INTO instances(sha256, id, family, goal, known_optimum, optimum_source) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                params![i.sha256, i.id, i.family, i.goal, i.known_optimum.map(|x| x as f64), i.optimum_source],
+            )
+            .map_err(|e| db_error(&self.path, e))?;
+        }
+        for (f, filter, fix_corner) in files {
+            let inst = instances
+                .iter()
+                .find(|i| i.id == f.instance)
+                .map(|i| i.sha256.clone())
+                .unwrap_or_default();
+            let (kind, a, b, c) = match f.size {
+                Some(Size::Milp {
+                    variables,
+                    rows,
+                    nonzeros,
+                }) => (Some("milp"), Some(variables), Some(rows), Some(nonzeros)),
+                Some(Size::Cnf {
+                    variables,
+                    clauses,
+                    literals,
+                }) => (Some("cnf"), Some(variables), Some(clauses), Some(literals)),
+                Some(Size::Graph { nodes, edges }) => {
+                    (Some("graph"), Some(nodes), Some(edges), None)
+                }
+                None => (None, None, None, None),
+            };
+            let n = |x: Option<u64>| x.map(|x| x as i64);
+            tx.execute(
+                "INSERT OR IGNORE INTO files(sha256, instance_sha256, path, model, format, compressed, horizon, filter, fix_corner, size_kind, size_a, size_b, size_c) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                params![f.sha256, inst, f.path, f.model, f.format, f.compressed, n(f.horizon), filter, fix_corner, kind, n(a), n(b), n(c)],
+            )
+            .map_err(|e| db_error(&self.path, e))?;
+        }
+        tx.commit().map_err(|e| db_error(&self.path, e))
+    }
+
+    /// The status of the cell's stored run, if any.
+    pub fn status_of(
+        &self,
+        file_sha256: &str,
+        solver: &str,
+        time_limit: f64,
+        threads: u32,
+    ) -> Result<Option<String>, Error> {
+        self.conn
+            .query_row(
+                "SELECT status FROM runs WHERE file_sha256 = ?1 AND solver = ?2 AND time_limit = ?3 AND threads = ?4",
+                params![file_sha256, solver, time_limit, threads],
+                |r| r.get(0),
+            )
+            .optional()
+            .map_err(|e| self.err(e))
+    }
+
+    /// Store a run. With `replace`, a stored row of the same cell (an error being retried)
+    /// is replaced; otherwise an existing row wins, so that a cell is never counted twice.
+    /// True when the row was stored.
+    pub fn insert(&mut self, r: &RunRow, replace: bool) -> Result<bool, Error> {
+        let verb = if replace {
+            "INSERT OR REPLACE"
+        } else {
+            "INSERT OR IGNORE"
+        };
+        let errors = serde_json::to_string(&r.errors).expect("strings serialise");
+        let n = self
+            .conn
+            .execute(
+                &format!("{verb} INTO runs(file_sha256, solver, solver_version, time_limit, threads, status, objective, bound, optimal, verified, errors, solver_status, seconds, host, command, executor, shard, tilekit_version, finished_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)"),
+                params![
+                    r.file_sha256, r.solver, r.solver_version, r.time_limit, r.threads, r.status,
+                    r.objective, r.bound, r.optimal, r.verified, errors, r.solver_status,
+                    r.seconds, r.host, r.command, r.executor, r.shard, r.tilekit_version,
+                    r.finished_at
+                ],
+            )
+            .map_err(|e| self.err(e))?;
+        Ok(n > 0)
+    }
+
+    /// Every stored run, with its file and instance (ordered by instance, then row id).
+    pub fn runs(&self) -> Result<Vec<StoredRun>, Error> {
+        let mut stmt = self
+            .conn
+            .prepare(
+                "SELECT r.id, r.file_sha256, r.solver, r.solver_version, r.time_limit, r.threads, r.status,
+                        r.objective, r.bound, r.optimal, r.verified, r.errors, r.solver_status, r.seconds,
+                        r.host, r.command, r.executor, r.shard, r.tilekit_version, r.finished_at,
+                        i.sha256, i.id, i.family, f.model, f.format, f.path, f.horizon, i.known_optimum, i.optimum_source
+                 FROM runs r JOIN files f ON f.sha256 = r.file_sha256 JOIN instances i ON i.sha256 = f.instance_sha256
+                 ORDER BY i.id, r.id",
+            )
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map([], |r| {
+                let errors: String = r.get(11)?;
+                Ok(StoredRun {
+                    id: r.get(0)?,
+                    row: RunRow {
+                        file_sha256: r.get(1)?,
+                        solver: r.get(2)?,
+                        solver_version: r.get(3)?,
+                        time_limit: r.get(4)?,
+                        threads: r.get(5)?,
+                        status: r.get(6)?,
+                        objective: r.get(7)?,
+                        bound: r.get(8)?,
+                        optimal: r.get(9)?,
+                        verified: r.get(10)?,
+                        errors: serde_json::from_str(&errors).unwrap_or_else(|_| vec![errors]),
+                        solver_status: r.get(12)?,
+                        seconds: r.get(13)?,
+                        host: r.get(14)?,
+                        command: r.get(15)?,
+                        executor: r.get(16)?,
+                        shard: r.get(17)?,
+                        tilekit_version: r.get(18)?,
+                        finished_at: r.get(19)?,
+                    },
+                    instance_sha256: r.get(20)?,
+                    instance: r.get(21)?,
+                    family: r.get(22)?,
+                    model: r.get(23)?,
+                    format: r.get(24)?,
+                    path: r.get(25)?,
+                    horizon: r.get::<_, Option<i64>>(26)?.map(|h| h as u64),
+                    known_optimum: r.get(27)?,
+                    optimum_source: r.get(28)?,
+                })
+            })
+            .map_err(|e| self.err(e))?;
+        rows.collect::<Result<Vec<_>, _>>().map_err(|e| self.err(e))
+    }
+
+    /// Replace the stored conflicts with `found` (instance sha, run a, run b, kind, detail).
+    pub fn set_conflicts(
+        &mut self,
+        found: &[(String, i64, Option<i64>, String, String)],
+    ) -> Result<(), Error> {
+        let tx = self
+            .conn
+            .transaction()
+            .map_err(|e| db_error(&self.path, e))?;
+        tx.execute("DELETE FROM conflicts", [])
+            .map_err(|e| db_error(&self.path, e))?;
+        for (inst, a, b, kind, detail) in found {
+            tx.execute(
+                "INSERT INTO conflicts(instance_sha256, run_a, run_b, kind, detail) VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![inst, a, b, kind, detail],
+            )
+            .map_err(|e| db_error(&self.path, e))?;
+        }
+        tx.commit().map_err(|e| db_error(&self.path, e))
+    }
+
+    /// The number of stored runs.
+    pub fn count_runs(&self) -> Result<u64, Error> {
+        self.conn
+            .query_row("SELECT count(*) FROM runs", [], |r| r.get::<_, i64>(0))
+            .map(|n| n as u64)
+            .map_err(|e| self.err(e))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    pub(crate) fn row(file: &str, solver: &str, status: &str) -> RunRow {
+        RunRow {
+            file_sha256: file.into(),
+            solver: solver.into(),
+            solver_version: Some("1".into()),
+            time_limit: 10.0,
+            threads: 1,
+            status: status.into(),
+            objective: Some(5.0),
+            bound: None,
+            optimal: false,
+            verified: true,
+            errors: vec![],
+            solver_status: "x".into(),
+            seconds: 0.5,
+            host: "h".into(),
+            command: "c".into(),
+            executor: "local".into(),
+            shard: None,
+            tilekit_version: "0".into(),
+            finished_at: 0,
+        }
+    }
+
+    #[test]
+    fn a_cell_is_stored_once_and_an_error_is_replaced_only_when_asked() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("r.sqlite");
+        let mut db = Db::open(&p).unwrap();
+        assert!(db.insert(&row("f", "cbc", "error"), false).unwrap());
+        assert!(!db.insert(&row("f", "cbc", "solved"), false).unwrap());
+        assert_eq!(
+            db.status_of("f", "cbc", 10.0, 1).unwrap().as_deref(),
+            Some("error")
+        );
+        assert!(db.insert(&row("f", "cbc", "solved"), true).unwrap());
+        assert_eq!(
+            db.status_of("f", "cbc", 10.0, 1).unwrap().as_deref(),
+            Some("solved")
+        );
+        assert_eq!(db.count_runs().unwrap(), 1);
+        drop(db);
+        // Reopened: the schema is there and accepted.
+        let db = Db::open(&p).unwrap();
+        assert_eq!(db.count_runs().unwrap(), 1);
+    }
+
+    #[test]
+    fn another_schema_version_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("r.sqlite");
+        let c = Connection::open(&p).unwrap();
+        c.execute_batch("CREATE TABLE x(a); PRAGMA user_version = 2;")
+            .unwrap();
+        drop(c);
+        let e = Db::open(&p).err().unwrap().to_string();
+        assert!(e.contains("schema version 2"), "{e}");
+        std::fs::write(
+            dir.path().join("t"),
+            "not a database at all, just text\n".repeat(100),
+        )
+        .unwrap();
+        let e = Db::open(&dir.path().join("t")).err().unwrap().to_string();
+        assert!(e.contains("not an SQLite database"), "{e}");
+    }
+}
