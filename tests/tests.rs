@@ -8,6 +8,7 @@
 mod common;
 
 mod campaign_export;
+mod campaign_run;
 mod certify;
 mod cli;
 mod cli_edge;

@@ -497,12 +497,6 @@ pub fn run(req: &RunRequest, progress: Progress<'_>) -> Result<RunSummary, Error
         }
     }
     let mut db = Db::open(&req.db)?;
-    let flagged: Vec<(&FileEntry, bool, bool)> = m
-        .files
-        .iter()
-        .map(|f| (f, m.options.filter, m.options.fix_corner))
-        .collect();
-    db.add_files(&m.instances, &flagged)?;
 
     let time_limit = req.limits.time.as_secs_f64();
     let mut pending = Vec::new();
@@ -527,6 +521,12 @@ pub fn run(req: &RunRequest, progress: Progress<'_>) -> Result<RunSummary, Error
     for &i in &checked {
         check_file(&base, &m, &m.files[i], &req.manifest)?;
     }
+    let flagged: Vec<(&FileEntry, bool, bool)> = m
+        .files
+        .iter()
+        .map(|f| (f, m.options.filter, m.options.fix_corner))
+        .collect();
+    db.add_files(&m.instances, &flagged)?;
 
     let (tx, rx) = mpsc::channel::<RunRow>();
     let next = AtomicUsize::new(0);

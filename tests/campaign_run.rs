@@ -1,0 +1,450 @@
+//! `tilekit run`: a matrix of real solvers over exported sets, every answer verified and
+//! stored, the cross-check quiet when they agree and loud when a solver lies; resuming, bad
+//! manifests, missing solvers, and a run killed half-way.
+
+use crate::common::{skip, tilekit};
+use rusqlite::Connection;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn export(dir: &Path, args: &[&str]) -> PathBuf {
+    let mut a = vec!["export-set"];
+    a.extend_from_slice(args);
+    a.extend(["-o", s(dir)]);
+    let r = tilekit(Path::new("."), &a);
+    assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+    dir.join("manifest.json")
+}
+
+fn run(manifest: &Path, db: &Path, extra: &[&str]) -> crate::common::Run {
+    let mut a = vec!["run", s(manifest), "--db", s(db), "--json"];
+    a.extend_from_slice(extra);
+    tilekit(Path::new("."), &a)
+}
+
+fn summary(r: &crate::common::Run) -> Value {
+    serde_json::from_str(r.stdout.trim())
+        .unwrap_or_else(|e| panic!("{e}: {}\n{}", r.stdout, r.stderr))
+}
+
+fn count(db: &Path, sql: &str) -> i64 {
+    Connection::open(db)
+        .unwrap()
+        .query_row(sql, [], |r| r.get(0))
+        .unwrap()
+}
+
+/// The MILP solvers of the matrix: the external ones and every embedded MILP engine built in.
+fn embedded() -> &'static str {
+    if cfg!(feature = "highs") {
+        "microlp,varisat,highs-embedded"
+    } else {
+        "microlp,varisat"
+    }
+}
+
+#[test]
+fn a_matrix_of_real_solvers_is_verified_stored_and_agrees() {
+    if skip() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let sliding = export(
+        &d.join("s"),
+        &[
+            "short15:1-3",
+            "--models",
+            "neos,flow,sat",
+            "--formats",
+            "lp,cnf",
+        ],
+    );
+    let meta = export(
+        &d.join("m"),
+        &[
+            "meta2010:3-4",
+            "--models",
+            "milp,clique,sat",
+            "--formats",
+            "lp,cnf,dimacs",
+            "--filter",
+        ],
+    );
+    let db = d.join("r.sqlite");
+    let solvers = format!("highs,cbc,glpk,cadical,minisat,cliquer,{}", embedded());
+    for m in [&sliding, &meta] {
+        let r = run(
+            m,
+            &db,
+            &["--solvers", &solvers, "--time-limit", "5", "--jobs", "2"],
+        );
+        assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+        let v = summary(&r);
+        assert_eq!(v["conflict_count"], 0, "{v}");
+        assert_eq!(v["errors"], 0, "{v}");
+        assert_eq!(v["ran"], v["cells"], "{v}");
+    }
+    // Every row is verified, or a time limit (microlp is slow on the case study's model).
+    let bad = count(
+        &db,
+        "SELECT count(*) FROM runs WHERE NOT (verified = 1 AND status = 'solved') AND status != 'time_limit'",
+    );
+    assert_eq!(bad, 0);
+    // The proven optima are the known ones, whoever proved them.
+    let wrong = count(
+        &db,
+        "SELECT count(*) FROM runs r JOIN files f ON f.sha256 = r.file_sha256 JOIN instances i ON i.sha256 = f.instance_sha256
+         WHERE r.optimal = 1 AND i.known_optimum IS NOT NULL AND r.objective != i.known_optimum",
+    );
+    assert_eq!(wrong, 0);
+    let meta_optimal = count(
+        &db,
+        "SELECT count(*) FROM runs r JOIN files f ON f.sha256 = r.file_sha256 WHERE f.model IN ('milp','clique','sat') AND r.optimal = 1 AND r.objective = 0",
+    );
+    assert!(
+        meta_optimal >= 2 * 5,
+        "META 3 and 4: a perfect board from each solver"
+    );
+    // Every solver of the matrix has rows, with its version and the command it ran.
+    for solver in solvers.split(',') {
+        let n = count(
+            &db,
+            &format!("SELECT count(*) FROM runs WHERE solver = '{solver}' AND command != ''"),
+        );
+        assert!(n > 0, "{solver}");
+    }
+    let total = count(&db, "SELECT count(*) FROM runs");
+
+    // A re-run runs nothing; with three rows deleted it runs exactly those three.
+    let r = run(
+        &sliding,
+        &db,
+        &["--solvers", &solvers, "--time-limit", "5", "--jobs", "2"],
+    );
+    assert_eq!(summary(&r)["ran"], 0, "{}", r.stdout);
+    Connection::open(&db)
+        .unwrap()
+        .execute(
+            "DELETE FROM runs WHERE id IN (SELECT r.id FROM runs r JOIN files f ON f.sha256 = r.file_sha256 WHERE r.solver = 'cbc' AND f.model IN ('neos', 'flow') LIMIT 3)",
+            [],
+        )
+        .unwrap();
+    let r = run(
+        &sliding,
+        &db,
+        &["--solvers", &solvers, "--time-limit", "5", "--jobs", "2"],
+    );
+    assert_eq!(summary(&r)["ran"], 3, "{}", r.stdout);
+    assert_eq!(count(&db, "SELECT count(*) FROM runs"), total);
+}
+
+/// A registry file with the real HiGHS and a lying CBC.
+fn liar_registry(dir: &Path) -> PathBuf {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/liar_cbc.sh");
+    let text = format!(
+        r#"[solver.highs]
+kind = "milp"
+command = "highs"
+input = "lp"
+args = ["--model_file", "{{model}}", "--solution_file", "{{solution}}", "--time_limit", "{{time_limit}}"]
+solution = "highs"
+version = ["--version"]
+
+[solver.liar-cbc]
+kind = "milp"
+command = "sh"
+input = "lp"
+args = ["{}", "7", "{{model}}", "{{solution}}"]
+solution = "cbc"
+
+[solver.missing]
+kind = "milp"
+command = "/nonexistent/tilekit-test-solver"
+input = "lp"
+args = ["{{model}}", "{{solution}}"]
+solution = "cbc"
+
+[solver.sleeper]
+kind = "milp"
+command = "sh"
+input = "lp"
+args = ["-c", "sleep 97", "{{model}}", "{{solution}}"]
+solution = "cbc"
+"#,
+        script.display()
+    );
+    let path = dir.join("solvers.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn a_solver_claiming_a_worse_optimum_is_caught_by_the_cross_check() {
+    if skip() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // Optimum 5 at a horizon of 9: room for the liar's 7-move plan, which verifies.
+    let m = export(
+        &d.join("h9"),
+        &[
+            "short15:4",
+            "--models",
+            "neos",
+            "--formats",
+            "lp",
+            "--horizon",
+            "9",
+        ],
+    );
+    let reg = liar_registry(d);
+    let db = d.join("r.sqlite");
+    let r = run(
+        &m,
+        &db,
+        &[
+            "--solvers",
+            "highs,liar-cbc",
+            "--solvers-file",
+            s(&reg),
+            "--time-limit",
+            "20",
+        ],
+    );
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    let conflict = r
+        .stderr
+        .lines()
+        .find(|l| l.contains("CONFLICT") && l.contains("optima_differ"))
+        .unwrap_or_else(|| panic!("no optima_differ conflict: {}", r.stderr));
+    for word in [
+        "highs",
+        "liar-cbc",
+        "objective 5",
+        "objective 7",
+        "proven optimal",
+    ] {
+        assert!(conflict.contains(word), "{word}: {conflict}");
+    }
+    assert!(
+        r.stderr.contains("bound_above_known_optimum"),
+        "{}",
+        r.stderr
+    );
+    // The liar's answer itself verified: only the cross-check catches it.
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(*) FROM runs WHERE solver = 'liar-cbc' AND verified = 1 AND optimal = 1 AND objective = 7"
+        ),
+        1
+    );
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(*) FROM conflicts WHERE kind = 'optima_differ'"
+        ),
+        1
+    );
+    // Running again finds the same conflicts from the stored rows alone.
+    let r = run(
+        &m,
+        &db,
+        &[
+            "--solvers",
+            "highs,liar-cbc",
+            "--solvers-file",
+            s(&reg),
+            "--time-limit",
+            "20",
+        ],
+    );
+    assert_eq!(r.code, 1);
+    assert_eq!(summary(&r)["ran"], 0);
+}
+
+#[test]
+fn bad_manifests_and_missing_solvers_are_refused_before_anything_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let m = export(
+        &d.join("e"),
+        &["short15:4-5", "--models", "neos", "--formats", "lp"],
+    );
+    let reg = liar_registry(d);
+    let db = d.join("r.sqlite");
+    let text = std::fs::read_to_string(&m).unwrap();
+    let mut cases: Vec<(PathBuf, Vec<&str>, &str)> = vec![
+        (
+            m.clone(),
+            vec!["--solvers", "nosuch"],
+            "no solver called \"nosuch\"",
+        ),
+        (
+            m.clone(),
+            vec!["--solvers", "microlp,missing", "--solvers-file", s(&reg)],
+            "is not installed",
+        ),
+        (
+            m.clone(),
+            vec!["--solvers", "varisat"],
+            "no solver of --solvers reads any file",
+        ),
+    ];
+    // An edited hash, an unknown field, another schema: one message each.
+    let edited = d.join("e/edited.json");
+    let v: Value = serde_json::from_str(&text).unwrap();
+    let sha = v["files"][0]["sha256"].as_str().unwrap();
+    std::fs::write(&edited, text.replace(sha, &"0".repeat(64))).unwrap();
+    cases.push((edited, vec!["--solvers", "microlp"], "not the manifest's"));
+    let unknown = d.join("e/unknown.json");
+    std::fs::write(
+        &unknown,
+        text.replacen("\"schema\"", "\"colour\": 1,\n  \"schema\"", 1),
+    )
+    .unwrap();
+    cases.push((
+        unknown,
+        vec!["--solvers", "microlp"],
+        "unknown field `colour`",
+    ));
+    let schema2 = d.join("e/schema2.json");
+    std::fs::write(
+        &schema2,
+        text.replace("tilekit-manifest/1", "tilekit-manifest/2"),
+    )
+    .unwrap();
+    cases.push((
+        schema2,
+        vec!["--solvers", "microlp"],
+        "schema \"tilekit-manifest/2\"",
+    ));
+    cases.push((
+        d.join("e/none.json"),
+        vec!["--solvers", "microlp"],
+        "cannot read the manifest",
+    ));
+    for (manifest, args, says) in &cases {
+        let mut a = vec!["run", s(manifest), "--db", s(&db)];
+        a.extend(args.iter().copied());
+        let r = tilekit(Path::new("."), &a);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains(says), "{args:?}: {}", r.stderr);
+        assert_eq!(
+            r.stderr
+                .lines()
+                .filter(|l| l.starts_with("tilekit:"))
+                .count(),
+            1,
+            "{}",
+            r.stderr
+        );
+    }
+    // A file changed on disk after the export.
+    let f = d.join("e/files/short15-004.neos.lp");
+    let mut bytes = std::fs::read(&f).unwrap();
+    bytes.extend_from_slice(b"\\ edited\n");
+    std::fs::write(&f, bytes).unwrap();
+    let r = tilekit(
+        Path::new("."),
+        &["run", s(&m), "--db", s(&db), "--solvers", "microlp"],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("changed after the export"),
+        "{}",
+        r.stderr
+    );
+    // Nothing reached the database.
+    if db.exists() {
+        assert_eq!(count(&db, "SELECT count(*) FROM runs"), 0);
+    }
+}
+
+#[test]
+fn a_run_killed_half_way_keeps_its_rows_and_the_rerun_completes_them_once() {
+    if skip() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let m = export(
+        &d.join("k"),
+        &["short15:4-6", "--models", "neos", "--formats", "lp"],
+    );
+    let reg = liar_registry(d);
+    let db = d.join("r.sqlite");
+    // Per file: highs, then the sleeper, which holds the run until it is killed.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tilekit"))
+        .args([
+            "run",
+            s(&m),
+            "--db",
+            s(&db),
+            "--solvers",
+            "highs,sleeper",
+            "--solvers-file",
+            s(&reg),
+            "--time-limit",
+            "30",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t = Instant::now();
+    while !(db.exists() && count(&db, "SELECT count(*) FROM runs") >= 1) {
+        assert!(t.elapsed() < Duration::from_secs(30), "no row was stored");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    // SAFETY: a plain kill(2) of our own child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(143), "{status}");
+    let kept = count(&db, "SELECT count(*) FROM runs");
+    assert!(kept >= 1 && kept < 6, "{kept}");
+    // No sleeper survives its run.
+    let ps = Command::new("pgrep")
+        .args(["-f", "sleep 97"])
+        .output()
+        .unwrap();
+    assert!(
+        ps.stdout.is_empty(),
+        "a solver outlived the run: {}",
+        String::from_utf8_lossy(&ps.stdout)
+    );
+    // The re-run (HiGHS only) completes HiGHS's cells and stores none twice.
+    let r = run(
+        &m,
+        &db,
+        &[
+            "--solvers",
+            "highs",
+            "--solvers-file",
+            s(&reg),
+            "--time-limit",
+            "30",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        count(&db, "SELECT count(*) FROM runs WHERE solver = 'highs'"),
+        3
+    );
+    assert_eq!(
+        count(&db, "SELECT count(*) FROM runs"),
+        count(
+            &db,
+            "SELECT count(*) FROM (SELECT DISTINCT file_sha256, solver, time_limit, threads FROM runs)"
+        )
+    );
+}
