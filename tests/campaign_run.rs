@@ -143,6 +143,60 @@ fn a_matrix_of_real_solvers_is_verified_stored_and_agrees() {
     );
     assert_eq!(summary(&r)["ran"], 3, "{}", r.stdout);
     assert_eq!(count(&db, "SELECT count(*) FROM runs"), total);
+
+    // The report: its tables count every run, and its charts are SVG with a line for every
+    // configuration.
+    let rep = d.join("report");
+    let r = tilekit(Path::new("."), &["report", s(&db), "-o", s(&rep)]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let csv = std::fs::read_to_string(rep.join("solved.csv")).unwrap();
+    let rows: Vec<Vec<&str>> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    let runs: i64 = rows.iter().map(|r| r[2].parse::<i64>().unwrap()).sum();
+    assert_eq!(runs, total);
+    let solved: i64 = rows.iter().map(|r| r[3].parse::<i64>().unwrap()).sum();
+    let decided = count(
+        &db,
+        "SELECT count(*) FROM runs r JOIN files f ON f.sha256 = r.file_sha256
+         WHERE (r.status = 'solved' AND r.verified = 1 AND (r.optimal = 1 OR f.model IN ('sat', 'clique'))) OR r.status = 'infeasible'",
+    );
+    assert_eq!(solved, decided);
+    for family in ["sliding", "edge"] {
+        let configs = rows.iter().filter(|r| r[0] == family).count();
+        for chart in ["profile", "cactus"] {
+            let svg = std::fs::read_to_string(rep.join(format!("{chart}-{family}.svg"))).unwrap();
+            let mut reader = quick_xml::Reader::from_str(&svg);
+            let mut lines = 0;
+            loop {
+                match reader
+                    .read_event()
+                    .unwrap_or_else(|e| panic!("{chart}-{family}.svg: {e}"))
+                {
+                    quick_xml::events::Event::Eof => break,
+                    quick_xml::events::Event::Empty(e) | quick_xml::events::Event::Start(e)
+                        if e.name().as_ref() == "polyline" =>
+                    {
+                        lines += 1
+                    }
+                    _ => {}
+                }
+            }
+            assert!(
+                lines >= configs,
+                "{chart}-{family}: {lines} lines for {configs} configurations"
+            );
+        }
+    }
+    let html = std::fs::read_to_string(rep.join("index.html")).unwrap();
+    assert!(html.contains("profile-edge.svg") && html.contains("cactus-sliding.svg"));
+    assert!(
+        std::fs::read_to_string(rep.join("summary.md"))
+            .unwrap()
+            .contains("## Conflicts: 0")
+    );
 }
 
 /// A registry file with the real HiGHS and a lying CBC.
@@ -253,6 +307,14 @@ fn a_solver_claiming_a_worse_optimum_is_caught_by_the_cross_check() {
             "SELECT count(*) FROM conflicts WHERE kind = 'optima_differ'"
         ),
         1
+    );
+    // The report lists them too, and says so by its exit code.
+    let r = tilekit(Path::new("."), &["report", s(&db), "-o", s(&d.join("rep"))]);
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let md = std::fs::read_to_string(d.join("rep/summary.md")).unwrap();
+    assert!(
+        md.contains("## Conflicts: 2") && md.contains("optima_differ"),
+        "{md}"
     );
     // Running again finds the same conflicts from the stored rows alone.
     let r = run(

@@ -277,13 +277,17 @@ pub fn with_heartbeat<T>(
     limit: Duration,
     work: impl FnOnce() -> T,
 ) -> T {
-    let done = std::sync::atomic::AtomicBool::new(false);
+    // The work's end drops the sender, which wakes the heartbeat at once: a sleep would keep
+    // every solve waiting for the heartbeat's next tick (up to 100 ms, which a campaign's
+    // timings of short runs would measure).
+    let (done, ticks) = std::sync::mpsc::channel::<()>();
     let started = Instant::now();
     std::thread::scope(|scope| {
-        scope.spawn(|| {
+        scope.spawn(move || {
             let mut next = 5;
-            while !done.load(std::sync::atomic::Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(100));
+            while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+                ticks.recv_timeout(Duration::from_millis(100))
+            {
                 let secs = started.elapsed().as_secs();
                 if secs >= next {
                     progress(&crate::search::step(
@@ -299,7 +303,7 @@ pub fn with_heartbeat<T>(
             }
         });
         let out = work();
-        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        drop(done);
         out
     })
 }

@@ -419,6 +419,23 @@ pub(crate) enum Cmd {
         #[arg(long)]
         json: bool,
     },
+    /// Tables and charts from a results database (tilekit run --db): solved counts and
+    /// shifted geometric means (summary.md, solved.csv, sgm.csv), performance profiles and
+    /// cactus plots per family (SVG), index.html to view them, and the cross-check's
+    /// conflicts (exit 1 when there are any).
+    Report {
+        /// The results database.
+        db: PathBuf,
+        /// The directory to write (created if missing).
+        #[arg(short = 'o', required = true)]
+        output: PathBuf,
+        /// Shift of the geometric mean, in seconds.
+        #[arg(long, default_value_t = 10.0)]
+        shift: f64,
+        /// Print the summary as one JSON object.
+        #[arg(long)]
+        json: bool,
+    },
     /// Solve an instance and verify the answer.
     Solve {
         /// The instance file.

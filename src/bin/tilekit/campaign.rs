@@ -1,9 +1,10 @@
-//! `tilekit export-set` and `tilekit run`: the clap fields into the library's requests, and
+//! `tilekit export-set`, `tilekit run` and `tilekit report`: the clap fields into the library's requests, and
 //! the summaries printed (a cross-check's conflicts on stderr, each with both answers).
 
 use crate::args::Cmd;
 use std::process::ExitCode;
 use tilekit::campaign::export_set::{self, ExportSetRequest};
+use tilekit::campaign::report::{self, ReportRequest};
 use tilekit::campaign::run::{self, RunRequest};
 use tilekit::route::Error;
 
@@ -11,6 +12,9 @@ use tilekit::route::Error;
 pub(crate) fn run(cmd: Cmd) -> Result<ExitCode, Error> {
     if let Cmd::Run { .. } = cmd {
         return run_matrix(cmd);
+    }
+    if let Cmd::Report { .. } = cmd {
+        return report(cmd);
     }
     let Cmd::ExportSet {
         set,
@@ -111,6 +115,49 @@ fn run_matrix(cmd: Cmd) -> Result<ExitCode, Error> {
     };
     crate::say(&text)?;
     Ok(if s.conflicts.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn report(cmd: Cmd) -> Result<ExitCode, Error> {
+    let Cmd::Report {
+        db,
+        output,
+        shift,
+        json,
+    } = cmd
+    else {
+        unreachable!("report is called for `report` only")
+    };
+    let (s, conflicts) = report::report(&ReportRequest {
+        db,
+        output: output.clone(),
+        shift,
+    })?;
+    for c in &conflicts {
+        crate::note(&format!(
+            "CONFLICT on {} ({}): {}",
+            c.instance,
+            c.kind.as_str(),
+            c.detail
+        ));
+    }
+    let text = if json {
+        serde_json::to_string(&s).map_err(Error::failure)?
+    } else {
+        format!(
+            "{}: {} runs, {} configurations, {} conflicts; open {}",
+            output.display(),
+            s.runs,
+            s.configurations,
+            s.conflicts,
+            output.join("index.html").display()
+        )
+    };
+    crate::say(&text)?;
+    Ok(if conflicts.is_empty() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
