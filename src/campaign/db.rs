@@ -364,6 +364,15 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("r.sqlite");
         let mut db = Db::open(&p).unwrap();
+        // Runs refer to a file, which refers to an instance (foreign keys are enforced).
+        db.conn
+            .execute_batch(
+                "INSERT INTO instances(sha256, id, family) VALUES ('i', 'x', 'sliding');
+                 INSERT INTO files(sha256, instance_sha256, path, model, format, filter, fix_corner)
+                 VALUES ('f', 'i', 'files/x.lp', 'neos', 'lp', 0, 0);",
+            )
+            .unwrap();
+        assert!(db.insert(&row("g", "cbc", "error"), false).is_err());
         assert!(db.insert(&row("f", "cbc", "error"), false).unwrap());
         assert!(!db.insert(&row("f", "cbc", "solved"), false).unwrap());
         assert_eq!(
