@@ -9,6 +9,7 @@ mod common;
 
 mod campaign_export;
 mod campaign_run;
+mod campaign_slurm;
 mod certify;
 mod cli;
 mod cli_edge;

@@ -14,3 +14,4 @@ pub mod manifest;
 pub mod report;
 pub mod run;
 pub mod sets;
+pub mod slurm;

@@ -46,6 +46,8 @@ pub struct RunRequest {
     pub solvers_file: Option<PathBuf>,
     /// `--retry-errors`: run cells stored as `error` again.
     pub retry_errors: bool,
+    /// `--executor`.
+    pub executor: Executor,
 }
 
 /// What a run did.
@@ -64,6 +66,9 @@ pub struct RunSummary {
     pub conflicts: Vec<Conflict>,
     /// How many.
     pub conflict_count: usize,
+    /// What a user must know besides (a Slurm task that did not finish, cells still
+    /// missing): printed whether or not progress is shown.
+    pub notes: Vec<String>,
 }
 
 /// A solver of the matrix: a registry entry or an embedded engine.
@@ -83,7 +88,7 @@ pub(crate) enum MatrixSolver {
 }
 
 impl MatrixSolver {
-    fn name(&self) -> &str {
+    pub(crate) fn name(&self) -> &str {
         match self {
             MatrixSolver::External { entry, .. } => &entry.name,
             MatrixSolver::Embedded { name, .. } => name,
@@ -471,9 +476,32 @@ pub(crate) fn cells(m: &Manifest, solvers: &[MatrixSolver]) -> Vec<Cell> {
     out
 }
 
-/// Run the matrix locally, store every row, then cross-check. Conflicts are returned (the
-/// caller prints them and exits 1).
-pub fn run(req: &RunRequest, progress: Progress<'_>) -> Result<RunSummary, Error> {
+/// Where the cells of `tilekit run` are run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Executor {
+    /// Here, `--jobs` at a time.
+    Local,
+    /// As a Slurm job array ([`super::slurm`]).
+    Slurm(super::slurm::SlurmOptions),
+}
+
+/// A matrix ready to run: the manifest, its solvers, the cells, which of them are still to
+/// run, and the open database (the files of the pending cells checked, the manifest's
+/// instances and files recorded).
+pub(crate) struct Prepared {
+    pub m: Manifest,
+    pub base: PathBuf,
+    pub solvers: Vec<MatrixSolver>,
+    pub all: Vec<Cell>,
+    pub pending: Vec<Cell>,
+    pub done_before: usize,
+    pub db: Db,
+}
+
+/// Read the manifest, resolve the solvers, find the cells not yet in the database and check
+/// the files they read: everything that can be refused is refused here, before any solver
+/// runs or any row is written.
+pub(crate) fn prepare(req: &RunRequest, progress: Progress<'_>) -> Result<Prepared, Error> {
     if req.jobs == 0 {
         return Err(Error::usage("--jobs must be at least 1"));
     }
@@ -497,7 +525,6 @@ pub fn run(req: &RunRequest, progress: Progress<'_>) -> Result<RunSummary, Error
         }
     }
     let mut db = Db::open(&req.db)?;
-
     let time_limit = req.limits.time.as_secs_f64();
     let mut pending = Vec::new();
     let mut done_before = 0;
@@ -521,13 +548,60 @@ pub fn run(req: &RunRequest, progress: Progress<'_>) -> Result<RunSummary, Error
     for &i in &checked {
         check_file(&base, &m, &m.files[i], &req.manifest)?;
     }
+    record_files(&mut db, &m)?;
+    Ok(Prepared {
+        m,
+        base,
+        solvers,
+        all,
+        pending,
+        done_before,
+        db,
+    })
+}
+
+/// Record the manifest's instances and files in the database (runs refer to them).
+pub(crate) fn record_files(db: &mut Db, m: &Manifest) -> Result<(), Error> {
     let flagged: Vec<(&FileEntry, bool, bool)> = m
         .files
         .iter()
         .map(|f| (f, m.options.filter, m.options.fix_corner))
         .collect();
-    db.add_files(&m.instances, &flagged)?;
+    db.add_files(&m.instances, &flagged)
+}
 
+/// Run the matrix (locally, or submitted to Slurm), store every row, then cross-check.
+/// Conflicts are returned (the caller prints them and exits 1).
+pub fn run(req: &RunRequest, progress: Progress<'_>) -> Result<RunSummary, Error> {
+    let Prepared {
+        m,
+        base,
+        solvers,
+        all,
+        pending,
+        done_before,
+        mut db,
+    } = prepare(req, progress)?;
+    if let Executor::Slurm(opts) = &req.executor {
+        let submitted = super::slurm::submit(req, opts, &m, &solvers, &pending, progress)?;
+        let (ran, errors, notes) = match submitted {
+            Some(work) if opts.wait => {
+                let c = super::slurm::collect(&mut db, &m, &work)?;
+                (c.stored, c.errors, c.notes)
+            }
+            _ => (0, 0, Vec::new()),
+        };
+        let conflicts = cross_check(&mut db, &m)?;
+        return Ok(RunSummary {
+            cells: all.len(),
+            ran,
+            done_before,
+            errors,
+            conflict_count: conflicts.len(),
+            conflicts,
+            notes,
+        });
+    }
     let (tx, rx) = mpsc::channel::<RunRow>();
     let next = AtomicUsize::new(0);
     let total = pending.len();
@@ -593,6 +667,7 @@ pub fn run(req: &RunRequest, progress: Progress<'_>) -> Result<RunSummary, Error
         errors,
         conflict_count: conflicts.len(),
         conflicts,
+        notes: Vec::new(),
     })
 }
 

@@ -395,7 +395,7 @@ pub(crate) enum Cmd {
         /// The solvers, comma-separated: registry entries (cbc, highs, glpk, cadical,
         /// kissat, minisat, cliquer, …) and embedded engines (microlp, varisat,
         /// highs-embedded).
-        #[arg(long, value_delimiter = ',', required = true)]
+        #[arg(long, value_delimiter = ',', required_unless_present = "collect")]
         solvers: Vec<String>,
         /// The results database (created if missing).
         #[arg(long, required = true)]
@@ -415,9 +415,41 @@ pub(crate) enum Cmd {
         /// Run again the cells stored as solver errors.
         #[arg(long)]
         retry_errors: bool,
+        /// Where the cells run: here (local), or as a Slurm job array (slurm: each task
+        /// writes a shard of results; --collect merges them).
+        #[arg(long, value_enum, default_value_t = ExecutorArg::Local)]
+        executor: ExecutorArg,
+        /// Slurm: merge the work directory's result shards into the database (no solver runs).
+        #[arg(long, conflicts_with_all = ["solvers", "jobs", "retry_errors"])]
+        collect: bool,
+        /// Slurm: the work directory (plans, batch scripts, logs, shards; default: the
+        /// database's path + .slurm).
+        #[arg(long)]
+        work: Option<PathBuf>,
+        /// Slurm: cells each array task runs.
+        #[arg(long, default_value_t = 4)]
+        cells_per_task: usize,
+        /// Slurm: the partition.
+        #[arg(long)]
+        partition: Option<String>,
+        /// Slurm: one more argument for sbatch (repeatable).
+        #[arg(long, allow_hyphen_values = true)]
+        sbatch_arg: Vec<String>,
+        /// Slurm: wait for the job to end, then collect its shards.
+        #[arg(long)]
+        wait: bool,
         /// Print the summary as one JSON object.
         #[arg(long)]
         json: bool,
+    },
+    /// One Slurm array task of `run --executor slurm` (run by Slurm, not by hand).
+    #[command(name = "run-task", hide = true)]
+    RunTask {
+        /// The plan file.
+        plan: PathBuf,
+        /// The array task's index.
+        #[arg(long)]
+        task: usize,
     },
     /// Tables and charts from a results database (tilekit run --db): solved counts and
     /// shifted geometric means (summary.md, solved.csv, sgm.csv), performance profiles and
@@ -917,6 +949,15 @@ pub(crate) enum GenerateCmd {
         #[arg(long)]
         solution: Option<PathBuf>,
     },
+}
+
+/// Where `run` runs its cells.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum ExecutorArg {
+    /// Here.
+    Local,
+    /// A Slurm job array.
+    Slurm,
 }
 
 /// How `export-set` stores model files.

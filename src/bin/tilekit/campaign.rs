@@ -1,11 +1,12 @@
 //! `tilekit export-set`, `tilekit run` and `tilekit report`: the clap fields into the library's requests, and
 //! the summaries printed (a cross-check's conflicts on stderr, each with both answers).
 
-use crate::args::Cmd;
+use crate::args::{Cmd, ExecutorArg};
 use std::process::ExitCode;
 use tilekit::campaign::export_set::{self, ExportSetRequest};
 use tilekit::campaign::report::{self, ReportRequest};
-use tilekit::campaign::run::{self, RunRequest};
+use tilekit::campaign::run::{self, Executor, RunRequest};
+use tilekit::campaign::slurm::{self, SlurmOptions};
 use tilekit::route::Error;
 
 /// Run a campaign command (`export-set`, `run`).
@@ -15,6 +16,11 @@ pub(crate) fn run(cmd: Cmd) -> Result<ExitCode, Error> {
     }
     if let Cmd::Report { .. } = cmd {
         return report(cmd);
+    }
+    if let Cmd::RunTask { plan, task } = cmd {
+        let n = slurm::run_task(&plan, task)?;
+        crate::note(&format!("task {task}: {n} cells run"));
+        return Ok(ExitCode::SUCCESS);
     }
     let Cmd::ExportSet {
         set,
@@ -77,11 +83,35 @@ fn run_matrix(cmd: Cmd) -> Result<ExitCode, Error> {
         jobs,
         solvers_file,
         retry_errors,
+        executor,
+        collect,
+        work,
+        cells_per_task,
+        partition,
+        sbatch_arg,
+        wait,
         json,
     } = cmd
     else {
         unreachable!("run_matrix is called for `run` only")
     };
+    let slurm = SlurmOptions {
+        work,
+        cells_per_task,
+        partition,
+        sbatch_args: sbatch_arg,
+        wait,
+    };
+    if executor != ExecutorArg::Slurm
+        && (collect || wait || slurm.work.is_some() || slurm.partition.is_some())
+    {
+        return Err(Error::usage(
+            "--collect, --wait, --work and --partition belong to --executor slurm",
+        ));
+    }
+    if cells_per_task == 0 {
+        return Err(Error::usage("--cells-per-task must be at least 1"));
+    }
     let req = RunRequest {
         manifest,
         solvers,
@@ -90,8 +120,27 @@ fn run_matrix(cmd: Cmd) -> Result<ExitCode, Error> {
         jobs,
         solvers_file,
         retry_errors,
+        executor: match executor {
+            ExecutorArg::Local => Executor::Local,
+            ExecutorArg::Slurm => Executor::Slurm(slurm.clone()),
+        },
     };
-    let s = run::run(&req, &crate::progress_line)?;
+    let s = if collect {
+        let (s, c) = slurm::collect_run(&req, &slurm)?;
+        crate::note(&format!(
+            "collected {} new rows from {} complete and {} partial shards; {} cells missing",
+            c.stored,
+            c.complete,
+            c.partial.len(),
+            c.missing
+        ));
+        s
+    } else {
+        run::run(&req, &crate::progress_line)?
+    };
+    for n in &s.notes {
+        crate::note(n);
+    }
     for c in &s.conflicts {
         crate::note(&format!(
             "CONFLICT on {} ({}): {}",

@@ -284,7 +284,10 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             families::export(&read(&instance, common.family)?, &req, &progress_line)?;
             Ok(ExitCode::SUCCESS)
         }
-        cmd @ (Cmd::ExportSet { .. } | Cmd::Run { .. } | Cmd::Report { .. }) => campaign::run(cmd),
+        cmd @ (Cmd::ExportSet { .. }
+        | Cmd::Run { .. }
+        | Cmd::RunTask { .. }
+        | Cmd::Report { .. }) => campaign::run(cmd),
         Cmd::Solve {
             instance,
             via,

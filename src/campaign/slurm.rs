@@ -1,0 +1,432 @@
+//! The Slurm executor of `tilekit run`: the pending cells become a job array, each array task
+//! runs its chunk of cells with the local cell runner (`tilekit run-task`) and writes its
+//! rows to a shard file of its own; `tilekit run --collect` merges the shards into the
+//! database. The database is only ever written here, by one process: the tasks never touch
+//! it.
+//!
+//! Work directory `W` (default: the database's path with `.slurm` appended):
+//! `W/plan-<n>.json` (the chunks), `W/job-<n>.sh` (the batch script), `W/job-<n>.id` (the job
+//! id `sbatch --parsable` printed), `W/logs/<job>_<task>.out`, and
+//! `W/shards/<job>_<task>.jsonl` — one synced JSON line per finished cell, named
+//! `….jsonl.partial` until the task finished all its cells. A task killed half-way leaves
+//! its finished cells in the partial shard; collect keeps them (a torn last line is
+//! dropped), names the cells still missing, and a re-run plans exactly those. Rows are
+//! merged with "insert or ignore" on the cell key, so a shard collected twice, or a cell run
+//! twice, is never counted twice.
+
+use super::db::{Db, RunRow};
+use super::manifest::Manifest;
+use super::run::{self, MatrixSolver, RunRequest};
+use crate::route::{Error, Progress};
+use crate::solve::Limits;
+use crate::solve::external::{self, RunSpec};
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// `--executor slurm`'s options.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SlurmOptions {
+    /// `--work`: the work directory (default: the database's path + `.slurm`).
+    pub work: Option<PathBuf>,
+    /// `--cells-per-task`: cells each array task runs, one after another.
+    pub cells_per_task: usize,
+    /// `--partition`.
+    pub partition: Option<String>,
+    /// `--sbatch-arg`: more arguments for sbatch, each as given.
+    pub sbatch_args: Vec<String>,
+    /// `--wait`: wait for the job to end and collect its shards.
+    pub wait: bool,
+}
+
+/// The schema of a plan file.
+pub const PLAN_SCHEMA: &str = "tilekit-slurm-plan/1";
+
+/// A plan: what every array task runs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Plan {
+    /// [`PLAN_SCHEMA`].
+    pub schema: String,
+    /// The manifest (absolute).
+    pub manifest: PathBuf,
+    /// `--solvers`.
+    pub solvers: Vec<String>,
+    /// `--solvers-file` (absolute).
+    pub solvers_file: Option<PathBuf>,
+    /// Seconds per cell.
+    pub time_limit: f64,
+    /// Threads per cell.
+    pub threads: u32,
+    /// Where the shards go (absolute).
+    pub shards: PathBuf,
+    /// The cells of each task: (file SHA-256, solver).
+    pub tasks: Vec<Vec<(String, String)>>,
+}
+
+/// The work directory of a request.
+pub fn work_dir(req: &RunRequest, opts: &SlurmOptions) -> PathBuf {
+    opts.work.clone().unwrap_or_else(|| {
+        let mut p = req.db.clone().into_os_string();
+        p.push(".slurm");
+        PathBuf::from(p)
+    })
+}
+
+fn absolute(p: &Path) -> Result<PathBuf, Error> {
+    std::path::absolute(p).map_err(|e| Error::Usage(format!("{}: {e}", p.display())))
+}
+
+fn io_error(path: &Path, e: std::io::Error) -> Error {
+    Error::Usage(format!("{}: {e}", path.display()))
+}
+
+/// Write the plan and batch script of the pending cells and submit them with `sbatch`
+/// (waiting for the job when `--wait` says so). `None` when nothing is pending.
+pub(crate) fn submit(
+    req: &RunRequest,
+    opts: &SlurmOptions,
+    m: &Manifest,
+    solvers: &[MatrixSolver],
+    pending: &[run::Cell],
+    progress: Progress<'_>,
+) -> Result<Option<PathBuf>, Error> {
+    let work = work_dir(req, opts);
+    if pending.is_empty() {
+        crate::route::notice(progress, "every cell is in the database: nothing to submit");
+        return Ok(None);
+    }
+    let per = opts.cells_per_task.max(1);
+    for d in [work.clone(), work.join("logs"), work.join("shards")] {
+        std::fs::create_dir_all(&d).map_err(|e| {
+            Error::Usage(format!("{}: cannot create the directory: {e}", d.display()))
+        })?;
+    }
+    let work = absolute(&work)?;
+    let cells: Vec<(String, String)> = pending
+        .iter()
+        .map(|c| {
+            (
+                m.files[c.file].sha256.clone(),
+                solvers[c.solver].name().to_string(),
+            )
+        })
+        .collect();
+    let plan = Plan {
+        schema: PLAN_SCHEMA.into(),
+        manifest: absolute(&req.manifest)?,
+        solvers: req.solvers.clone(),
+        solvers_file: req.solvers_file.as_deref().map(absolute).transpose()?,
+        time_limit: req.limits.time.as_secs_f64(),
+        threads: req.limits.threads,
+        shards: work.join("shards"),
+        tasks: cells.chunks(per).map(<[_]>::to_vec).collect(),
+    };
+    // The next free plan number: earlier plans (and their shards) stay for collect.
+    let n = (1..)
+        .find(|n| !work.join(format!("plan-{n}.json")).exists())
+        .expect("a free number");
+    let plan_path = work.join(format!("plan-{n}.json"));
+    let text = serde_json::to_string_pretty(&plan).expect("a plan serialises");
+    crate::route::output::write_to(Some(&plan_path), text.as_bytes())?;
+    let exe = std::env::current_exe()
+        .map_err(|e| Error::Failure(format!("cannot find this tilekit's own path: {e}")))?;
+    let script = format!(
+        "#!/bin/sh\n# tilekit run --executor slurm: plan {n}, {} cells in {} tasks\n#SBATCH --job-name=tilekit-{n}\n#SBATCH --array=0-{}\n#SBATCH --cpus-per-task={}\n#SBATCH --output={}/logs/%A_%a.out\nexec {} run-task {} --task \"$SLURM_ARRAY_TASK_ID\"\n",
+        cells.len(),
+        plan.tasks.len(),
+        plan.tasks.len() - 1,
+        plan.threads.max(1),
+        shell_quote(&work.display().to_string()),
+        shell_quote(&exe.display().to_string()),
+        shell_quote(&plan_path.display().to_string()),
+    );
+    let script_path = work.join(format!("job-{n}.sh"));
+    crate::route::output::write_to(Some(&script_path), script.as_bytes())?;
+    let mut args = vec!["--parsable".to_string()];
+    if opts.wait {
+        args.push("--wait".into());
+    }
+    if let Some(p) = &opts.partition {
+        args.push(format!("--partition={p}"));
+    }
+    args.extend(opts.sbatch_args.iter().cloned());
+    args.push(script_path.display().to_string());
+    // With --wait, sbatch returns when the last task ends: the tasks run one chunk each, and
+    // a queue may hold them a while.
+    let per_cell = req.limits.time + Duration::from_secs(5) + req.limits.time / 10;
+    let limit = if opts.wait {
+        per_cell * (cells.len() as u32) + Duration::from_secs(600)
+    } else {
+        Duration::from_secs(120)
+    };
+    crate::route::notice(
+        progress,
+        &format!(
+            "submitting {} cells as {} Slurm array tasks ({})",
+            cells.len(),
+            plan.tasks.len(),
+            script_path.display()
+        ),
+    );
+    let out = external::run(&RunSpec {
+        program: "sbatch".into(),
+        args,
+        time_limit: limit,
+        cwd: Some(work.clone()),
+    })
+    .map_err(|e| {
+        Error::Usage(format!(
+            "sbatch could not run ({e}): is Slurm installed and SLURM_CONF set?"
+        ))
+    })?;
+    let job = out
+        .stdout
+        .lines()
+        .next()
+        .map(|l| l.split(';').next().unwrap_or("").trim().to_string())
+        .filter(|j| !j.is_empty() && j.chars().all(|c| c.is_ascii_digit()));
+    let Some(job) = job else {
+        return Err(Error::Failure(format!(
+            "sbatch did not submit the job ({}): {}",
+            out.describe_exit(),
+            out.stderr.trim()
+        )));
+    };
+    crate::route::output::write_to(
+        Some(&work.join(format!("job-{n}.id"))),
+        format!("{job}\n").as_bytes(),
+    )?;
+    crate::route::notice(
+        progress,
+        &format!(
+            "Slurm job {job}: {} tasks; collect with: tilekit run {} --db {} --collect --work {}",
+            plan.tasks.len(),
+            req.manifest.display(),
+            req.db.display(),
+            work.display()
+        ),
+    );
+    if opts.wait && out.status != Some(0) {
+        // A failed task is named by collect, which keeps what it finished.
+        crate::route::notice(
+            progress,
+            &format!(
+                "sbatch --wait: job {job} ended with a failed task ({})",
+                out.describe_exit()
+            ),
+        );
+    }
+    Ok(Some(work))
+}
+
+fn shell_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
+}
+
+/// `tilekit run-task PLAN --task K` (run by Slurm in each array task): run the task's cells
+/// and write its shard.
+pub fn run_task(plan_path: &Path, task: usize) -> Result<usize, Error> {
+    let text = crate::route::read_text(plan_path, "Slurm plan")?;
+    let plan: Plan = serde_json::from_str(&text).map_err(|e| {
+        Error::Usage(format!(
+            "{}:{}: not a tilekit Slurm plan: {e}",
+            plan_path.display(),
+            e.line()
+        ))
+    })?;
+    if plan.schema != PLAN_SCHEMA {
+        return Err(Error::Usage(format!(
+            "{}: schema {:?}: this tilekit reads {PLAN_SCHEMA:?}",
+            plan_path.display(),
+            plan.schema
+        )));
+    }
+    let cells = plan.tasks.get(task).ok_or_else(|| {
+        Error::Usage(format!(
+            "{}: task {task} of a plan of {} tasks",
+            plan_path.display(),
+            plan.tasks.len()
+        ))
+    })?;
+    let m = Manifest::read(&plan.manifest)?;
+    let base = plan
+        .manifest
+        .parent()
+        .map_or(PathBuf::from("."), Path::to_path_buf);
+    let solvers = run::resolve_solvers(&plan.solvers, plan.solvers_file.as_deref())?;
+    let limits = Limits::new(
+        crate::route::seconds("the plan's time limit", plan.time_limit)?,
+        plan.threads,
+    );
+    let job = std::env::var("SLURM_ARRAY_JOB_ID")
+        .or_else(|_| std::env::var("SLURM_JOB_ID"))
+        .unwrap_or_else(|_| "local".into());
+    let shard = format!("{job}_{task}");
+    let partial = plan.shards.join(format!("{shard}.jsonl.partial"));
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&partial)
+        .map_err(|e| io_error(&partial, e))?;
+    let mut n = 0;
+    for (sha, name) in cells {
+        let f = m.files.iter().find(|f| &f.sha256 == sha).ok_or_else(|| {
+            Error::Usage(format!(
+                "{}: the plan names a file {sha} the manifest does not list",
+                plan_path.display()
+            ))
+        })?;
+        let solver = solvers
+            .iter()
+            .find(|s| s.name() == name)
+            .ok_or_else(|| Error::Usage(format!("the plan names an unknown solver {name}")))?;
+        let mut row = run::run_cell(&base, &m, f, solver, &limits, "slurm");
+        row.shard = Some(shard.clone());
+        let mut line = serde_json::to_string(&row).expect("a row serialises");
+        line.push('\n');
+        file.write_all(line.as_bytes())
+            .and_then(|()| file.sync_data())
+            .map_err(|e| io_error(&partial, e))?;
+        n += 1;
+    }
+    drop(file);
+    let done = plan.shards.join(format!("{shard}.jsonl"));
+    std::fs::rename(&partial, &done).map_err(|e| io_error(&done, e))?;
+    Ok(n)
+}
+
+/// What collect found.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Collected {
+    /// Rows new to the database.
+    pub stored: usize,
+    /// Of those, solver errors.
+    pub errors: usize,
+    /// Shards complete.
+    pub complete: usize,
+    /// Shards left partial (a task that failed or still runs), with their rows.
+    pub partial: Vec<(String, usize)>,
+    /// Cells of the plans with no row in the database.
+    pub missing: usize,
+    /// What a user must know (a task that did not finish, cells still missing): printed
+    /// whether or not progress is shown.
+    pub notes: Vec<String>,
+}
+
+/// Merge every shard of the work directory into the database; report the partial shards and
+/// the cells of the plans still missing.
+pub fn collect(db: &mut Db, m: &Manifest, work: &Path) -> Result<Collected, Error> {
+    let shards = work.join("shards");
+    let mut names: Vec<PathBuf> = match std::fs::read_dir(&shards) {
+        Ok(rd) => rd.filter_map(|e| e.ok().map(|e| e.path())).collect(),
+        Err(e) => {
+            return Err(Error::Usage(format!(
+                "{}: no Slurm work directory here ({e}): pass the --work of the submission",
+                work.display()
+            )));
+        }
+    };
+    names.sort();
+    run::record_files(db, m)?;
+    let mut c = Collected::default();
+    for path in names {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let partial = name.ends_with(".jsonl.partial");
+        if !partial && !name.ends_with(".jsonl") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).map_err(|e| io_error(&path, e))?;
+        let mut rows = 0;
+        for line in text.lines() {
+            // A torn last line (the task was killed while writing it) is not a row.
+            let Ok(row) = serde_json::from_str::<RunRow>(line) else {
+                continue;
+            };
+            if !m.files.iter().any(|f| f.sha256 == row.file_sha256) {
+                continue;
+            }
+            rows += 1;
+            if db.insert(&row, false)? {
+                c.stored += 1;
+                if row.status == "error" {
+                    c.errors += 1;
+                }
+            }
+        }
+        if partial {
+            c.partial
+                .push((name.trim_end_matches(".jsonl.partial").to_string(), rows));
+        } else {
+            c.complete += 1;
+        }
+    }
+    // The cells every plan asked for that still have no row.
+    let mut plans: Vec<PathBuf> = std::fs::read_dir(work)
+        .map_err(|e| io_error(work, e))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.file_name().is_some_and(|n| {
+                n.to_string_lossy().starts_with("plan-") && n.to_string_lossy().ends_with(".json")
+            })
+        })
+        .collect();
+    plans.sort();
+    for p in &plans {
+        let Ok(plan) =
+            serde_json::from_str::<Plan>(&std::fs::read_to_string(p).unwrap_or_default())
+        else {
+            continue;
+        };
+        for (sha, solver) in plan.tasks.iter().flatten() {
+            if db
+                .status_of(sha, solver, plan.time_limit, plan.threads)?
+                .is_none()
+            {
+                c.missing += 1;
+            }
+        }
+    }
+    for (shard, rows) in &c.partial {
+        c.notes.push(format!(
+            "Slurm task {shard} did not finish: its {rows} finished cells are kept (its log: {}/logs/{shard}.out)",
+            work.display()
+        ));
+    }
+    if c.missing > 0 {
+        c.notes.push(format!(
+            "{} cells of the submitted plans have no result yet: if their tasks have ended, run the same tilekit run … --executor slurm again to run exactly those",
+            c.missing
+        ));
+    }
+    Ok(c)
+}
+
+/// `tilekit run MANIFEST --db DB --collect`: merge the work directory's shards, then
+/// cross-check.
+pub fn collect_run(
+    req: &RunRequest,
+    opts: &SlurmOptions,
+) -> Result<(run::RunSummary, Collected), Error> {
+    let m = Manifest::read(&req.manifest)?;
+    let work = work_dir(req, opts);
+    let mut db = Db::open(&req.db)?;
+    let c = collect(&mut db, &m, &work)?;
+    let conflicts = run::cross_check(&mut db, &m)?;
+    Ok((
+        run::RunSummary {
+            cells: c.stored + c.missing,
+            ran: c.stored,
+            done_before: 0,
+            errors: c.errors,
+            conflict_count: conflicts.len(),
+            conflicts,
+            notes: c.notes.clone(),
+        },
+        c,
+    ))
+}

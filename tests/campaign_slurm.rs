@@ -1,0 +1,296 @@
+//! `tilekit run --executor slurm` against a real single-node Slurm cluster
+//! (scripts/slurm-cluster.sh, started by scripts/test.sh, found through `SLURM_CONF`): the same
+//! matrix as a local run gives the same rows; a task that crashes half-way keeps what it
+//! finished, is named, and a re-run completes exactly the missing cells.
+
+use crate::common::{skip, tilekit};
+use rusqlite::Connection;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// True when a cluster is there; without one the test fails, unless the solver tests are
+/// opted out of.
+fn cluster() -> bool {
+    if skip() {
+        return false;
+    }
+    let conf = std::env::var("SLURM_CONF").unwrap_or_else(|_| {
+        panic!("SLURM_CONF is not set: start a cluster with scripts/slurm-cluster.sh start DIR (scripts/test.sh does)")
+    });
+    assert!(
+        Path::new(&conf).is_file(),
+        "SLURM_CONF={conf}: no such file"
+    );
+    true
+}
+
+fn export(dir: &Path, args: &[&str]) -> PathBuf {
+    let mut a = vec!["export-set"];
+    a.extend_from_slice(args);
+    a.extend(["-o", s(dir)]);
+    let r = tilekit(Path::new("."), &a);
+    assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
+    dir.join("manifest.json")
+}
+
+/// The rows of a database, without what differs between executors (host, times, executor,
+/// shard), sorted.
+fn rows(db: &Path) -> Vec<String> {
+    let c = Connection::open(db).unwrap();
+    let mut stmt = c
+        .prepare(
+            "SELECT file_sha256, solver, solver_version, time_limit, threads, status, objective, bound,
+                    optimal, verified, errors, solver_status, command, tilekit_version FROM runs",
+        )
+        .unwrap();
+    let mut out: Vec<String> = stmt
+        .query_map([], |r| {
+            let mut v = Vec::new();
+            for i in 0..14 {
+                let x: rusqlite::types::Value = r.get(i)?;
+                v.push(format!("{x:?}"));
+            }
+            Ok(v.join(" | "))
+        })
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    out.sort();
+    out
+}
+
+fn count(db: &Path, sql: &str) -> i64 {
+    Connection::open(db)
+        .unwrap()
+        .query_row(sql, [], |r| r.get(0))
+        .unwrap()
+}
+
+#[test]
+fn the_slurm_executor_stores_the_rows_a_local_run_stores() {
+    if !cluster() {
+        return;
+    }
+    let dir = tempfile::tempdir_in("/tmp").unwrap();
+    let d = dir.path();
+    let sliding = export(
+        &d.join("s"),
+        &["short15:1-3", "--models", "neos,sat", "--formats", "lp,cnf"],
+    );
+    let meta = export(
+        &d.join("m"),
+        &[
+            "meta2010:3",
+            "--models",
+            "milp,clique,sat",
+            "--formats",
+            "lp,cnf,dimacs",
+            "--filter",
+        ],
+    );
+    // Fast cells only (each well under a second here), so that no time limit can make the
+    // two runs differ.
+    let solvers = "highs,cbc,cadical,cliquer,varisat";
+    let (local, remote) = (d.join("local.sqlite"), d.join("slurm.sqlite"));
+    for m in [&sliding, &meta] {
+        let r = tilekit(
+            Path::new("."),
+            &[
+                "run",
+                s(m),
+                "--db",
+                s(&local),
+                "--solvers",
+                solvers,
+                "--time-limit",
+                "30",
+                "--jobs",
+                "2",
+            ],
+        );
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let r = tilekit(
+            Path::new("."),
+            &[
+                "run",
+                s(m),
+                "--db",
+                s(&remote),
+                "--solvers",
+                solvers,
+                "--time-limit",
+                "30",
+                "--executor",
+                "slurm",
+                "--wait",
+                "--cells-per-task",
+                "3",
+                "--json",
+            ],
+        );
+        assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+        let v: Value = serde_json::from_str(r.stdout.trim()).unwrap();
+        assert_eq!(v["ran"], v["cells"], "{v}");
+    }
+    let (a, b) = (rows(&local), rows(&remote));
+    assert!(!a.is_empty());
+    assert_eq!(a, b, "local and Slurm rows differ");
+    assert_eq!(
+        count(
+            &remote,
+            "SELECT count(*) FROM runs WHERE executor = 'slurm' AND shard IS NOT NULL"
+        ),
+        a.len() as i64
+    );
+    // Collecting again adds nothing.
+    let r = tilekit(
+        Path::new("."),
+        &[
+            "run",
+            s(&sliding),
+            "--db",
+            s(&remote),
+            "--executor",
+            "slurm",
+            "--collect",
+            "--json",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: Value = serde_json::from_str(r.stdout.trim()).unwrap();
+    assert_eq!(v["ran"], 0, "{v}");
+    assert_eq!(rows(&remote), b);
+}
+
+fn registry(dir: &Path, name: &str, crasher: &str) -> PathBuf {
+    let text = format!(
+        r#"[solver.highs]
+kind = "milp"
+command = "highs"
+input = "lp"
+args = ["--model_file", "{{model}}", "--solution_file", "{{solution}}", "--time_limit", "{{time_limit}}"]
+solution = "highs"
+
+[solver.crasher]
+kind = "milp"
+input = "lp"
+solution = "cbc"
+{crasher}
+"#
+    );
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[test]
+fn a_crashed_task_keeps_its_rows_and_a_rerun_completes_the_rest() {
+    if !cluster() {
+        return;
+    }
+    let dir = tempfile::tempdir_in("/tmp").unwrap();
+    let d = dir.path();
+    let m = export(
+        &d.join("k"),
+        &["short15:4-5", "--models", "neos", "--formats", "lp"],
+    );
+    // The crasher kills the tilekit task that runs it: the task dies half-way.
+    let crashing = registry(
+        d,
+        "crashing.toml",
+        r#"command = "sh"
+args = ["-c", "kill -KILL $PPID", "{model}", "{solution}"]"#,
+    );
+    let db = d.join("r.sqlite");
+    let args = |reg: &Path| {
+        vec![
+            "run".to_string(),
+            s(&m).into(),
+            "--db".into(),
+            s(&db).into(),
+            "--solvers".into(),
+            "highs,crasher".into(),
+            "--solvers-file".into(),
+            s(reg).into(),
+            "--time-limit".into(),
+            "30".into(),
+            "--executor".into(),
+            "slurm".into(),
+            "--wait".into(),
+            "--cells-per-task".into(),
+            "2".into(),
+        ]
+    };
+    let a = args(&crashing);
+    let r = tilekit(
+        Path::new("."),
+        &a.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // Two tasks, each HiGHS then the crasher: HiGHS's rows are kept, the tasks are named.
+    assert_eq!(count(&db, "SELECT count(*) FROM runs"), 2);
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(*) FROM runs WHERE solver = 'highs' AND verified = 1"
+        ),
+        2
+    );
+    assert!(
+        r.stderr
+            .contains("did not finish: its 1 finished cells are kept"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr
+            .contains("2 cells of the submitted plans have no result yet"),
+        "{}",
+        r.stderr
+    );
+    // The same entry name, now a working solver: the re-run runs exactly the two missing cells.
+    let fixed = registry(
+        d,
+        "fixed.toml",
+        r#"command = "cbc"
+args = ["{model}", "-solve", "-solu", "{solution}"]"#,
+    );
+    let a = args(&fixed);
+    let mut a: Vec<&str> = a.iter().map(String::as_str).collect();
+    a.push("--json");
+    let r = tilekit(Path::new("."), &a);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: Value = serde_json::from_str(r.stdout.trim()).unwrap();
+    assert_eq!(
+        (v["done_before"].as_u64(), v["ran"].as_u64()),
+        (Some(2), Some(2)),
+        "{v}"
+    );
+    assert_eq!(count(&db, "SELECT count(*) FROM runs"), 4);
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(*) FROM runs WHERE verified = 1 AND optimal = 1"
+        ),
+        4
+    );
+}
+
+#[test]
+fn slurm_flags_belong_to_the_slurm_executor() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = tilekit(
+        dir.path(),
+        &["run", "m.json", "--db", "r.sqlite", "--collect"],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("belong to --executor slurm"),
+        "{}",
+        r.stderr
+    );
+}
