@@ -4,7 +4,9 @@
 # into /opt/solvers, linked into /usr/local/bin; the DRAT proof checker rate (crates.io, built
 # with cargo into /opt/solvers); what `cargo build --features highs` needs to build HiGHS
 # from source: cmake and a C++ compiler (apt), libclang for bindgen; and cargo-afl, the fuzzer
-# behind scripts/fuzz.sh (crates.io, with the AFL++ it builds from the source it ships).
+# behind scripts/fuzz.sh (crates.io, with the AFL++ it builds from the source it ships); and
+# Slurm with munge (apt: slurmctld, slurmd, slurm-client, munge), the single-node cluster that
+# scripts/slurm-cluster.sh starts for the Slurm executor's tests.
 # Idempotent: re-running skips what is there.
 set -euo pipefail
 SUDO=""
@@ -34,6 +36,20 @@ if [ "$need_build" = 1 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
     cmake g++ libclang1 >/dev/null
+fi
+
+# Slurm: the daemons and client tools alone, without recommends (8 packages, ~1.5 MB); the
+# slurm-wlm metapackage would pull 46 (hdf5, rocm-smi, elasticsearch... plugins we never load).
+# Installs start no daemons here (no systemd; policy-rc.d refuses), slurm-cluster.sh does.
+# The daemons live in /usr/sbin, which a user's PATH may lack.
+need_slurm=0
+for b in sbatch slurmctld slurmd munged; do
+  PATH="$PATH:/usr/sbin:/sbin" command -v "$b" >/dev/null 2>&1 || need_slurm=1
+done
+if [ "$need_slurm" = 1 ]; then
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
+    slurmctld slurmd slurm-client munge >/dev/null
 fi
 
 V=/opt/solvers
@@ -78,12 +94,15 @@ if ! afl_out=$(cargo afl config --build 2>&1) && ! grep -q "already built" <<<"$
   exit 1
 fi
 
-for b in cbc glpsol highs cadical minisat kissat cliquer gams rate cmake c++; do
-  command -v "$b" >/dev/null || { echo "install-solvers: $b is still missing" >&2; exit 1; }
+for b in cbc glpsol highs cadical minisat kissat cliquer gams rate cmake c++ \
+  sbatch slurmctld slurmd munged; do
+  PATH="$PATH:/usr/sbin:/sbin" command -v "$b" >/dev/null ||
+    { echo "install-solvers: $b is still missing" >&2; exit 1; }
 done
 have_libclang || {
   echo "install-solvers: libclang (for bindgen) is still missing" >&2
   exit 1
 }
 echo "install-solvers: cbc glpsol highs cadical minisat kissat cliquer gams rate are installed," \
-  "cmake, c++ and libclang for --features highs, and cargo-afl for scripts/fuzz.sh"
+  "cmake, c++ and libclang for --features highs, cargo-afl for scripts/fuzz.sh, and Slurm" \
+  "with munge for scripts/slurm-cluster.sh"

@@ -10,6 +10,10 @@
 # (default 5) under cargo-afl (scripts/fuzz.sh; install-solvers.sh installs cargo-afl), which
 # fails on any crash or hang, and fails loudly when cargo-afl is missing. TILEKIT_SKIP_FUZZ=1
 # opts out of it explicitly; so does TILEKIT_SKIP_SOLVERS=1, which installs nothing.
+#
+# The tests run against a real single-node Slurm cluster (scripts/slurm-cluster.sh), started
+# in a fresh directory just before `cargo test` and stopped when this script exits, however it
+# exits; the Slurm executor's tests find it through SLURM_CONF. Not with TILEKIT_SKIP_SOLVERS=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "${TILEKIT_SKIP_SOLVERS:-0}" != 1 ]; then
@@ -25,4 +29,19 @@ fi
 default_features=highs
 [ "${TILEKIT_SKIP_SOLVERS:-0}" != 1 ] || default_features=
 FEATURES="${TILEKIT_TEST_FEATURES-$default_features}"
+if [ "${TILEKIT_SKIP_SOLVERS:-0}" != 1 ]; then
+  # Under /tmp, not $TMPDIR: slurmd puts Unix sockets in it, and their paths are limited.
+  SLURM_DIR=$(mktemp -d /tmp/tilekit-slurm.XXXXXX)
+  # Keep the cluster's logs when the run failed; they are in the directory.
+  stop_slurm() {
+    local rc=$?
+    bash scripts/slurm-cluster.sh stop "$SLURM_DIR" || true
+    if [ "$rc" = 0 ]; then rm -rf "$SLURM_DIR"; else echo "test.sh: Slurm's logs are in $SLURM_DIR" >&2; fi
+  }
+  trap stop_slurm EXIT
+  # Assigned before eval: `eval "$(start)"` would run an empty string when start fails and
+  # carry on, as eval's status, not start's, is what set -e sees.
+  slurm_env=$(bash scripts/slurm-cluster.sh start "$SLURM_DIR")
+  eval "$slurm_env"
+fi
 cargo test --release --locked --all-targets ${FEATURES:+--features "$FEATURES"}
