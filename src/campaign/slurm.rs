@@ -144,23 +144,15 @@ pub(crate) fn submit(
     );
     let script_path = work.join(format!("job-{n}.sh"));
     crate::route::output::write_to(Some(&script_path), script.as_bytes())?;
+    // No `sbatch --wait`: it polls after 2, 10, 42, 74… s, so a 3 s job returns after 10 s;
+    // `wait_for` asks squeue twice a second instead.
     let mut args = vec!["--parsable".to_string()];
-    if opts.wait {
-        args.push("--wait".into());
-    }
     if let Some(p) = &opts.partition {
         args.push(format!("--partition={p}"));
     }
     args.extend(opts.sbatch_args.iter().cloned());
     args.push(script_path.display().to_string());
-    // With --wait, sbatch returns when the last task ends: the tasks run one chunk each, and
-    // a queue may hold them a while.
-    let per_cell = req.limits.time + Duration::from_secs(5) + req.limits.time / 10;
-    let limit = if opts.wait {
-        per_cell * (cells.len() as u32) + Duration::from_secs(600)
-    } else {
-        Duration::from_secs(120)
-    };
+    let limit = Duration::from_secs(120);
     crate::route::notice(
         progress,
         &format!(
@@ -208,17 +200,58 @@ pub(crate) fn submit(
             work.display()
         ),
     );
-    if opts.wait && out.status != Some(0) {
-        // A failed task is named by collect, which keeps what it finished.
-        crate::route::notice(
-            progress,
-            &format!(
-                "sbatch --wait: job {job} ended with a failed task ({})",
-                out.describe_exit()
-            ),
-        );
+    if opts.wait {
+        // The tasks run one chunk each, one after another at worst, and a queue may hold
+        // them a while.
+        let per_cell = req.limits.time + Duration::from_secs(5) + req.limits.time / 10;
+        let bound = per_cell * (cells.len() as u32) + Duration::from_secs(600);
+        wait_for(&job, bound, progress)?;
     }
     Ok(Some(work))
+}
+
+/// Wait until no task of `job` is queued or running (asking squeue twice a second), at most
+/// `bound`. A job squeue no longer knows (it ended more than MinJobAge ago) has ended.
+fn wait_for(job: &str, bound: Duration, progress: Progress<'_>) -> Result<(), Error> {
+    let started = std::time::Instant::now();
+    loop {
+        let out = external::run(&RunSpec {
+            program: "squeue".into(),
+            args: vec![
+                "-h".into(),
+                "-r".into(),
+                "-j".into(),
+                job.into(),
+                "-o".into(),
+                "%T".into(),
+            ],
+            time_limit: Duration::from_secs(30),
+            cwd: None,
+        })
+        .map_err(|e| Error::Failure(format!("squeue could not run: {e}")))?;
+        let live = out.stdout.lines().filter(|l| !l.trim().is_empty()).count();
+        if out.status == Some(0) && live == 0 || out.stderr.contains("Invalid job id") {
+            return Ok(());
+        }
+        if out.status != Some(0) {
+            return Err(Error::Failure(format!(
+                "squeue -j {job} failed ({}): {}",
+                out.describe_exit(),
+                out.stderr.trim()
+            )));
+        }
+        if started.elapsed() > bound {
+            return Err(Error::Failure(format!(
+                "Slurm job {job} still has {live} tasks queued or running after {:.0} s: collect later with --collect",
+                bound.as_secs_f64()
+            )));
+        }
+        progress(&format!(
+            "Slurm job {job}: {live} tasks queued or running ({:.0} s)",
+            started.elapsed().as_secs_f64()
+        ));
+        std::thread::sleep(Duration::from_millis(500));
+    }
 }
 
 fn shell_quote(s: &str) -> String {
