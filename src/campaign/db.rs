@@ -33,6 +33,10 @@ CREATE TABLE IF NOT EXISTS runs(
   seconds REAL NOT NULL, host TEXT NOT NULL, command TEXT NOT NULL, executor TEXT NOT NULL,
   shard TEXT, tilekit_version TEXT NOT NULL, finished_at INTEGER NOT NULL,
   UNIQUE(file_sha256, solver, time_limit, threads));
+CREATE TABLE IF NOT EXISTS remote_jobs(
+  file_sha256 TEXT NOT NULL, solver TEXT NOT NULL, time_limit REAL NOT NULL,
+  threads INTEGER NOT NULL, server TEXT NOT NULL, number INTEGER NOT NULL,
+  submitted_at INTEGER NOT NULL, PRIMARY KEY(file_sha256, solver, time_limit, threads));
 CREATE TABLE IF NOT EXISTS conflicts(
   id INTEGER PRIMARY KEY, instance_sha256 TEXT NOT NULL, run_a INTEGER, run_b INTEGER,
   kind TEXT NOT NULL, detail TEXT NOT NULL);
@@ -320,6 +324,61 @@ impl Db {
             .map_err(|e| db_error(&self.path, e))?;
         }
         tx.commit().map_err(|e| db_error(&self.path, e))
+    }
+
+    /// The NEOS job a cell was sent as: its server and number.
+    pub fn remote_job(
+        &self,
+        file_sha256: &str,
+        solver: &str,
+        time_limit: f64,
+        threads: u32,
+    ) -> Result<Option<(String, i64)>, Error> {
+        self.conn
+            .query_row(
+                "SELECT server, number FROM remote_jobs WHERE file_sha256 = ?1 AND solver = ?2 AND time_limit = ?3 AND threads = ?4",
+                params![file_sha256, solver, time_limit, threads],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()
+            .map_err(|e| self.err(e))
+    }
+
+    /// Record the NEOS job a cell was sent as (the password stays in the job file).
+    pub fn add_remote_job(
+        &mut self,
+        file_sha256: &str,
+        solver: &str,
+        time_limit: f64,
+        threads: u32,
+        server: &str,
+        number: i64,
+        submitted_at: i64,
+    ) -> Result<(), Error> {
+        self.conn
+            .execute(
+                "INSERT OR REPLACE INTO remote_jobs(file_sha256, solver, time_limit, threads, server, number, submitted_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                params![file_sha256, solver, time_limit, threads, server, number, submitted_at],
+            )
+            .map(|_| ())
+            .map_err(|e| self.err(e))
+    }
+
+    /// Forget the NEOS job of a cell (its run is retried as a new job).
+    pub fn remove_remote_job(
+        &mut self,
+        file_sha256: &str,
+        solver: &str,
+        time_limit: f64,
+        threads: u32,
+    ) -> Result<(), Error> {
+        self.conn
+            .execute(
+                "DELETE FROM remote_jobs WHERE file_sha256 = ?1 AND solver = ?2 AND time_limit = ?3 AND threads = ?4",
+                params![file_sha256, solver, time_limit, threads],
+            )
+            .map(|_| ())
+            .map_err(|e| self.err(e))
     }
 
     /// The number of stored runs.

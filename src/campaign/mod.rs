@@ -11,6 +11,7 @@ pub mod crosscheck;
 pub mod db;
 pub mod export_set;
 pub mod manifest;
+pub mod neos;
 pub mod report;
 pub mod run;
 pub mod sets;

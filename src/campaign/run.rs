@@ -184,7 +184,7 @@ pub(crate) fn resolve_solvers(
 }
 
 /// The manifest's directory (paths in it are relative to it).
-fn base_dir(manifest: &Path) -> PathBuf {
+pub(crate) fn base_dir(manifest: &Path) -> PathBuf {
     match manifest.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
@@ -309,7 +309,7 @@ pub(crate) fn host_name() -> String {
     String::from_utf8_lossy(&buf[..end]).into_owned()
 }
 
-fn unix_now() -> i64 {
+pub(crate) fn unix_now() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs() as i64)

@@ -395,7 +395,7 @@ pub(crate) enum Cmd {
         /// The solvers, comma-separated: registry entries (cbc, highs, glpk, cadical,
         /// kissat, minisat, cliquer, …) and embedded engines (microlp, varisat,
         /// highs-embedded).
-        #[arg(long, value_delimiter = ',', required_unless_present = "collect")]
+        #[arg(long, value_delimiter = ',', required_unless_present_any = ["collect", "executor"])]
         solvers: Vec<String>,
         /// The results database (created if missing).
         #[arg(long, required = true)]
@@ -438,6 +438,28 @@ pub(crate) enum Cmd {
         /// Slurm: wait for the job to end, then collect its shards.
         #[arg(long)]
         wait: bool,
+        /// NEOS: the NEOS solver every LP and MPS file goes to (cbc, cplex, scip, …).
+        #[arg(long, default_value = "cbc")]
+        neos_solver: String,
+        /// NEOS: the XML-RPC endpoint.
+        #[arg(long, default_value = tilekit::neos::DEFAULT_SERVER)]
+        server: String,
+        /// NEOS: the e-mail address NEOS requires with each job (else $NEOS_EMAIL).
+        #[arg(long)]
+        email: Option<String>,
+        /// NEOS: the least time between two submissions, in seconds.
+        #[arg(long, default_value_t = 10.0)]
+        neos_interval: f64,
+        /// NEOS: the longest wait for one job, in seconds.
+        #[arg(long, default_value_t = 600.0)]
+        neos_max_wait: f64,
+        /// NEOS: submit the jobs and return; the same command again fetches and verifies them.
+        #[arg(long)]
+        no_wait: bool,
+        /// NEOS: the job file keeping the jobs' passwords (default: the database's path +
+        /// .neos-jobs.json; readable by its owner only).
+        #[arg(long)]
+        jobs_file: Option<PathBuf>,
         /// Print the summary as one JSON object.
         #[arg(long)]
         json: bool,
@@ -958,6 +980,8 @@ pub(crate) enum ExecutorArg {
     Local,
     /// A Slurm job array.
     Slurm,
+    /// NEOS (MILP files only), through the NEOS client.
+    Neos,
 }
 
 /// How `export-set` stores model files.

@@ -4,6 +4,7 @@
 use crate::args::{Cmd, ExecutorArg};
 use std::process::ExitCode;
 use tilekit::campaign::export_set::{self, ExportSetRequest};
+use tilekit::campaign::neos::{self, NeosOptions};
 use tilekit::campaign::report::{self, ReportRequest};
 use tilekit::campaign::run::{self, Executor, RunRequest};
 use tilekit::campaign::slurm::{self, SlurmOptions};
@@ -90,11 +91,31 @@ fn run_matrix(cmd: Cmd) -> Result<ExitCode, Error> {
         partition,
         sbatch_arg,
         wait,
+        neos_solver,
+        server,
+        email,
+        neos_interval,
+        neos_max_wait,
+        no_wait,
+        jobs_file,
         json,
     } = cmd
     else {
         unreachable!("run_matrix is called for `run` only")
     };
+    if executor != ExecutorArg::Neos && (no_wait || email.is_some() || jobs_file.is_some()) {
+        return Err(Error::usage(
+            "--no-wait, --email and --jobs-file belong to --executor neos",
+        ));
+    }
+    if executor == ExecutorArg::Neos && !solvers.is_empty() {
+        return Err(Error::usage(
+            "--executor neos sends every LP and MPS file to --neos-solver: leave --solvers out",
+        ));
+    }
+    if executor != ExecutorArg::Neos && solvers.is_empty() && !collect {
+        return Err(Error::usage("--solvers names the solvers to run"));
+    }
     let slurm = SlurmOptions {
         work,
         cells_per_task,
@@ -121,11 +142,22 @@ fn run_matrix(cmd: Cmd) -> Result<ExitCode, Error> {
         solvers_file,
         retry_errors,
         executor: match executor {
-            ExecutorArg::Local => Executor::Local,
             ExecutorArg::Slurm => Executor::Slurm(slurm.clone()),
+            _ => Executor::Local,
         },
     };
-    let s = if collect {
+    let s = if executor == ExecutorArg::Neos {
+        let opts = NeosOptions {
+            solver: neos_solver,
+            server,
+            email,
+            interval: tilekit::route::seconds("--neos-interval", neos_interval.max(1e-3))?,
+            no_wait,
+            job_file: jobs_file,
+            max_wait: tilekit::route::seconds("--neos-max-wait", neos_max_wait)?,
+        };
+        neos::run(&req, &opts, &crate::progress_line)?
+    } else if collect {
         let (s, c) = slurm::collect_run(&req, &slurm)?;
         crate::note(&format!(
             "collected {} new rows from {} complete and {} partial shards; {} cells missing",

@@ -1,0 +1,281 @@
+//! The NEOS executor of `tilekit run`: every MILP file of the manifest (LP or MPS) is sent
+//! to NEOS as one job through the existing client ([`crate::route::neos`]), each job's
+//! number recorded in the database (`remote_jobs`; its password stays in the owner-only job
+//! file) the moment it is accepted. Submissions are spaced by `--neos-interval`, and a cell
+//! that already has a job is never sent again: a re-run (or `--no-wait` followed by a
+//! re-run) fetches the recorded jobs and judges their answers exactly as a local run judges
+//! one, against the model rebuilt from the manifest's instance.
+
+use super::db::RunRow;
+use super::manifest::{FileEntry, Manifest};
+use super::run::{self, RunRequest, RunSummary};
+use crate::format::neos_job::{InputMethod, Priority};
+use crate::formulate::edge_milp::EdgeMilpOptions;
+use crate::neos::client::{Client, ClientOptions};
+use crate::neos::jobs::{JobStore, WaitOptions};
+use crate::puzzle::edge::EdgePuzzle;
+use crate::puzzle::sliding::{Goal, SlidingPuzzle};
+use crate::route::neos::{self as route_neos, JobRequest, NeosInstance};
+use crate::route::{Error, ModelName, Progress};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// `--executor neos`'s options.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NeosOptions {
+    /// `--neos-solver` (default cbc), as `tilekit neos` takes it.
+    pub solver: String,
+    /// `--server`.
+    pub server: String,
+    /// `--email` (else `$NEOS_EMAIL`).
+    pub email: Option<String>,
+    /// `--neos-interval`: the least time between two submissions.
+    pub interval: Duration,
+    /// `--no-wait`: submit and return; a re-run fetches.
+    pub no_wait: bool,
+    /// `--jobs-file`: where job passwords are kept (default: the database's path +
+    /// `.neos-jobs.json`).
+    pub job_file: Option<PathBuf>,
+    /// The longest wait for one job.
+    pub max_wait: Duration,
+}
+
+/// The NEOS label of a cell's solver: `neos:milp:Cbc:LP`.
+fn label(solver: &str, input: InputMethod) -> String {
+    format!("neos:milp:{solver}:{}", input.neos_name())
+}
+
+/// The job of one manifest file: its instance and MILP as NEOS gets them.
+fn instance(base: &std::path::Path, m: &Manifest, f: &FileEntry) -> Result<NeosInstance, Error> {
+    let inst = m
+        .instances
+        .iter()
+        .find(|i| i.id == f.instance)
+        .ok_or_else(|| Error::usage("the file's instance is not in the manifest"))?;
+    let path = base.join(&inst.path);
+    let text = crate::route::read_text(&path, "instance")?;
+    let source = path.display().to_string();
+    let model = ModelName::from_name(&f.model)
+        .ok_or_else(|| Error::Usage(format!("unknown model {:?}", f.model)))?;
+    match inst.family.as_str() {
+        "sliding" => {
+            let goal = inst
+                .goal
+                .as_deref()
+                .and_then(Goal::parse)
+                .unwrap_or_default();
+            let p = SlidingPuzzle::parse(&text, &source, goal)?;
+            NeosInstance::sliding(p, goal, Some(model), f.horizon.map(|t| t as usize))
+        }
+        _ => NeosInstance::edge(
+            EdgePuzzle::parse(&text, &source)?,
+            Some(model),
+            EdgeMilpOptions {
+                filter_feasible: m.options.filter,
+                fix_first_corner: m.options.fix_corner,
+            },
+        ),
+    }
+}
+
+/// Run the MILP files of the manifest on NEOS.
+pub fn run(
+    req: &RunRequest,
+    opts: &NeosOptions,
+    progress: Progress<'_>,
+) -> Result<RunSummary, Error> {
+    let m = Manifest::read(&req.manifest)?;
+    let base = run::base_dir(&req.manifest);
+    let solver = route_neos::neos_solver_name(&opts.solver);
+    let email = opts
+        .email
+        .clone()
+        .or_else(|| std::env::var("NEOS_EMAIL").ok())
+        .map(|e| e.trim().to_string())
+        .unwrap_or_default();
+    crate::format::neos_job::check_email(&email).map_err(|e| Error::Usage(e.to_string()))?;
+    // The MILP files, each one cell.
+    let cells: Vec<(&FileEntry, InputMethod)> = m
+        .files
+        .iter()
+        .filter(|f| f.compressed.is_none())
+        .filter_map(|f| match f.format.as_str() {
+            "lp" => Some((f, InputMethod::Lp)),
+            "mps" => Some((f, InputMethod::Mps)),
+            _ => None,
+        })
+        .collect();
+    if cells.is_empty() {
+        return Err(Error::Usage(format!(
+            "{}: no uncompressed LP or MPS file: NEOS gets MILPs only",
+            req.manifest.display()
+        )));
+    }
+    let mut db = super::db::Db::open(&req.db)?;
+    let tl = req.limits.time.as_secs_f64();
+    let threads = req.limits.threads;
+    let mut pending = Vec::new();
+    let mut done_before = 0;
+    for (f, input) in &cells {
+        let name = label(&solver, *input);
+        match db.status_of(&f.sha256, &name, tl, threads)? {
+            Some(s) if s != "error" || !req.retry_errors => done_before += 1,
+            Some(_) => {
+                // A job that failed is sent again, not fetched again.
+                db.remove_remote_job(&f.sha256, &name, tl, threads)?;
+                pending.push((*f, *input));
+            }
+            None => pending.push((*f, *input)),
+        }
+    }
+    let mut checked: Vec<&str> = Vec::new();
+    for (f, _) in &pending {
+        if !checked.contains(&f.sha256.as_str()) {
+            run::check_file(&base, &m, f, &req.manifest)?;
+            checked.push(&f.sha256);
+        }
+    }
+    run::record_files(&mut db, &m)?;
+    // One client per job (a client holds its connection settings only).
+    let client = || Client::new(&opts.server, ClientOptions::default());
+    client()?;
+    let job_file = opts.job_file.clone().unwrap_or_else(|| {
+        let mut p = req.db.clone().into_os_string();
+        p.push(".neos-jobs.json");
+        PathBuf::from(p)
+    });
+    let wait = WaitOptions {
+        max_wait: opts.max_wait,
+        poll: Duration::from_secs(2),
+        follow: false,
+    };
+    // Submit what has no job yet, spaced by the interval.
+    let mut last: Option<Instant> = None;
+    let mut submitted = 0;
+    for (f, input) in &pending {
+        let name = label(&solver, *input);
+        if db.remote_job(&f.sha256, &name, tl, threads)?.is_some() {
+            continue;
+        }
+        if let Some(t) = last {
+            let gap = opts.interval.saturating_sub(t.elapsed());
+            std::thread::sleep(gap);
+        }
+        let inst = instance(&base, &m, f)?;
+        let job = JobRequest {
+            category: "milp".into(),
+            solver: solver.clone(),
+            input: *input,
+            priority: Priority::Short,
+            email: email.clone(),
+        };
+        let neos = route_neos::executor(&inst, &f.path, &job, client()?, job_file.clone())?
+            .with_wait(wait.clone());
+        let rec = route_neos::submit(&inst, &neos, &req.limits)?;
+        last = Some(Instant::now());
+        db.add_remote_job(
+            &f.sha256,
+            &name,
+            tl,
+            threads,
+            &rec.server,
+            rec.number,
+            rec.submitted as i64,
+        )?;
+        submitted += 1;
+        progress(&crate::route::step(
+            submitted,
+            pending.len() as u64,
+            &format!("NEOS job {} for {}", rec.number, f.path),
+        ));
+    }
+    let mut notes = Vec::new();
+    let (mut ran, mut errors) = (0, 0);
+    if opts.no_wait {
+        notes.push(format!(
+            "{submitted} NEOS jobs submitted now; run the same command again (without --no-wait) to fetch and verify them"
+        ));
+    } else {
+        let store = JobStore::open(&job_file)?;
+        for (f, input) in &pending {
+            let name = label(&solver, *input);
+            let Some((server, number)) = db.remote_job(&f.sha256, &name, tl, threads)? else {
+                continue;
+            };
+            let Some(rec) = store.get(number, &server).cloned() else {
+                notes.push(format!(
+                    "NEOS job {number} ({}) is not in the job file {}: its password is lost, so it cannot be fetched",
+                    f.path,
+                    job_file.display()
+                ));
+                continue;
+            };
+            let started = Instant::now();
+            let inst = instance(&base, &m, f)?;
+            let job = JobRequest {
+                category: "milp".into(),
+                solver: solver.clone(),
+                input: *input,
+                priority: Priority::Short,
+                email: email.clone(),
+            };
+            let neos = route_neos::executor(&inst, &f.path, &job, client()?, job_file.clone())?
+                .with_wait(wait.clone());
+            let mut row = RunRow {
+                file_sha256: f.sha256.clone(),
+                solver: name.clone(),
+                solver_version: None,
+                time_limit: tl,
+                threads,
+                status: "error".into(),
+                objective: None,
+                bound: None,
+                optimal: false,
+                verified: false,
+                errors: Vec::new(),
+                solver_status: String::new(),
+                seconds: 0.0,
+                host: run::host_name(),
+                command: format!("neos job {number} at {server}"),
+                executor: "neos".into(),
+                shard: Some(number.to_string()),
+                tilekit_version: env!("CARGO_PKG_VERSION").into(),
+                finished_at: 0,
+            };
+            match neos
+                .collect(&rec)
+                .map_err(Error::from)
+                .and_then(|sol| inst.judge(&name, &sol))
+            {
+                Ok(rep) => {
+                    row.status = rep.status.as_str().into();
+                    row.objective = rep.objective;
+                    row.bound = rep.bound;
+                    row.optimal = rep.optimal;
+                    row.verified = rep.verified;
+                    row.errors = rep.errors;
+                    row.solver_status = rep.solver_status;
+                }
+                Err(e) => row.errors = vec![e.to_string()],
+            }
+            row.seconds = started.elapsed().as_secs_f64();
+            row.finished_at = run::unix_now();
+            if row.status == "error" {
+                errors += 1;
+            }
+            if db.insert(&row, req.retry_errors)? {
+                ran += 1;
+            }
+        }
+    }
+    let conflicts = run::cross_check(&mut db, &m)?;
+    Ok(RunSummary {
+        cells: cells.len(),
+        ran,
+        done_before,
+        errors,
+        conflict_count: conflicts.len(),
+        conflicts,
+        notes,
+    })
+}
