@@ -113,6 +113,19 @@ pub struct StoredRun {
     pub optimum_source: Option<String>,
 }
 
+/// A cell's key: what makes a run the same run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CellKey<'a> {
+    /// The model file's SHA-256.
+    pub file_sha256: &'a str,
+    /// The solver.
+    pub solver: &'a str,
+    /// Seconds allowed.
+    pub time_limit: f64,
+    /// Threads allowed.
+    pub threads: u32,
+}
+
 /// The results database.
 pub struct Db {
     conn: Connection,
@@ -327,17 +340,11 @@ impl Db {
     }
 
     /// The NEOS job a cell was sent as: its server and number.
-    pub fn remote_job(
-        &self,
-        file_sha256: &str,
-        solver: &str,
-        time_limit: f64,
-        threads: u32,
-    ) -> Result<Option<(String, i64)>, Error> {
+    pub fn remote_job(&self, cell: &CellKey<'_>) -> Result<Option<(String, i64)>, Error> {
         self.conn
             .query_row(
                 "SELECT server, number FROM remote_jobs WHERE file_sha256 = ?1 AND solver = ?2 AND time_limit = ?3 AND threads = ?4",
-                params![file_sha256, solver, time_limit, threads],
+                params![cell.file_sha256, cell.solver, cell.time_limit, cell.threads],
                 |r| Ok((r.get(0)?, r.get(1)?)),
             )
             .optional()
@@ -347,10 +354,7 @@ impl Db {
     /// Record the NEOS job a cell was sent as (the password stays in the job file).
     pub fn add_remote_job(
         &mut self,
-        file_sha256: &str,
-        solver: &str,
-        time_limit: f64,
-        threads: u32,
+        cell: &CellKey<'_>,
         server: &str,
         number: i64,
         submitted_at: i64,
@@ -358,24 +362,18 @@ impl Db {
         self.conn
             .execute(
                 "INSERT OR REPLACE INTO remote_jobs(file_sha256, solver, time_limit, threads, server, number, submitted_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-                params![file_sha256, solver, time_limit, threads, server, number, submitted_at],
+                params![cell.file_sha256, cell.solver, cell.time_limit, cell.threads, server, number, submitted_at],
             )
             .map(|_| ())
             .map_err(|e| self.err(e))
     }
 
     /// Forget the NEOS job of a cell (its run is retried as a new job).
-    pub fn remove_remote_job(
-        &mut self,
-        file_sha256: &str,
-        solver: &str,
-        time_limit: f64,
-        threads: u32,
-    ) -> Result<(), Error> {
+    pub fn remove_remote_job(&mut self, cell: &CellKey<'_>) -> Result<(), Error> {
         self.conn
             .execute(
                 "DELETE FROM remote_jobs WHERE file_sha256 = ?1 AND solver = ?2 AND time_limit = ?3 AND threads = ?4",
-                params![file_sha256, solver, time_limit, threads],
+                params![cell.file_sha256, cell.solver, cell.time_limit, cell.threads],
             )
             .map(|_| ())
             .map_err(|e| self.err(e))

@@ -6,7 +6,7 @@
 //! re-run) fetches the recorded jobs and judges their answers exactly as a local run judges
 //! one, against the model rebuilt from the manifest's instance.
 
-use super::db::RunRow;
+use super::db::{CellKey, RunRow};
 use super::manifest::{FileEntry, Manifest};
 use super::run::{self, RunRequest, RunSummary};
 use crate::format::neos_job::{InputMethod, Priority};
@@ -38,6 +38,16 @@ pub struct NeosOptions {
     pub job_file: Option<PathBuf>,
     /// The longest wait for one job.
     pub max_wait: Duration,
+}
+
+/// The database key of a NEOS cell.
+fn key<'a>(f: &'a FileEntry, solver: &'a str, time_limit: f64, threads: u32) -> CellKey<'a> {
+    CellKey {
+        file_sha256: &f.sha256,
+        solver,
+        time_limit,
+        threads,
+    }
 }
 
 /// The NEOS label of a cell's solver: `neos:milp:Cbc:LP`.
@@ -122,7 +132,7 @@ pub fn run(
             Some(s) if s != "error" || !req.retry_errors => done_before += 1,
             Some(_) => {
                 // A job that failed is sent again, not fetched again.
-                db.remove_remote_job(&f.sha256, &name, tl, threads)?;
+                db.remove_remote_job(&key(f, &name, tl, threads))?;
                 pending.push((*f, *input));
             }
             None => pending.push((*f, *input)),
@@ -154,7 +164,7 @@ pub fn run(
     let mut submitted = 0;
     for (f, input) in &pending {
         let name = label(&solver, *input);
-        if db.remote_job(&f.sha256, &name, tl, threads)?.is_some() {
+        if db.remote_job(&key(f, &name, tl, threads))?.is_some() {
             continue;
         }
         if let Some(t) = last {
@@ -174,10 +184,7 @@ pub fn run(
         let rec = route_neos::submit(&inst, &neos, &req.limits)?;
         last = Some(Instant::now());
         db.add_remote_job(
-            &f.sha256,
-            &name,
-            tl,
-            threads,
+            &key(f, &name, tl, threads),
             &rec.server,
             rec.number,
             rec.submitted as i64,
@@ -199,7 +206,7 @@ pub fn run(
         let store = JobStore::open(&job_file)?;
         for (f, input) in &pending {
             let name = label(&solver, *input);
-            let Some((server, number)) = db.remote_job(&f.sha256, &name, tl, threads)? else {
+            let Some((server, number)) = db.remote_job(&key(f, &name, tl, threads))? else {
                 continue;
             };
             let Some(rec) = store.get(number, &server).cloned() else {
