@@ -1,5 +1,8 @@
 //! Helpers shared by the integration tests: run the `tilekit` binary (the one place that
-//! does), read its JSON, honour `TILEKIT_SKIP_SOLVERS=1`, and copy a META instance in.
+//! does), read its JSON, honour `TILEKIT_SKIP_SOLVERS=1`, and copy a META instance in;
+//! [`neos_server`] is a fake NEOS on 127.0.0.1.
+
+pub(crate) mod neos_server;
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
