@@ -8,6 +8,7 @@
 mod common;
 
 mod campaign_export;
+mod campaign_neos;
 mod campaign_run;
 mod campaign_slurm;
 mod certify;

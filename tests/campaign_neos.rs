@@ -1,0 +1,162 @@
+//! `tilekit run --executor neos` against the loopback NEOS server (the one allowed stand-in;
+//! its solver is the real CBC): every MILP file one job, the job numbers kept, a re-run that
+//! fetches instead of resubmitting, and the answers verified like a local run's.
+
+use crate::common::neos_server::{Mode, start_counting_server};
+use crate::common::{skip, tilekit};
+use rusqlite::Connection;
+use serde_json::Value;
+use std::path::Path;
+use std::sync::atomic::Ordering;
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn count(db: &Path, sql: &str) -> i64 {
+    Connection::open(db)
+        .unwrap()
+        .query_row(sql, [], |r| r.get(0))
+        .unwrap()
+}
+
+#[test]
+fn neos_jobs_are_submitted_once_fetched_on_a_rerun_and_verified() {
+    if skip() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let r = tilekit(
+        d,
+        &[
+            "export-set",
+            "short15:4-5",
+            "--models",
+            "neos,sat",
+            "--formats",
+            "lp,cnf",
+            "-o",
+            "set",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let (url, submitted) = start_counting_server(Mode::Normal);
+    let args = |extra: &[&str]| {
+        let mut a = vec![
+            "run",
+            "set/manifest.json",
+            "--db",
+            "r.sqlite",
+            "--executor",
+            "neos",
+            "--server",
+            &url,
+            "--email",
+            "campaign@example.org",
+            "--neos-interval",
+            "0.2",
+            "--json",
+        ];
+        a.extend_from_slice(extra);
+        a.iter().map(|x| x.to_string()).collect::<Vec<_>>()
+    };
+    let run = |extra: &[&str]| {
+        let a = args(extra);
+        tilekit(d, &a.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    // Submit only: two LP files, two jobs, their numbers kept, no row yet.
+    let r = run(&["--no-wait"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(submitted.load(Ordering::SeqCst), 2);
+    let db = d.join("r.sqlite");
+    assert_eq!(count(&db, "SELECT count(*) FROM remote_jobs"), 2);
+    assert_eq!(count(&db, "SELECT count(*) FROM runs"), 0);
+    // The passwords stay in the owner-only job file.
+    let mode = std::os::unix::fs::PermissionsExt::mode(
+        &std::fs::metadata(d.join("r.sqlite.neos-jobs.json"))
+            .unwrap()
+            .permissions(),
+    );
+    assert_eq!(mode & 0o077, 0, "{mode:o}");
+    // The re-run fetches the two jobs (no new submission) and verifies the answers.
+    let r = run(&[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: Value = serde_json::from_str(r.stdout.trim()).unwrap();
+    assert_eq!(v["ran"], 2, "{v}");
+    assert_eq!(submitted.load(Ordering::SeqCst), 2, "a job was sent twice");
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(*) FROM runs WHERE executor = 'neos' AND solver = 'neos:milp:Cbc:LP' AND verified = 1 AND optimal = 1"
+        ),
+        2
+    );
+    // The known optima (5 moves each), met.
+    assert_eq!(
+        count(&db, "SELECT count(*) FROM runs WHERE objective = 5"),
+        2
+    );
+    // A third run has nothing to do.
+    let r = run(&[]);
+    let v: Value = serde_json::from_str(r.stdout.trim()).unwrap();
+    assert_eq!(
+        (v["ran"].as_u64(), v["done_before"].as_u64()),
+        (Some(0), Some(2)),
+        "{v}"
+    );
+    assert_eq!(submitted.load(Ordering::SeqCst), 2);
+}
+
+#[test]
+fn neos_takes_milp_files_only_and_no_solver_list() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let r = tilekit(
+        d,
+        &[
+            "export-set",
+            "short15:4",
+            "--models",
+            "sat",
+            "--formats",
+            "cnf",
+            "-o",
+            "set",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let (url, _) = start_counting_server(Mode::Normal);
+    let r = tilekit(
+        d,
+        &[
+            "run",
+            "set/manifest.json",
+            "--db",
+            "r.sqlite",
+            "--executor",
+            "neos",
+            "--server",
+            &url,
+            "--email",
+            "a@b.org",
+        ],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("NEOS gets MILPs only"), "{}", r.stderr);
+    let r = tilekit(
+        d,
+        &[
+            "run",
+            "set/manifest.json",
+            "--db",
+            "r.sqlite",
+            "--executor",
+            "neos",
+            "--solvers",
+            "cbc",
+        ],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("leave --solvers out"), "{}", r.stderr);
+}
