@@ -9,10 +9,6 @@ use serde_json::Value;
 use std::path::Path;
 use std::sync::atomic::Ordering;
 
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
 fn count(db: &Path, sql: &str) -> i64 {
     Connection::open(db)
         .unwrap()
