@@ -7,6 +7,7 @@ pub mod lp;
 pub mod mps;
 pub mod neos_job;
 pub mod solution;
+pub mod wcnf;
 
 /// The model file formats tilekit writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
