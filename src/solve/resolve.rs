@@ -1,18 +1,22 @@
 //! Names to solver objects: the external entries of the registry wrapped as [`MilpSolver`],
-//! [`SatSolver`] and [`CliqueSolver`] (the model written to a temporary directory, run by the
-//! drivers of [`super::milp_external`], [`super::sat_proof`] and [`super::clique_external`]),
+//! [`SatSolver`], [`MaxsatSolver`] and [`CliqueSolver`] (the model written to a temporary
+//! directory, run by the drivers of [`super::milp_external`], [`super::sat_proof`],
+//! [`super::maxsat_external`] and [`super::clique_external`]),
 //! the embedded engines as a table beside them ([`embedded`]), and [`Registry`]'s lookups that
 //! return either.
 
-use crate::model::answer::{CliqueOutcome, MilpSolution, SatOutcome};
+use crate::model::answer::{CliqueOutcome, MaxsatOutcome, MilpSolution, SatOutcome};
 use crate::model::cnf::Cnf;
 use crate::model::graph::StreamedGraph;
 use crate::model::milp::Model;
+use crate::model::wcnf::Wcnf;
 use crate::solve::clique_external::solve_clique_file;
+use crate::solve::maxsat_external::solve_maxsat_file;
 use crate::solve::milp_external::{check_kind, solve_milp_file, solve_sat_file};
 use crate::solve::registry::{InputFormat, Registry, RegistryError, SolverEntry, SolverKind};
 use crate::solve::{
-    Capabilities, CliqueSolver, Limits, MilpSolver, ProofSatSolver, SatSolver, SolveError, Solver,
+    Capabilities, CliqueSolver, Limits, MaxsatSolver, MilpSolver, ProofSatSolver, SatSolver,
+    SolveError, Solver,
 };
 use std::path::{Path, PathBuf};
 
@@ -45,6 +49,17 @@ impl Registry {
                     .expect("entry_of checked the kind"),
             )),
         }
+    }
+
+    /// The MaxSAT solver called `name` (a registry entry: no MaxSAT engine is embedded).
+    pub fn maxsat(&self, name: &str) -> Result<Box<dyn MaxsatSolver>, RegistryError> {
+        if let Some(e) = embedded().into_iter().find(|e| e.name == name) {
+            return Err(e.wrong_kind(SolverKind::Maxsat));
+        }
+        Ok(Box::new(
+            ExternalMaxsat::new(self.entry_of(name, SolverKind::Maxsat)?)
+                .expect("entry_of checked the kind"),
+        ))
     }
 
     /// The clique solver called `name` (a registry entry: no clique engine is embedded).
@@ -150,7 +165,9 @@ fn temp_model_path(entry: &SolverEntry) -> Result<(super::cleanup::TempDir, Path
         path: std::env::temp_dir(),
         source,
     })?;
-    let path = dir.path().join(format!("model.{}", entry.input.as_str()));
+    let path = dir
+        .path()
+        .join(format!("model.{}", entry.input.extension()));
     Ok((dir, path))
 }
 
@@ -263,6 +280,57 @@ impl ProofSatSolver for ExternalSat {
             limits.time,
             cnf.num_vars(),
             proof,
+        )?;
+        Ok(outcome)
+    }
+}
+
+/// An external MaxSAT solver of the registry as a [`MaxsatSolver`]: the formula is written in
+/// the entry's dialect (`wcnf`: the 2022 format; `wcnf-legacy`: `p wcnf`) to a temporary
+/// directory and solved there.
+#[derive(Debug, Clone)]
+pub struct ExternalMaxsat {
+    entry: SolverEntry,
+}
+
+impl ExternalMaxsat {
+    /// Wrap a registry entry, which must be a MaxSAT solver.
+    pub fn new(entry: SolverEntry) -> Result<Self, SolveError> {
+        check_kind(&entry, SolverKind::Maxsat)?;
+        Ok(ExternalMaxsat { entry })
+    }
+    /// The registry entry.
+    pub fn entry(&self) -> &SolverEntry {
+        &self.entry
+    }
+}
+
+impl Solver for ExternalMaxsat {
+    fn name(&self) -> &str {
+        &self.entry.name
+    }
+    fn capabilities(&self) -> Capabilities {
+        external_capabilities(&self.entry, false)
+    }
+}
+
+impl MaxsatSolver for ExternalMaxsat {
+    fn solve(&self, wcnf: &Wcnf, limits: &Limits) -> Result<MaxsatOutcome, SolveError> {
+        use crate::format::wcnf::{Dialect, write_wcnf};
+        let (dir, path) = temp_model_path(&self.entry)?;
+        let dialect = match self.entry.input {
+            InputFormat::WcnfLegacy => Dialect::Legacy,
+            // The registry ties MaxSAT entries to the two WCNF dialects when it loads them.
+            _ => Dialect::Mse2022,
+        };
+        write_model_file(&self.entry, &path, |w| write_wcnf(wcnf, dialect, w))?;
+        let (outcome, _run) = solve_maxsat_file(
+            &self.entry,
+            &path,
+            dir.path(),
+            limits.time,
+            limits.threads,
+            wcnf.num_vars(),
         )?;
         Ok(outcome)
     }
