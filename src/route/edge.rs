@@ -1,6 +1,7 @@
 //! The edge-matching family as a table over the generic routes: its models (Salassa et al.'s
 //! `milp` [`crate::formulate::edge_milp`], the `clique` graph of their §2.2
-//! [`crate::formulate::edge_clique`], the `sat` CNF [`crate::formulate::edge_sat`]), the
+//! [`crate::formulate::edge_clique`], the `sat` CNF [`crate::formulate::edge_sat`], the
+//! `maxsat` WCNF [`crate::formulate::edge_maxsat`]), the
 //! formats each is written in, the route and default solver of each, and the rules of which
 //! flags go together. Every answer is decoded to a board and judged by the independent
 //! [`BoardChecker`].
@@ -13,14 +14,18 @@ use super::{
     Answer, Checked, Details, Error, FamilyName, ModelName, Progress, Report, Route, Solution,
 };
 use crate::format::gams::{self, GamsOptions};
-use crate::format::solution::{clique as clique_answer, sat as sat_answer};
+use crate::format::solution::{
+    clique as clique_answer, maxsat as maxsat_answer, sat as sat_answer,
+};
+use crate::format::wcnf::{Dialect, write_wcnf};
 use crate::format::{Format, dimacs_cnf, dimacs_graph, lp, mps};
 use crate::formulate::edge_clique::{self, CliqueOptions, EdgeClique};
+use crate::formulate::edge_maxsat::{self, EdgeMaxsat};
 use crate::formulate::edge_milp::{self, EdgeMilp, EdgeMilpOptions};
 use crate::formulate::edge_region;
 use crate::formulate::edge_sat::{self, EdgeSat, SatOptions};
 use crate::model::algebraic::Algebraic;
-use crate::model::answer::{MilpSolution, SatOutcome};
+use crate::model::answer::{MaxsatOutcome, MilpSolution, SatOutcome};
 use crate::puzzle::edge::{Board, EdgePuzzle};
 use crate::solve::registry::Registry;
 use crate::solve::{Limits, MilpSolver};
@@ -38,6 +43,8 @@ pub enum EdgeModel {
     Clique,
     /// A CNF whose models are the perfect boards.
     Sat,
+    /// A weighted CNF whose hard models are the legal boards, costing their unmatched seams.
+    Maxsat,
 }
 
 impl EdgeModel {
@@ -47,11 +54,12 @@ impl EdgeModel {
             ModelName::Milp => Ok(EdgeModel::Milp),
             ModelName::Clique => Ok(EdgeModel::Clique),
             ModelName::Sat => Ok(EdgeModel::Sat),
+            ModelName::Maxsat => Ok(EdgeModel::Maxsat),
             ModelName::Region => Err(Error::usage(
                 "--model region is exported (tilekit export --model region --region R0,C0,R1,C1 --partial BOARD) and solved inside --via heuristic",
             )),
             other => Err(Error::Usage(format!(
-                "--model {} is not known for edge-matching puzzles: use milp, clique or sat",
+                "--model {} is not known for edge-matching puzzles: use milp, clique, sat or maxsat",
                 other.name()
             ))),
         }
@@ -62,6 +70,7 @@ impl EdgeModel {
             EdgeModel::Milp => "milp",
             EdgeModel::Clique => "clique",
             EdgeModel::Sat => "sat",
+            EdgeModel::Maxsat => "maxsat",
         }
     }
     /// The format written when none is asked for.
@@ -70,6 +79,7 @@ impl EdgeModel {
             EdgeModel::Milp => Format::Lp,
             EdgeModel::Clique => Format::Dimacs,
             EdgeModel::Sat => Format::Cnf,
+            EdgeModel::Maxsat => Format::Wcnf,
         }
     }
     /// The route that solves this model.
@@ -78,6 +88,7 @@ impl EdgeModel {
             EdgeModel::Milp => Route::Milp,
             EdgeModel::Clique => Route::Clique,
             EdgeModel::Sat => Route::Sat,
+            EdgeModel::Maxsat => Route::Maxsat,
         }
     }
     /// The solver used when `--solver` is not given.
@@ -86,6 +97,7 @@ impl EdgeModel {
             EdgeModel::Milp => "cbc",
             EdgeModel::Clique => "cliquer",
             EdgeModel::Sat => "varisat",
+            EdgeModel::Maxsat => "rc2",
         }
     }
     /// The formats this model is written in (a NEOS job carries the MILP).
@@ -97,6 +109,10 @@ impl EdgeModel {
             ),
             EdgeModel::Clique => (&[Format::Dimacs], "dimacs (also .clq or .col)"),
             EdgeModel::Sat => (&[Format::Cnf], "cnf"),
+            EdgeModel::Maxsat => (
+                &[Format::Wcnf, Format::WcnfLegacy],
+                "wcnf (MaxSAT Evaluation 2022) or wcnf-legacy (p wcnf)",
+            ),
         }
     }
 }
@@ -151,6 +167,7 @@ fn check_size(p: &EdgePuzzle, model: EdgeModel, opts: EdgeMilpOptions) -> Result
         EdgeModel::Milp => super::size::EdgeModel::Milp,
         EdgeModel::Sat => super::size::EdgeModel::Sat,
         EdgeModel::Clique => super::size::EdgeModel::Clique,
+        EdgeModel::Maxsat => super::size::EdgeModel::Maxsat,
     };
     super::size::check(
         super::size::edge(p, kind, opts.filter_feasible),
@@ -167,6 +184,18 @@ fn check_size(p: &EdgePuzzle, model: EdgeModel, opts: EdgeMilpOptions) -> Result
 pub fn build_sat(p: &EdgePuzzle, opts: EdgeMilpOptions) -> Result<EdgeSat, Error> {
     check_size(p, EdgeModel::Sat, opts)?;
     Ok(edge_sat::build(
+        p,
+        &SatOptions {
+            fix_first_corner: opts.fix_first_corner,
+        },
+    ))
+}
+
+/// The WCNF: the CNF's hard part with a guard per inner seam, one soft clause per seam;
+/// `--fix-corner` adds R2 (the optimum stays the same: see [`edge_maxsat`]).
+pub fn build_maxsat(p: &EdgePuzzle, opts: EdgeMilpOptions) -> Result<EdgeMaxsat, Error> {
+    check_size(p, EdgeModel::Maxsat, opts)?;
+    Ok(edge_maxsat::build(
         p,
         &SatOptions {
             fix_first_corner: opts.fix_first_corner,
@@ -251,6 +280,15 @@ pub fn export(
         (EdgeModel::Sat, _) => {
             dimacs_cnf::write_cnf(build_sat(p, opts)?.cnf(), &mut *out).map_err(Error::failure)?;
         }
+        (EdgeModel::Maxsat, f) => {
+            let dialect = if f == Format::WcnfLegacy {
+                Dialect::Legacy
+            } else {
+                Dialect::Mse2022
+            };
+            write_wcnf(build_maxsat(p, opts)?.wcnf(), dialect, &mut *out)
+                .map_err(Error::failure)?;
+        }
     }
     out.flush().map_err(Error::failure)?;
     Ok(())
@@ -276,7 +314,7 @@ pub fn export_to(
             super::output::write_to(path, &buf)
         }
         EdgeModel::Clique => export_graph(p, complement, format, path, progress),
-        EdgeModel::Sat => {
+        EdgeModel::Sat | EdgeModel::Maxsat => {
             super::output::stream_to(path, |w| export(p, model, opts, complement, format, w))
         }
     }
@@ -372,7 +410,7 @@ impl SolveRequest {
         let via = self.via.unwrap_or(Route::Milp);
         if matches!(via, Route::Native | Route::Astar) {
             return Err(Error::Usage(format!(
-                "--via {} is not available for edge-matching puzzles: use milp, clique, sat or heuristic",
+                "--via {} is not available for edge-matching puzzles: use milp, clique, sat, maxsat or heuristic",
                 via.name()
             )));
         }
@@ -384,6 +422,7 @@ impl SolveRequest {
         let default = match via {
             Route::Clique => ModelName::Clique,
             Route::Sat => ModelName::Sat,
+            Route::Maxsat => ModelName::Maxsat,
             _ => ModelName::Milp,
         };
         let m = EdgeModel::of(self.model.unwrap_or(default))?;
@@ -471,6 +510,16 @@ pub fn solve(p: &EdgePuzzle, req: &SolveRequest, progress: Progress<'_>) -> Resu
             fill(&mut rep, a, size);
             rep
         }
+        EdgeModel::Maxsat => {
+            let solver = reg.maxsat(name)?;
+            let built = build_maxsat(p, req.options)?;
+            let w = built.wcnf();
+            let size = [w.num_vars(), w.hard().num_clauses(), w.num_soft()];
+            let a = super::maxsat::solve(&built, &checker, p, &*solver, &req.limits, progress)?;
+            let mut rep = edge_report(p, model, sat_variant(req.options), name);
+            fill(&mut rep, a, size);
+            rep
+        }
     };
     rep.seconds = started.elapsed().as_secs_f64();
     Ok(rep)
@@ -532,11 +581,11 @@ pub struct RawVerdict {
     pub matched: Option<usize>,
     /// Inner seams.
     pub max: usize,
-    /// Which parser read the file (`cbc`, `highs`, `glpk`, `cliquer`, `sat`).
+    /// Which parser read the file (`cbc`, `highs`, `glpk`, `cliquer`, `sat`, `maxsat`).
     pub solver: String,
     /// The solver's status text.
     pub solver_status: String,
-    /// The model the output was decoded through (`milp`, `clique`, `sat`).
+    /// The model the output was decoded through (`milp`, `clique`, `sat`, `maxsat`).
     pub model: String,
     /// The variant the model was rebuilt as.
     pub variant: String,
@@ -547,7 +596,7 @@ pub struct RawVerdict {
 /// What `verify` found: a raw solver output decoded through a model, or a board.
 #[derive(Debug, Clone)]
 pub enum Verification {
-    /// A raw CBC/HiGHS/GLPK, cliquer or SAT output.
+    /// A raw CBC/HiGHS/GLPK, cliquer, SAT or MaxSAT output.
     Raw(RawVerdict),
     /// A board file.
     Board(EdgeVerdict),
@@ -565,7 +614,8 @@ impl Verification {
 
 /// Verify a solution file against `p`: a raw solver output is decoded through the model
 /// rebuilt with the export's options (a CBC/HiGHS/GLPK output is recognised without
-/// `--model` and read as the MILP's; `--model clique` or `sat` reads cliquer or SAT output),
+/// `--model` and read as the MILP's; `--model clique`, `sat` or `maxsat` reads cliquer, SAT or
+/// MaxSAT output),
 /// anything else is read as a board.
 pub fn verify(
     p: &EdgePuzzle,
@@ -579,7 +629,7 @@ pub fn verify(
             "{source}: not a CBC, HiGHS or GLPK solution file; --model milp verifies raw solver outputs (a board needs no --model)"
         ))
     };
-    if let Some(m @ (EdgeModel::Clique | EdgeModel::Sat)) = model {
+    if let Some(m @ (EdgeModel::Clique | EdgeModel::Sat | EdgeModel::Maxsat)) = model {
         return Ok(Verification::Raw(verify_raw_model(
             p, m, text, source, opts,
         )?));
@@ -644,10 +694,13 @@ pub fn verify_raw_milp(
     Ok(Some(v))
 }
 
-/// Verify a raw clique answer (cliquer's output or a plain 1-based vertex list) or a raw SAT
-/// answer (SAT-competition `s`/`v` lines) through the clique graph or the CNF rebuilt as at
-/// export, at both levels: the answer must be a clique of the graph / a model of every
-/// clause, and its board must pass the independent verifier as a perfect board.
+/// Verify a raw clique answer (cliquer's output or a plain 1-based vertex list), a raw SAT
+/// answer (SAT-competition `s`/`v` lines) or a raw MaxSAT answer (`o`/`s`/`v` lines, either
+/// `v` form) through the clique graph, the CNF or the WCNF rebuilt as at export, at both
+/// levels: the answer must be a clique of the graph / a model of every (hard) clause, a MaxSAT
+/// model must cost what its `o` line says, and its board must pass the independent verifier
+/// (as a perfect board for a clique or a SAT model, at the model's cost for a MaxSAT
+/// optimum).
 pub fn verify_raw_model(
     p: &EdgePuzzle,
     model: EdgeModel,
@@ -685,6 +738,27 @@ pub fn verify_raw_model(
             record(
                 &mut v,
                 super::sat::check(&sat, &BoardChecker, p, &assignment, Some(0.0)),
+            );
+            Ok(v)
+        }
+        EdgeModel::Maxsat => {
+            let built = build_maxsat(p, opts)?;
+            let mut v = raw_verdict(p, model, "maxsat", sat_variant(opts));
+            let outcome = maxsat_answer::parse(text, source, built.wcnf().num_vars())?;
+            v.solver_status = outcome.status_text().into();
+            let (cost, mut assignment, optimum) = match outcome {
+                MaxsatOutcome::Optimum { cost, model } => (cost, model, true),
+                MaxsatOutcome::Feasible { cost, model } => (cost, model, false),
+                MaxsatOutcome::Unsat | MaxsatOutcome::Unknown => {
+                    v.errors
+                        .push("the solver output has no model (UNSATISFIABLE or UNKNOWN)".into());
+                    return Ok(v);
+                }
+            };
+            assignment.resize(built.wcnf().num_vars().max(assignment.len()), false);
+            record(
+                &mut v,
+                super::maxsat::check(&built, &BoardChecker, p, &assignment, cost, optimum),
             );
             Ok(v)
         }
@@ -1025,7 +1099,7 @@ mod tests {
                 .model()
                 .unwrap_err()
                 .to_string(),
-            "--model neos is not known for edge-matching puzzles: use milp, clique or sat"
+            "--model neos is not known for edge-matching puzzles: use milp, clique, sat or maxsat"
         );
         assert!(req(Some(Route::Native), None).model().is_err());
     }
