@@ -564,3 +564,17 @@ proptest! {
         }
     }
 }
+
+/// The META 7×7 board Open-WBO found through `--via maxsat` (README), shipped in
+/// `models/edge-matching/boards/`: the independent checker calls it perfect.
+#[test]
+fn the_shipped_meta_7x7_board_is_perfect() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/edge-matching");
+    let read = |rel: &str| std::fs::read_to_string(root.join(rel)).unwrap();
+    let p = EdgePuzzle::parse(&read("meta2010/pieces_07x07.txt"), "meta 7").unwrap();
+    let rel = "boards/07x07-maxsat-openwbo.txt";
+    let board = tilekit::puzzle::edge::parse_any_board(&read(rel), rel, &p).unwrap();
+    let v = tilekit::verify::edge::BoardChecker.verdict(&p, &board, Some(0.0));
+    assert!(v.valid, "{:?}", v.errors);
+    assert_eq!((v.matched, v.max), (84, 84));
+}

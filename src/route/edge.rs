@@ -28,7 +28,7 @@ use crate::model::algebraic::Algebraic;
 use crate::model::answer::{MaxsatOutcome, MilpSolution, SatOutcome};
 use crate::puzzle::edge::{Board, EdgePuzzle};
 use crate::solve::registry::Registry;
-use crate::solve::{Limits, MilpSolver};
+use crate::solve::{Limits, MaxsatSolver, MilpSolver};
 use crate::verify::edge::{BoardChecker, EdgeVerdict};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -512,15 +512,30 @@ pub fn solve(p: &EdgePuzzle, req: &SolveRequest, progress: Progress<'_>) -> Resu
         }
         EdgeModel::Maxsat => {
             let solver = reg.maxsat(name)?;
-            let built = build_maxsat(p, req.options)?;
-            let w = built.wcnf();
-            let size = [w.num_vars(), w.hard().num_clauses(), w.num_soft()];
-            let a = super::maxsat::solve(&built, &checker, p, &*solver, &req.limits, progress)?;
-            let mut rep = edge_report(p, model, sat_variant(req.options), name);
-            fill(&mut rep, a, size);
-            rep
+            solve_maxsat_with(p, req.options, &*solver, &req.limits, progress)?
         }
     };
+    rep.seconds = started.elapsed().as_secs_f64();
+    Ok(rep)
+}
+
+/// The MaxSAT route with any MaxSAT solver object: build the WCNF of `p` with `opts`, solve
+/// it once, check the model and its cost, decode the board and have the independent checker
+/// judge it. Its size is [variables, hard clauses, soft clauses].
+pub fn solve_maxsat_with(
+    p: &EdgePuzzle,
+    opts: EdgeMilpOptions,
+    solver: &dyn MaxsatSolver,
+    limits: &Limits,
+    progress: Progress<'_>,
+) -> Result<Report, Error> {
+    let started = Instant::now();
+    let built = build_maxsat(p, opts)?;
+    let w = built.wcnf();
+    let size = [w.num_vars(), w.hard().num_clauses(), w.num_soft()];
+    let a = super::maxsat::solve(&built, &BoardChecker, p, solver, limits, progress)?;
+    let mut rep = edge_report(p, EdgeModel::Maxsat, sat_variant(opts), solver.name());
+    fill(&mut rep, a, size);
     rep.seconds = started.elapsed().as_secs_f64();
     Ok(rep)
 }
