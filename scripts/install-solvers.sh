@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Install the real solvers tilekit's tests drive: CBC, GLPK, CaDiCaL, MiniSat, cliquer (apt);
-# HiGHS (highsbox), Kissat (passagemath-kissat) and the GAMS compiler (gamspy-base) from PyPI
-# into /opt/solvers, linked into /usr/local/bin; the DRAT proof checker rate (crates.io, built
+# Install the real solvers tilekit's tests drive: CBC, GLPK, CaDiCaL, MiniSat, cliquer and the
+# MaxSAT solver clasp (apt); HiGHS (highsbox), Kissat (passagemath-kissat), the GAMS compiler
+# (gamspy-base) and the MaxSAT solvers RC2 (python-sat) and EvalMaxSAT, UWrMaxSat, Open-WBO
+# (hermax, run through scripts/maxsat/tilekit-hermax.py) from PyPI into /opt/solvers, linked
+# into /usr/local/bin; the DRAT proof checker rate (crates.io, built
 # with cargo into /opt/solvers); what `cargo build --features highs` needs to build HiGHS
 # from source: cmake and a C++ compiler (apt), libclang for bindgen; and cargo-afl, the fuzzer
 # behind scripts/fuzz.sh (crates.io, with the AFL++ it builds from the source it ships); and
@@ -18,6 +20,13 @@ for b in cbc glpsol cadical minisat cliquer script; do command -v "$b" >/dev/nul
 if [ "$need_apt" = 1 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq coinor-cbc glpk-utils cadical minisat cliquer bsdutils >/dev/null
+fi
+
+# clasp: the one MaxSAT solver Debian packages (reads the old `p wcnf` format). Its own line,
+# without recommends: nothing else comes with it.
+if ! command -v clasp >/dev/null 2>&1; then
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends clasp >/dev/null
 fi
 
 # The `highs` feature: highs-sys drives HiGHS's C++ build with cmake and generates its Rust
@@ -67,6 +76,16 @@ PURE=$("$PY" -c 'import sysconfig;print(sysconfig.get_paths()["purelib"])')
 if [ ! -x "$PURE/sage_wheels/bin/kissat" ]; then
   $SUDO "$V/bin/pip" install -q --no-deps passagemath-kissat
 fi
+# MaxSAT: RC2 (python-sat ships rc2.py as a script of the venv) and hermax's bundled solvers,
+# which have no command line: tilekit-hermax is the wrapper, installed with the venv's Python.
+if ! "$PY" -c 'import pysat, hermax' 2>/dev/null; then
+  $SUDO "$V/bin/pip" install -q python-sat==1.9.dev24 hermax==1.2.10
+fi
+HERE=$(cd "$(dirname "$0")" && pwd)
+sed "1s|.*|#!$PY|" "$HERE/maxsat/tilekit-hermax.py" | $SUDO tee "$V/bin/tilekit-hermax" >/dev/null
+$SUDO chmod 755 "$V/bin/tilekit-hermax"
+$SUDO ln -sf "$V/bin/rc2.py" /usr/local/bin/rc2.py
+$SUDO ln -sf "$V/bin/tilekit-hermax" /usr/local/bin/tilekit-hermax
 # highsbox's binary looks for its libraries in ../lib64 (RPATH) but ships them in ../lib.
 D=$("$PY" -c 'import highsbox;print(highsbox.highs_dist_dir())')
 [ -e "$D/lib64" ] || $SUDO ln -sfn lib "$D/lib64"
@@ -94,8 +113,8 @@ if ! afl_out=$(cargo afl config --build 2>&1) && ! grep -q "already built" <<<"$
   exit 1
 fi
 
-for b in cbc glpsol highs cadical minisat kissat cliquer gams rate cmake c++ \
-  sbatch slurmctld slurmd munged; do
+for b in cbc glpsol highs cadical minisat kissat cliquer gams rate clasp rc2.py tilekit-hermax \
+  cmake c++ sbatch slurmctld slurmd munged; do
   PATH="$PATH:/usr/sbin:/sbin" command -v "$b" >/dev/null ||
     { echo "install-solvers: $b is still missing" >&2; exit 1; }
 done
@@ -103,6 +122,6 @@ have_libclang || {
   echo "install-solvers: libclang (for bindgen) is still missing" >&2
   exit 1
 }
-echo "install-solvers: cbc glpsol highs cadical minisat kissat cliquer gams rate are installed," \
-  "cmake, c++ and libclang for --features highs, cargo-afl for scripts/fuzz.sh, and Slurm" \
-  "with munge for scripts/slurm-cluster.sh"
+echo "install-solvers: cbc glpsol highs cadical minisat kissat cliquer gams rate clasp rc2.py" \
+  "tilekit-hermax are installed, cmake, c++ and libclang for --features highs, cargo-afl for" \
+  "scripts/fuzz.sh, and Slurm with munge for scripts/slurm-cluster.sh"

@@ -134,6 +134,32 @@ fn check_files(dir: &Path, m: &Value) {
                 );
                 assert_eq!(edges, n[1], "{path}");
             }
+            "wcnf" => {
+                let text = std::fs::read_to_string(dir.join(path)).unwrap();
+                let body: Vec<&str> = text
+                    .lines()
+                    .filter(|l| !l.starts_with('c') && !l.trim().is_empty())
+                    .collect();
+                let hard = body.iter().filter(|l| l.starts_with("h ")).count() as u64;
+                let soft = body.len() as u64 - hard;
+                let top = body
+                    .iter()
+                    .flat_map(|l| {
+                        l.trim_start_matches("h ")
+                            .split_whitespace()
+                            .skip(usize::from(!l.starts_with("h ")))
+                    })
+                    .map(|t| t.parse::<i64>().unwrap().unsigned_abs())
+                    .max()
+                    .unwrap();
+                assert_eq!(size["kind"], "wcnf", "{path}");
+                assert_eq!(
+                    (Some(hard), Some(soft)),
+                    (size["hard"].as_u64(), size["soft"].as_u64()),
+                    "{path}"
+                );
+                assert!(top <= size["variables"].as_u64().unwrap(), "{path}");
+            }
             other => panic!("{path}: unexpected format {other}"),
         }
     }
@@ -206,6 +232,17 @@ fn solve_and_verify(dir: &Path, m: &Value, glpk: bool) {
                     .unwrap();
                 assert_eq!(out.status.code(), Some(10), "{path}: cadical finds a model");
                 let sol = format!("cadical-{k}.out");
+                std::fs::write(dir.join(&sol), &out.stdout).unwrap();
+                outputs.push(sol);
+            }
+            "wcnf" => {
+                let out = Command::new("rc2.py")
+                    .args(["-vv", path])
+                    .current_dir(dir)
+                    .output()
+                    .unwrap();
+                assert!(out.status.success(), "{path}: rc2");
+                let sol = format!("rc2-{k}.out");
                 std::fs::write(dir.join(&sol), &out.stdout).unwrap();
                 outputs.push(sol);
             }
@@ -431,13 +468,13 @@ fn meta_files_solve_and_verify_with_every_solver() {
         &[
             "meta2010:3-4",
             "--models",
-            "milp,clique,sat",
+            "milp,clique,sat,maxsat",
             "--formats",
-            "lp,mps,cnf,dimacs",
+            "lp,mps,cnf,dimacs,wcnf",
         ],
     );
-    // milp lp/mps, sat cnf, clique dimacs per instance.
-    assert_eq!(m["files"].as_array().unwrap().len(), 2 * 4);
+    // milp lp/mps, sat cnf, clique dimacs, maxsat wcnf per instance.
+    assert_eq!(m["files"].as_array().unwrap().len(), 2 * 5);
     assert!(
         m["files"]
             .as_array()

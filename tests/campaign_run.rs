@@ -71,14 +71,14 @@ fn a_matrix_of_real_solvers_is_verified_stored_and_agrees() {
         &[
             "meta2010:3-4",
             "--models",
-            "milp,clique,sat",
+            "milp,clique,sat,maxsat",
             "--formats",
-            "lp,cnf,dimacs",
+            "lp,cnf,dimacs,wcnf",
             "--filter",
         ],
     );
     let db = d.join("r.sqlite");
-    let solvers = format!("highs,cbc,glpk,cadical,minisat,cliquer,{}", embedded());
+    let solvers = format!("highs,cbc,glpk,cadical,minisat,cliquer,rc2,{}", embedded());
     for m in [&sliding, &meta] {
         let r = run(
             m,
@@ -106,10 +106,10 @@ fn a_matrix_of_real_solvers_is_verified_stored_and_agrees() {
     assert_eq!(wrong, 0);
     let meta_optimal = count(
         &db,
-        "SELECT count(*) FROM runs r JOIN files f ON f.sha256 = r.file_sha256 WHERE f.model IN ('milp','clique','sat') AND r.optimal = 1 AND r.objective = 0",
+        "SELECT count(*) FROM runs r JOIN files f ON f.sha256 = r.file_sha256 WHERE f.model IN ('milp','clique','sat','maxsat') AND r.optimal = 1 AND r.objective = 0",
     );
     assert!(
-        meta_optimal >= 2 * 5,
+        meta_optimal >= 2 * 6,
         "META 3 and 4: a perfect board from each solver"
     );
     // Every solver of the matrix has rows, with its version and the command it ran.

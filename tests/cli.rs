@@ -1048,6 +1048,11 @@ fn solvers_json_lists_the_installed_solvers() {
         ("cadical", "sat", "cadical"),
         ("kissat", "sat", "kissat"),
         ("minisat", "sat", "minisat"),
+        ("rc2", "maxsat", "rc2.py"),
+        ("clasp", "maxsat", "clasp"),
+        ("evalmaxsat", "maxsat", "tilekit-hermax"),
+        ("uwrmaxsat", "maxsat", "tilekit-hermax"),
+        ("open-wbo", "maxsat", "tilekit-hermax"),
     ] {
         let row = rows
             .iter()

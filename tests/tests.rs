@@ -18,6 +18,7 @@ mod edge_clique;
 mod edge_clique_faults;
 mod edge_heuristic;
 mod edge_matching;
+mod edge_maxsat;
 mod edge_milp;
 mod edge_milp_cli;
 mod edge_models_prop;

@@ -86,7 +86,7 @@ pub fn claim(r: &StoredRun) -> Result<Claim, String> {
                 upper: None,
             }),
             // No perfect board: at least one seam is unmatched.
-            ("edge", "sat" | "clique" | "maxsat") => Ok(Claim {
+            ("edge", "sat" | "clique") => Ok(Claim {
                 lower: Some(1.0),
                 upper: None,
             }),

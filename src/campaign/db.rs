@@ -209,6 +209,11 @@ impl Db {
                 Some(Size::Graph { nodes, edges }) => {
                     (Some("graph"), Some(nodes), Some(edges), None)
                 }
+                Some(Size::Wcnf {
+                    variables,
+                    hard,
+                    soft,
+                }) => (Some("wcnf"), Some(variables), Some(hard), Some(soft)),
                 None => (None, None, None, None),
             };
             let n = |x: Option<u64>| x.map(|x| x as i64);

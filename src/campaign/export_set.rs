@@ -312,15 +312,18 @@ fn check_request(req: &ExportSetRequest) -> Result<(), Error> {
         ));
     }
     // Measured (README): CBC, HiGHS and GLPK read .lp.gz and .mps.gz, CaDiCaL, Kissat and
-    // MiniSat read .cnf.gz; cliquer reads no compressed graph, GAMS no compressed model.
+    // MiniSat read .cnf.gz; cliquer reads no compressed graph, GAMS no compressed model, and
+    // the MaxSAT solvers' compressed input is not tested here.
     if req.compress == Compress::Gz
-        && let Some(f) = req
-            .formats
-            .iter()
-            .find(|f| matches!(f, Format::Gms | Format::Dimacs))
+        && let Some(f) = req.formats.iter().find(|f| {
+            matches!(
+                f,
+                Format::Gms | Format::Dimacs | Format::Wcnf | Format::WcnfLegacy
+            )
+        })
     {
         return Err(Error::Usage(format!(
-            "--compress gz: {} files are not read compressed by their solvers (GAMS, cliquer): export them uncompressed, apart from the rest",
+            "--compress gz: {} files are not read compressed by their solvers (GAMS, cliquer; the MaxSAT solvers untested): export them uncompressed, apart from the rest",
             f.name()
         )));
     }

@@ -152,6 +152,15 @@ pub enum Size {
         /// Edges.
         edges: u64,
     },
+    /// A weighted CNF.
+    Wcnf {
+        /// Variables.
+        variables: u64,
+        /// Hard clauses.
+        hard: u64,
+        /// Soft clauses.
+        soft: u64,
+    },
 }
 
 impl Size {
@@ -177,6 +186,15 @@ impl Size {
                 literals,
             }),
             Counts::Graph { nodes, edges } => Some(Size::Graph { nodes, edges }),
+            Counts::Wcnf {
+                variables,
+                hard,
+                soft,
+            } => Some(Size::Wcnf {
+                variables,
+                hard,
+                soft,
+            }),
             Counts::Algebraic => None,
         }
     }
@@ -195,6 +213,11 @@ impl Size {
                 literals,
             } => ("cnf", variables, clauses, Some(literals)),
             Size::Graph { nodes, edges } => ("graph", nodes, edges, None),
+            Size::Wcnf {
+                variables,
+                hard,
+                soft,
+            } => ("wcnf", variables, hard, Some(soft)),
         }
     }
 }
@@ -256,7 +279,8 @@ impl Manifest {
     }
 
     /// The file rows as CSV (RFC 4180), the size flattened into `size_kind,size_a,size_b,size_c`
-    /// (variables/rows/nonzeros, variables/clauses/literals, nodes/edges).
+    /// (variables/rows/nonzeros, variables/clauses/literals, nodes/edges,
+    /// variables/hard/soft clauses).
     pub fn to_csv(&self) -> String {
         let mut out = String::from(
             "path,sha256,bytes,instance,family,model,format,compressed,horizon,horizon_source,size_kind,size_a,size_b,size_c,known_optimum,optimum_source\n",

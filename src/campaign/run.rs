@@ -21,8 +21,8 @@ use crate::route::family::Horizon;
 use crate::route::sliding::SlidingModel;
 use crate::route::{Error, ModelName, Progress, Report, edge, sliding};
 use crate::solve::registry::{self, InputFormat, Registry, SolverEntry, SolverKind};
-use crate::solve::resolve::{self, ExternalClique, ExternalMilp, ExternalSat};
-use crate::solve::{CliqueSolver, Limits, MilpSolver, SatSolver};
+use crate::solve::resolve::{self, ExternalClique, ExternalMaxsat, ExternalMilp, ExternalSat};
+use crate::solve::{CliqueSolver, Limits, MaxsatSolver, MilpSolver, SatSolver};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -114,6 +114,8 @@ impl MatrixSolver {
                     Format::Mps => InputFormat::Mps,
                     Format::Cnf => InputFormat::Cnf,
                     Format::Dimacs => InputFormat::Dimacs,
+                    Format::Wcnf => InputFormat::Wcnf,
+                    Format::WcnfLegacy => InputFormat::WcnfLegacy,
                     _ => return false,
                 };
                 entry.input == input
@@ -425,6 +427,16 @@ fn solve_cell(
             }
         }
     };
+    let maxsat = || -> Result<Box<dyn MaxsatSolver>, Error> {
+        match solver {
+            MatrixSolver::External { entry, .. } => Ok(Box::new(
+                ExternalMaxsat::on_file(entry.clone(), path.to_path_buf()).map_err(Error::from)?,
+            )),
+            MatrixSolver::Embedded { name, .. } => {
+                Err(Error::Usage(format!("{name} is not a MaxSAT solver")))
+            }
+        }
+    };
     match inst.family.as_str() {
         "sliding" => {
             let goal = inst
@@ -457,6 +469,9 @@ fn solve_cell(
                 edge::EdgeModel::Sat => edge::solve_sat_with(&p, opts, &*sat()?, limits, progress),
                 edge::EdgeModel::Clique => {
                     edge::solve_clique_with(&p, &*clique()?, limits, progress)
+                }
+                edge::EdgeModel::Maxsat => {
+                    edge::solve_maxsat_with(&p, opts, &*maxsat()?, limits, progress)
                 }
             }
         }

@@ -49,18 +49,7 @@ pub fn write_cnf<W: Write>(cnf: &Cnf, mut out: W) -> io::Result<u64> {
         if name.is_empty() {
             continue;
         }
-        buf.extend_from_slice(b"c var ");
-        buf.extend_from_slice(num.format(v + 1).as_bytes());
-        buf.push(b' ');
-        for ch in name.chars() {
-            if ch.is_whitespace() || ch.is_control() {
-                buf.push(b'_');
-            } else {
-                let mut utf8 = [0u8; 4];
-                buf.extend_from_slice(ch.encode_utf8(&mut utf8).as_bytes());
-            }
-        }
-        buf.push(b'\n');
+        push_var_comment(&mut buf, &mut num, v, name);
         flush(&mut buf, &mut out, false)?;
     }
     buf.extend_from_slice(b"p cnf ");
@@ -79,6 +68,24 @@ pub fn write_cnf<W: Write>(cnf: &Cnf, mut out: W) -> io::Result<u64> {
     flush(&mut buf, &mut out, true)?;
     out.flush()?;
     Ok(total)
+}
+
+/// Append the comment `c var N name` of 0-based variable `v` (N is its DIMACS number), with
+/// whitespace and control characters of the name as `_` so that the comment stays one line.
+/// Shared with the WCNF writer, whose files name their variables the same way.
+pub(crate) fn push_var_comment(buf: &mut Vec<u8>, num: &mut itoa::Buffer, v: usize, name: &str) {
+    buf.extend_from_slice(b"c var ");
+    buf.extend_from_slice(num.format(v + 1).as_bytes());
+    buf.push(b' ');
+    for ch in name.chars() {
+        if ch.is_whitespace() || ch.is_control() {
+            buf.push(b'_');
+        } else {
+            let mut utf8 = [0u8; 4];
+            buf.extend_from_slice(ch.encode_utf8(&mut utf8).as_bytes());
+        }
+    }
+    buf.push(b'\n');
 }
 
 /// Parse DIMACS CNF. Tolerated: `c` comment lines anywhere, clauses spread over lines or

@@ -7,6 +7,7 @@ pub mod lp;
 pub mod mps;
 pub mod neos_job;
 pub mod solution;
+pub mod wcnf;
 
 /// The model file formats tilekit writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
@@ -20,6 +21,10 @@ pub enum Format {
     Gms,
     /// DIMACS CNF ([`dimacs_cnf`]).
     Cnf,
+    /// WCNF, MaxSAT Evaluation 2022 format ([`wcnf`]).
+    Wcnf,
+    /// WCNF with the older `p wcnf` header ([`wcnf`]), for clasp and other pre-2022 solvers.
+    WcnfLegacy,
     /// DIMACS graph ([`dimacs_graph`]).
     Dimacs,
     /// A NEOS job document wrapping one of the others ([`neos_job`]).
@@ -28,11 +33,13 @@ pub enum Format {
 
 impl Format {
     /// Every format, in the order help texts list them.
-    pub const ALL: [Format; 6] = [
+    pub const ALL: [Format; 8] = [
         Format::Lp,
         Format::Mps,
         Format::Gms,
         Format::Cnf,
+        Format::Wcnf,
+        Format::WcnfLegacy,
         Format::Dimacs,
         Format::Neos,
     ];
@@ -43,6 +50,8 @@ impl Format {
             Format::Mps => "mps",
             Format::Gms => "gms",
             Format::Cnf => "cnf",
+            Format::Wcnf => "wcnf",
+            Format::WcnfLegacy => "wcnf-legacy",
             Format::Dimacs => "dimacs",
             Format::Neos => "neos",
         }
@@ -63,6 +72,8 @@ impl Format {
             "mps" => Some(Format::Mps),
             "gms" => Some(Format::Gms),
             "cnf" => Some(Format::Cnf),
+            "wcnf" => Some(Format::Wcnf),
+            "wcnf-legacy" => Some(Format::WcnfLegacy),
             "dimacs" | "clq" | "col" => Some(Format::Dimacs),
             "neos" | "xml" => Some(Format::Neos),
             _ => None,

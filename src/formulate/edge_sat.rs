@@ -79,6 +79,20 @@ pub enum DecodeError {
 
 /// Build the CNF of `puzzle`.
 pub fn build(puzzle: &EdgePuzzle, opts: &SatOptions) -> EdgeSat {
+    build_with(puzzle, opts, false).0
+}
+
+/// Build the CNF of `puzzle`; with `guarded`, each inner seam first gets a variable `m_…`
+/// (returned in seam order) that guards its placement→colour clauses, `(¬m ∨ ¬x ∨ s)` and
+/// `(¬m ∨ ¬x)`: with `m` true the seam matches as in the plain CNF, with `m` false it may
+/// show anything (every colour variable false satisfies its support and at-most-one
+/// clauses). That is the hard part of [`super::edge_maxsat`]; unguarded, the CNF is exactly
+/// [`build`]'s, variable for variable.
+pub(crate) fn build_with(
+    puzzle: &EdgePuzzle,
+    opts: &SatOptions,
+    guarded: bool,
+) -> (EdgeSat, Vec<BoolVar>) {
     let pl = Placements::new(puzzle, opts.fix_first_corner);
     let (rows, cols) = (pl.rows(), pl.cols());
     let mut cnf = Cnf::new();
@@ -106,6 +120,7 @@ pub fn build(puzzle: &EdgePuzzle, opts: &SatOptions) -> EdgeSat {
         cnf.exactly_one(lits, &format!("eo_piece_p{}", i + 1));
     }
     let mut seams = 0;
+    let mut guards = Vec::new();
     for cell in 0..rows * cols {
         let (r, c) = (cell / cols, cell % cols);
         // (neighbour, this cell's side facing it, name prefix)
@@ -137,16 +152,22 @@ pub fn build(puzzle: &EdgePuzzle, opts: &SatOptions) -> EdgeSat {
                 let i = b.partition_point(|&(c, _)| c < k);
                 i < b.len() && b[i].0 == k
             });
+            let guard = guarded.then(|| cnf.new_var(format!("m_{name}")));
+            guards.extend(guard);
+            // (¬m ∨ …) when guarded: the seam matches only where it is said to.
+            let unless: Vec<Lit> = guard.iter().map(|m| m.negative()).collect();
             let svars: Vec<BoolVar> = colours
                 .iter()
                 .map(|k| cnf.new_var(format!("{name}_k{k}")))
                 .collect();
             for side_list in [&a, &b] {
                 for &(k, v) in side_list {
-                    match colours.binary_search(&k) {
-                        Ok(i) => cnf.add_clause(&[!x[v], svars[i].positive()]),
-                        Err(_) => cnf.add_clause(&[!x[v]]),
+                    let mut clause = unless.clone();
+                    clause.push(!x[v]);
+                    if let Ok(i) = colours.binary_search(&k) {
+                        clause.push(svars[i].positive());
                     }
+                    cnf.add_clause(&clause);
                 }
                 for (i, &k) in colours.iter().enumerate() {
                     let mut support = vec![svars[i].negative()];
@@ -163,7 +184,7 @@ pub fn build(puzzle: &EdgePuzzle, opts: &SatOptions) -> EdgeSat {
             cnf.at_most_one(&lits, &format!("amo_{name}"));
         }
     }
-    EdgeSat { cnf, pl, seams }
+    (EdgeSat { cnf, pl, seams }, guards)
 }
 
 impl EdgeSat {
@@ -174,6 +195,10 @@ impl EdgeSat {
     /// The formula, by value.
     pub fn into_cnf(self) -> Cnf {
         self.cnf
+    }
+    /// The formula, to move out (the MaxSAT model takes it as its hard part).
+    pub(crate) fn cnf_mut(&mut self) -> &mut Cnf {
+        &mut self.cnf
     }
     /// The placements behind the placement variables (variable `i` is placement `i`).
     pub fn placements(&self) -> &Placements {
@@ -204,6 +229,12 @@ impl EdgeSat {
                 want: self.cnf.num_vars(),
             });
         }
+        self.decode_placements(model)
+    }
+
+    /// The board of the placement variables of `model` (the first [`Placements::nodes`]
+    /// values; the caller has checked its length).
+    pub(crate) fn decode_placements(&self, model: &[bool]) -> Result<Board, DecodeError> {
         let (rows, cols) = (self.pl.rows(), self.pl.cols());
         let mut board = Board::empty(rows, cols);
         for cell in 0..rows * cols {

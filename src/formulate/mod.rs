@@ -1,12 +1,13 @@
 //! Puzzle → model formulations, one file per formulation citing its source; each also decodes
 //! solver values back to a puzzle solution.
 //!
-//! The seam routes use is three small traits, one per model kind: [`MilpFormulation`],
-//! [`CnfFormulation`] and [`GraphFormulation`]. A new formulation is a file here that builds
+//! The seam routes use is four small traits, one per model kind: [`MilpFormulation`],
+//! [`CnfFormulation`], [`WcnfFormulation`] and [`GraphFormulation`]. A new formulation is a file here that builds
 //! its model and implements one of them, plus a row in its family's table (`route::sliding`
 //! or `route::edge`).
 
 pub mod edge_clique;
+pub mod edge_maxsat;
 pub mod edge_milp;
 pub mod edge_placements;
 pub mod edge_region;
@@ -18,6 +19,7 @@ pub mod sliding_sat;
 use crate::model::cnf::Cnf;
 use crate::model::graph::StreamedGraph;
 use crate::model::milp::Model;
+use crate::model::wcnf::Wcnf;
 use crate::puzzle::edge::Board;
 use crate::puzzle::sliding::Move;
 
@@ -52,6 +54,20 @@ pub trait CnfFormulation {
     fn cnf(&self) -> &Cnf;
     /// Decode an assignment (one value per variable) into a puzzle solution.
     fn decode(&self, model: &[bool]) -> Result<Self::Solution, DecodeError>;
+}
+
+/// A formulation whose model is a weighted CNF (partial MaxSAT): its hard clauses say what a
+/// solution is, the falsified soft weights what it costs.
+pub trait WcnfFormulation {
+    /// What a model of the hard clauses decodes to.
+    type Solution;
+    /// The formula.
+    fn wcnf(&self) -> &Wcnf;
+    /// Decode an assignment (one value per variable) into a puzzle solution.
+    fn decode(&self, model: &[bool]) -> Result<Self::Solution, DecodeError>;
+    /// True when the hard clauses have a model by construction, whatever the instance: a
+    /// solver answering "unsatisfiable" then contradicts the formulation, and is wrong.
+    fn hard_satisfiable(&self) -> bool;
 }
 
 /// A formulation whose model is a graph in which a clique of [`target_size`] nodes is a
@@ -124,6 +140,22 @@ impl CnfFormulation for edge_sat::EdgeSat {
     }
     fn decode(&self, model: &[bool]) -> Result<Board, DecodeError> {
         edge_sat::EdgeSat::decode(self, model).map_err(DecodeError::from_display)
+    }
+}
+
+impl WcnfFormulation for edge_maxsat::EdgeMaxsat {
+    type Solution = Board;
+    fn wcnf(&self) -> &Wcnf {
+        edge_maxsat::EdgeMaxsat::wcnf(self)
+    }
+    fn decode(&self, model: &[bool]) -> Result<Board, DecodeError> {
+        edge_maxsat::EdgeMaxsat::decode(self, model).map_err(DecodeError::from_display)
+    }
+    /// A puzzle that parsed has the corner, edge and inner pieces its rim and inside need,
+    /// so a legal board exists (R2 only chooses which corner the first corner piece takes),
+    /// and every legal board is a model with its seams' guards false.
+    fn hard_satisfiable(&self) -> bool {
+        true
     }
 }
 

@@ -1,6 +1,6 @@
-//! What solvers answer, as data: MILP outcomes and column values, SAT outcomes, clique
-//! outcomes. They sit in `model` (below `format` and `solve`) because both the answer parsers
-//! (`format::solution`) and the solver drivers (`solve`) produce them.
+//! What solvers answer, as data: MILP outcomes and column values, SAT outcomes, MaxSAT
+//! outcomes, clique outcomes. They sit in `model` (below `format` and `solve`) because both the
+//! answer parsers (`format::solution`) and the solver drivers (`solve`) produce them.
 
 use crate::model::milp::Model;
 
@@ -122,6 +122,43 @@ pub enum SatOutcome {
     Unsat,
     /// No answer (time limit, solver gave up).
     Unknown,
+}
+
+/// How a MaxSAT solve ended, as the solver's output says it (MaxSAT Evaluation conventions:
+/// `s`, the last `o` and the `v` line). Nothing here is checked yet: the route recounts the
+/// cost and checks the hard clauses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MaxsatOutcome {
+    /// `s OPTIMUM FOUND`: the solver says `model` is optimal and costs `cost` (its last `o`).
+    Optimum {
+        /// The cost the solver claims.
+        cost: u64,
+        /// One value per variable (variables the solver left out are `false`).
+        model: Vec<bool>,
+    },
+    /// `s SATISFIABLE`: a model satisfying the hard clauses, optimality not proven.
+    Feasible {
+        /// The cost the solver claims.
+        cost: u64,
+        /// One value per variable (variables the solver left out are `false`).
+        model: Vec<bool>,
+    },
+    /// `s UNSATISFIABLE`: the solver says the hard clauses have no model.
+    Unsat,
+    /// No answer (`s UNKNOWN`, a time limit).
+    Unknown,
+}
+
+impl MaxsatOutcome {
+    /// The `s` line's words, for reports.
+    pub fn status_text(&self) -> &'static str {
+        match self {
+            MaxsatOutcome::Optimum { .. } => "OPTIMUM FOUND",
+            MaxsatOutcome::Feasible { .. } => "SATISFIABLE",
+            MaxsatOutcome::Unsat => "UNSATISFIABLE",
+            MaxsatOutcome::Unknown => "UNKNOWN",
+        }
+    }
 }
 
 /// How a clique solve ended, as data.

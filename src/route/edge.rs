@@ -1,6 +1,7 @@
 //! The edge-matching family as a table over the generic routes: its models (Salassa et al.'s
 //! `milp` [`crate::formulate::edge_milp`], the `clique` graph of their §2.2
-//! [`crate::formulate::edge_clique`], the `sat` CNF [`crate::formulate::edge_sat`]), the
+//! [`crate::formulate::edge_clique`], the `sat` CNF [`crate::formulate::edge_sat`], the
+//! `maxsat` WCNF [`crate::formulate::edge_maxsat`]), the
 //! formats each is written in, the route and default solver of each, and the rules of which
 //! flags go together. Every answer is decoded to a board and judged by the independent
 //! [`BoardChecker`].
@@ -14,17 +15,21 @@ use super::{
     Answer, Checked, Details, Error, FamilyName, ModelName, Progress, Report, Route, Solution,
 };
 use crate::format::gams::{self, GamsOptions};
-use crate::format::solution::{clique as clique_answer, sat as sat_answer};
+use crate::format::solution::{
+    clique as clique_answer, maxsat as maxsat_answer, sat as sat_answer,
+};
+use crate::format::wcnf::{Dialect, write_wcnf};
 use crate::format::{Format, dimacs_cnf, dimacs_graph, lp, mps};
 use crate::formulate::edge_clique::{self, CliqueOptions, EdgeClique};
+use crate::formulate::edge_maxsat::{self, EdgeMaxsat};
 use crate::formulate::edge_milp::{self, EdgeMilp, EdgeMilpOptions};
 use crate::formulate::edge_region;
 use crate::formulate::edge_sat::{self, EdgeSat, SatOptions};
 use crate::model::algebraic::Algebraic;
-use crate::model::answer::{MilpSolution, SatOutcome};
+use crate::model::answer::{MaxsatOutcome, MilpSolution, SatOutcome};
 use crate::puzzle::edge::{Board, EdgePuzzle};
 use crate::solve::registry::Registry;
-use crate::solve::{CliqueSolver, Limits, MilpSolver, SatSolver};
+use crate::solve::{CliqueSolver, Limits, MaxsatSolver, MilpSolver, SatSolver};
 use crate::verify::edge::{BoardChecker, EdgeVerdict};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -39,6 +44,8 @@ pub enum EdgeModel {
     Clique,
     /// A CNF whose models are the perfect boards.
     Sat,
+    /// A weighted CNF whose hard models are the legal boards, costing their unmatched seams.
+    Maxsat,
 }
 
 impl EdgeModel {
@@ -48,11 +55,12 @@ impl EdgeModel {
             ModelName::Milp => Ok(EdgeModel::Milp),
             ModelName::Clique => Ok(EdgeModel::Clique),
             ModelName::Sat => Ok(EdgeModel::Sat),
+            ModelName::Maxsat => Ok(EdgeModel::Maxsat),
             ModelName::Region => Err(Error::usage(
                 "--model region is exported (tilekit export --model region --region R0,C0,R1,C1 --partial BOARD) and solved inside --via heuristic",
             )),
             other => Err(Error::Usage(format!(
-                "--model {} is not known for edge-matching puzzles: use milp, clique or sat",
+                "--model {} is not known for edge-matching puzzles: use milp, clique, sat or maxsat",
                 other.name()
             ))),
         }
@@ -63,6 +71,7 @@ impl EdgeModel {
             EdgeModel::Milp => "milp",
             EdgeModel::Clique => "clique",
             EdgeModel::Sat => "sat",
+            EdgeModel::Maxsat => "maxsat",
         }
     }
     /// The format written when none is asked for.
@@ -71,6 +80,7 @@ impl EdgeModel {
             EdgeModel::Milp => Format::Lp,
             EdgeModel::Clique => Format::Dimacs,
             EdgeModel::Sat => Format::Cnf,
+            EdgeModel::Maxsat => Format::Wcnf,
         }
     }
     /// The route that solves this model.
@@ -79,6 +89,7 @@ impl EdgeModel {
             EdgeModel::Milp => Route::Milp,
             EdgeModel::Clique => Route::Clique,
             EdgeModel::Sat => Route::Sat,
+            EdgeModel::Maxsat => Route::Maxsat,
         }
     }
     /// The solver used when `--solver` is not given.
@@ -87,6 +98,7 @@ impl EdgeModel {
             EdgeModel::Milp => "cbc",
             EdgeModel::Clique => "cliquer",
             EdgeModel::Sat => "varisat",
+            EdgeModel::Maxsat => "rc2",
         }
     }
     /// The formats this model is written in (a NEOS job carries the MILP).
@@ -98,6 +110,10 @@ impl EdgeModel {
             ),
             EdgeModel::Clique => (&[Format::Dimacs], "dimacs (also .clq or .col)"),
             EdgeModel::Sat => (&[Format::Cnf], "cnf"),
+            EdgeModel::Maxsat => (
+                &[Format::Wcnf, Format::WcnfLegacy],
+                "wcnf (MaxSAT Evaluation 2022) or wcnf-legacy (p wcnf)",
+            ),
         }
     }
 }
@@ -152,6 +168,7 @@ fn check_size(p: &EdgePuzzle, model: EdgeModel, opts: EdgeMilpOptions) -> Result
         EdgeModel::Milp => super::size::EdgeModel::Milp,
         EdgeModel::Sat => super::size::EdgeModel::Sat,
         EdgeModel::Clique => super::size::EdgeModel::Clique,
+        EdgeModel::Maxsat => super::size::EdgeModel::Maxsat,
     };
     super::size::check(
         super::size::edge(p, kind, opts.filter_feasible),
@@ -168,6 +185,18 @@ fn check_size(p: &EdgePuzzle, model: EdgeModel, opts: EdgeMilpOptions) -> Result
 pub fn build_sat(p: &EdgePuzzle, opts: EdgeMilpOptions) -> Result<EdgeSat, Error> {
     check_size(p, EdgeModel::Sat, opts)?;
     Ok(edge_sat::build(
+        p,
+        &SatOptions {
+            fix_first_corner: opts.fix_first_corner,
+        },
+    ))
+}
+
+/// The WCNF: the CNF's hard part with a guard per inner seam, one soft clause per seam;
+/// `--fix-corner` adds R2 (the optimum stays the same: see [`edge_maxsat`]).
+pub fn build_maxsat(p: &EdgePuzzle, opts: EdgeMilpOptions) -> Result<EdgeMaxsat, Error> {
+    check_size(p, EdgeModel::Maxsat, opts)?;
+    Ok(edge_maxsat::build(
         p,
         &SatOptions {
             fix_first_corner: opts.fix_first_corner,
@@ -264,6 +293,21 @@ pub fn export(
             dimacs_cnf::write_cnf(sat.cnf(), &mut *out).map_err(Error::failure)?;
             Counts::cnf(sat.cnf())
         }
+        (EdgeModel::Maxsat, f) => {
+            let dialect = if f == Format::WcnfLegacy {
+                Dialect::Legacy
+            } else {
+                Dialect::Mse2022
+            };
+            let built = build_maxsat(p, opts)?;
+            let w = built.wcnf();
+            write_wcnf(w, dialect, &mut *out).map_err(Error::failure)?;
+            Counts::Wcnf {
+                variables: w.num_vars() as u64,
+                hard: w.hard().num_clauses() as u64,
+                soft: w.num_soft() as u64,
+            }
+        }
     };
     out.flush().map_err(Error::failure)?;
     Ok(counts)
@@ -290,7 +334,7 @@ pub fn export_to(
             Ok(counts)
         }
         EdgeModel::Clique => export_graph(p, complement, format, path, progress),
-        EdgeModel::Sat => {
+        EdgeModel::Sat | EdgeModel::Maxsat => {
             let mut counts = Counts::Algebraic;
             super::output::stream_to(path, |w| {
                 counts = export(p, model, opts, complement, format, w)?;
@@ -395,7 +439,7 @@ impl SolveRequest {
         let via = self.via.unwrap_or(Route::Milp);
         if matches!(via, Route::Native | Route::Astar) {
             return Err(Error::Usage(format!(
-                "--via {} is not available for edge-matching puzzles: use milp, clique, sat or heuristic",
+                "--via {} is not available for edge-matching puzzles: use milp, clique, sat, maxsat or heuristic",
                 via.name()
             )));
         }
@@ -407,6 +451,7 @@ impl SolveRequest {
         let default = match via {
             Route::Clique => ModelName::Clique,
             Route::Sat => ModelName::Sat,
+            Route::Maxsat => ModelName::Maxsat,
             _ => ModelName::Milp,
         };
         let m = EdgeModel::of(self.model.unwrap_or(default))?;
@@ -473,6 +518,10 @@ pub fn solve(p: &EdgePuzzle, req: &SolveRequest, progress: Progress<'_>) -> Resu
             let solver = reg.sat(name)?;
             solve_sat_with(p, req.options, &*solver, &req.limits, progress)?
         }
+        EdgeModel::Maxsat => {
+            let solver = reg.maxsat(name)?;
+            solve_maxsat_with(p, req.options, &*solver, &req.limits, progress)?
+        }
     };
     rep.seconds = started.elapsed().as_secs_f64();
     Ok(rep)
@@ -510,6 +559,27 @@ pub fn solve_sat_with(
     let a = super::sat::solve(&sat, &BoardChecker, p, Some(0.0), solver, limits, progress)?;
     let mut rep = edge_report(p, EdgeModel::Sat, sat_variant(opts), solver.name());
     fill(&mut rep, a, size);
+    Ok(rep)
+}
+
+/// The MaxSAT route with any MaxSAT solver object: build the WCNF of `p` with `opts`, solve
+/// it once, check the model and its cost, decode the board and have the independent checker
+/// judge it. Its size is [variables, hard clauses, soft clauses].
+pub fn solve_maxsat_with(
+    p: &EdgePuzzle,
+    opts: EdgeMilpOptions,
+    solver: &dyn MaxsatSolver,
+    limits: &Limits,
+    progress: Progress<'_>,
+) -> Result<Report, Error> {
+    let started = Instant::now();
+    let built = build_maxsat(p, opts)?;
+    let w = built.wcnf();
+    let size = [w.num_vars(), w.hard().num_clauses(), w.num_soft()];
+    let a = super::maxsat::solve(&built, &BoardChecker, p, solver, limits, progress)?;
+    let mut rep = edge_report(p, EdgeModel::Maxsat, sat_variant(opts), solver.name());
+    fill(&mut rep, a, size);
+    rep.seconds = started.elapsed().as_secs_f64();
     Ok(rep)
 }
 
@@ -569,11 +639,11 @@ pub struct RawVerdict {
     pub matched: Option<usize>,
     /// Inner seams.
     pub max: usize,
-    /// Which parser read the file (`cbc`, `highs`, `glpk`, `cliquer`, `sat`).
+    /// Which parser read the file (`cbc`, `highs`, `glpk`, `cliquer`, `sat`, `maxsat`).
     pub solver: String,
     /// The solver's status text.
     pub solver_status: String,
-    /// The model the output was decoded through (`milp`, `clique`, `sat`).
+    /// The model the output was decoded through (`milp`, `clique`, `sat`, `maxsat`).
     pub model: String,
     /// The variant the model was rebuilt as.
     pub variant: String,
@@ -584,7 +654,7 @@ pub struct RawVerdict {
 /// What `verify` found: a raw solver output decoded through a model, or a board.
 #[derive(Debug, Clone)]
 pub enum Verification {
-    /// A raw CBC/HiGHS/GLPK, cliquer or SAT output.
+    /// A raw CBC/HiGHS/GLPK, cliquer, SAT or MaxSAT output.
     Raw(RawVerdict),
     /// A board file.
     Board(EdgeVerdict),
@@ -602,7 +672,8 @@ impl Verification {
 
 /// Verify a solution file against `p`: a raw solver output is decoded through the model
 /// rebuilt with the export's options (a CBC/HiGHS/GLPK output is recognised without
-/// `--model` and read as the MILP's; `--model clique` or `sat` reads cliquer or SAT output),
+/// `--model` and read as the MILP's; `--model clique`, `sat` or `maxsat` reads cliquer, SAT or
+/// MaxSAT output),
 /// anything else is read as a board.
 pub fn verify(
     p: &EdgePuzzle,
@@ -616,7 +687,7 @@ pub fn verify(
             "{source}: not a CBC, HiGHS or GLPK solution file; --model milp verifies raw solver outputs (a board needs no --model)"
         ))
     };
-    if let Some(m @ (EdgeModel::Clique | EdgeModel::Sat)) = model {
+    if let Some(m @ (EdgeModel::Clique | EdgeModel::Sat | EdgeModel::Maxsat)) = model {
         return Ok(Verification::Raw(verify_raw_model(
             p, m, text, source, opts,
         )?));
@@ -681,10 +752,13 @@ pub fn verify_raw_milp(
     Ok(Some(v))
 }
 
-/// Verify a raw clique answer (cliquer's output or a plain 1-based vertex list) or a raw SAT
-/// answer (SAT-competition `s`/`v` lines) through the clique graph or the CNF rebuilt as at
-/// export, at both levels: the answer must be a clique of the graph / a model of every
-/// clause, and its board must pass the independent verifier as a perfect board.
+/// Verify a raw clique answer (cliquer's output or a plain 1-based vertex list), a raw SAT
+/// answer (SAT-competition `s`/`v` lines) or a raw MaxSAT answer (`o`/`s`/`v` lines, either
+/// `v` form) through the clique graph, the CNF or the WCNF rebuilt as at export, at both
+/// levels: the answer must be a clique of the graph / a model of every (hard) clause, a MaxSAT
+/// model must cost what its `o` line says, and its board must pass the independent verifier
+/// (as a perfect board for a clique or a SAT model, at the model's cost for a MaxSAT
+/// optimum).
 pub fn verify_raw_model(
     p: &EdgePuzzle,
     model: EdgeModel,
@@ -722,6 +796,27 @@ pub fn verify_raw_model(
             record(
                 &mut v,
                 super::sat::check(&sat, &BoardChecker, p, &assignment, Some(0.0)),
+            );
+            Ok(v)
+        }
+        EdgeModel::Maxsat => {
+            let built = build_maxsat(p, opts)?;
+            let mut v = raw_verdict(p, model, "maxsat", sat_variant(opts));
+            let outcome = maxsat_answer::parse(text, source, built.wcnf().num_vars())?;
+            v.solver_status = outcome.status_text().into();
+            let (cost, mut assignment, optimum) = match outcome {
+                MaxsatOutcome::Optimum { cost, model } => (cost, model, true),
+                MaxsatOutcome::Feasible { cost, model } => (cost, model, false),
+                MaxsatOutcome::Unsat | MaxsatOutcome::Unknown => {
+                    v.errors
+                        .push("the solver output has no model (UNSATISFIABLE or UNKNOWN)".into());
+                    return Ok(v);
+                }
+            };
+            assignment.resize(built.wcnf().num_vars().max(assignment.len()), false);
+            record(
+                &mut v,
+                super::maxsat::check(&built, &BoardChecker, p, &assignment, cost, optimum),
             );
             Ok(v)
         }
@@ -1068,7 +1163,7 @@ mod tests {
                 .model()
                 .unwrap_err()
                 .to_string(),
-            "--model neos is not known for edge-matching puzzles: use milp, clique or sat"
+            "--model neos is not known for edge-matching puzzles: use milp, clique, sat or maxsat"
         );
         assert!(req(Some(Route::Native), None).model().is_err());
     }

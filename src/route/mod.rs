@@ -2,10 +2,10 @@
 //! route builds the formulation, hands its model to a solver object, decodes the answer and
 //! has the family's independent checker judge it, and returns one [`Report`].
 //!
-//! The generic routes know nothing of puzzles: [`milp`], [`sat`] and [`clique`] work for any
-//! formulation of their model kind and any [`crate::verify::Checker`]. The families are
-//! tables over them: [`sliding`] (models neos, flow, sat; routes native, milp, sat) and
-//! [`edge`] (models milp, clique, sat). [`neos`] sends either family's MILP to NEOS through
+//! The generic routes know nothing of puzzles: [`milp`], [`sat`], [`maxsat`] and [`clique`]
+//! work for any formulation of their model kind and any [`crate::verify::Checker`]. The
+//! families are tables over them: [`sliding`] (models neos, flow, sat; routes native, milp,
+//! sat) and [`edge`] (models milp, clique, sat, maxsat). [`neos`] sends either family's MILP to NEOS through
 //! the remote executor and judges it on the same MILP route. [`output`] writes files the
 //! safe way.
 
@@ -19,6 +19,7 @@ pub mod edge_heuristic;
 mod error;
 pub mod families;
 pub mod family;
+pub mod maxsat;
 pub mod milp;
 pub mod neos;
 pub mod output;
@@ -43,6 +44,8 @@ pub enum Route {
     Sat,
     /// A max-clique graph and a clique solver.
     Clique,
+    /// A weighted CNF (partial MaxSAT) and a MaxSAT solver.
+    Maxsat,
     /// Edge-matching: Salassa et al.'s construction and local search over region MILPs.
     Heuristic,
     /// Sliding puzzles: best-first search (A*, weighted A*, focal search) with an admissible
@@ -52,11 +55,12 @@ pub enum Route {
 
 impl Route {
     /// Every route, in the order help texts list them.
-    pub const ALL: [Route; 6] = [
+    pub const ALL: [Route; 7] = [
         Route::Native,
         Route::Milp,
         Route::Sat,
         Route::Clique,
+        Route::Maxsat,
         Route::Heuristic,
         Route::Astar,
     ];
@@ -71,6 +75,7 @@ impl Route {
             Route::Milp => "milp",
             Route::Sat => "sat",
             Route::Clique => "clique",
+            Route::Maxsat => "maxsat",
             Route::Heuristic => "heuristic",
             Route::Astar => "astar",
         }
@@ -90,6 +95,8 @@ pub enum ModelName {
     Milp,
     /// Edge: the max-clique graph.
     Clique,
+    /// Edge: the weighted CNF (hard: a legal board; soft: each inner seam matches).
+    Maxsat,
     /// Edge: Salassa et al.'s region MILP (15)–(17), of a rectangle of a partial board.
     Region,
 }
@@ -97,12 +104,13 @@ pub enum ModelName {
 impl ModelName {
     /// Every model name, in the order help texts list them (a new formulation's name is one
     /// variant and one entry here; the command line takes its values from this list).
-    pub const ALL: [ModelName; 6] = [
+    pub const ALL: [ModelName; 7] = [
         ModelName::Neos,
         ModelName::Flow,
         ModelName::Sat,
         ModelName::Milp,
         ModelName::Clique,
+        ModelName::Maxsat,
         ModelName::Region,
     ];
     /// The model of a `--model` name.
@@ -117,6 +125,7 @@ impl ModelName {
             ModelName::Sat => "sat",
             ModelName::Milp => "milp",
             ModelName::Clique => "clique",
+            ModelName::Maxsat => "maxsat",
             ModelName::Region => "region",
         }
     }

@@ -530,7 +530,7 @@ mod tests {
                     ..req()
                 }
             ),
-            "--model neos is not known for edge-matching puzzles: use milp, clique or sat"
+            "--model neos is not known for edge-matching puzzles: use milp, clique, sat or maxsat"
         );
         assert_eq!(
             err(

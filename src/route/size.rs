@@ -35,6 +35,8 @@ pub enum EdgeModel {
     Sat,
     /// The max-clique graph.
     Clique,
+    /// The weighted CNF (the CNF with a guard variable and a soft clause per inner seam).
+    Maxsat,
 }
 
 /// The kind of model, for its bytes per element.
@@ -46,6 +48,8 @@ pub enum Kind {
     Cnf,
     /// Nodes (the edges are streamed, never held).
     Graph,
+    /// Variables, clauses (hard and soft) and literals.
+    Wcnf,
 }
 
 /// An estimated model size.
@@ -68,7 +72,7 @@ impl Size {
     pub fn bytes(&self) -> f64 {
         match self.kind {
             Kind::Milp => self.vars * 120.0 + self.rows * 64.0 + self.entries * 12.0,
-            Kind::Cnf => self.vars * 40.0 + self.rows * 8.0 + self.entries * 4.0,
+            Kind::Cnf | Kind::Wcnf => self.vars * 40.0 + self.rows * 8.0 + self.entries * 4.0,
             Kind::Graph => self.vars * 24.0,
         }
     }
@@ -76,7 +80,7 @@ impl Size {
     fn describe(&self) -> String {
         let (v, r, e) = match self.kind {
             Kind::Milp => ("variables", "rows", "nonzeros"),
-            Kind::Cnf => ("variables", "clauses", "literals"),
+            Kind::Cnf | Kind::Wcnf => ("variables", "clauses", "literals"),
             Kind::Graph => ("nodes", "", ""),
         };
         if self.kind == Kind::Graph {
@@ -129,6 +133,15 @@ pub enum Counts {
         nodes: u64,
         /// Edges.
         edges: u64,
+    },
+    /// A weighted CNF (MaxSAT).
+    Wcnf {
+        /// Variables.
+        variables: u64,
+        /// Hard clauses.
+        hard: u64,
+        /// Soft clauses.
+        soft: u64,
     },
     /// An algebraic model (GAMS): its scalar size is the GAMS compiler's to count.
     Algebraic,
@@ -276,7 +289,8 @@ fn filtered_placements(rows: f64, cols: f64) -> f64 {
 }
 
 /// The size of an edge-matching model: `milp` (with `filter`, only the feasible
-/// placements; else every piece in every cell in every rotation), `sat` or `clique`.
+/// placements; else every piece in every cell in every rotation), `sat`, `maxsat` or
+/// `clique`.
 pub fn edge(p: &EdgePuzzle, model: EdgeModel, filter: bool) -> Size {
     let (r, c) = (p.rows() as f64, p.cols() as f64);
     let cells = r * c;
@@ -297,6 +311,14 @@ pub fn edge(p: &EdgePuzzle, model: EdgeModel, filter: bool) -> Size {
             vars: placed * 3.2,
             rows: placed * 10.5,
             entries: placed * 27.0,
+        },
+        // The CNF's sizes, plus per inner seam one guard variable, one soft clause and one
+        // guard literal in each of its placement→colour clauses (a few percent).
+        EdgeModel::Maxsat => Size {
+            kind: Kind::Wcnf,
+            vars: placed * 3.2 + 2.0 * cells,
+            rows: placed * 10.5 + 2.0 * cells,
+            entries: placed * 29.0,
         },
         EdgeModel::Clique => Size {
             kind: Kind::Graph,
@@ -362,6 +384,11 @@ mod tests {
         let c = edge_sat::build(&p, &SatOptions::default());
         let s = edge(&p, EdgeModel::Sat, false);
         assert!(close(s.entries, c.cnf().num_literals(), 0.15), "{s:?}");
+        let w = crate::formulate::edge_maxsat::build(&p, &SatOptions::default());
+        let s = edge(&p, EdgeModel::Maxsat, false);
+        let literals = w.wcnf().hard().num_literals() + w.wcnf().num_soft();
+        assert!(close(s.vars, w.wcnf().num_vars(), 0.15), "{s:?}");
+        assert!(close(s.entries, literals, 0.15), "{s:?}");
     }
 
     #[test]

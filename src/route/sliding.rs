@@ -372,7 +372,7 @@ impl SolveRequest {
         let route = self
             .via
             .unwrap_or(if sat_only { Route::Sat } else { Route::Native });
-        if matches!(route, Route::Clique | Route::Heuristic) {
+        if matches!(route, Route::Clique | Route::Maxsat | Route::Heuristic) {
             return Err(Error::Usage(format!(
                 "--via {} is not available for sliding puzzles: use native, astar, milp or sat",
                 route.name()

@@ -1,17 +1,20 @@
 //! Running solvers, behind small traits (good_lp / rustsat shape): [`MilpSolver`],
-//! [`SatSolver`] (with [`ProofSatSolver`] for DRAT proofs) and [`CliqueSolver`], each told its
-//! [`Limits`] and saying what it can honour through [`Capabilities`].
+//! [`SatSolver`] (with [`ProofSatSolver`] for DRAT proofs), [`MaxsatSolver`] and
+//! [`CliqueSolver`], each told its [`Limits`] and saying what it can honour through
+//! [`Capabilities`].
 //!
 //! The backends: embedded engines linked into tilekit ([`milp_embedded`] microlp,
 //! [`sat_embedded`] varisat, `milp_highs` HiGHS with the `highs` feature), external programs
 //! described as data in `solvers.toml` ([`registry`], run by [`external`]'s hardened runner
-//! through the drivers in [`milp_external`], [`clique_external`] and [`sat_proof`]), and
-//! NEOS as a remote MILP executor ([`crate::neos::remote`]). [`registry::Registry`] resolves a
-//! name to a solver object; nothing above this module compares engine names.
+//! through the drivers in [`milp_external`], [`maxsat_external`], [`clique_external`] and
+//! [`sat_proof`]), and NEOS as a remote MILP executor ([`crate::neos::remote`]).
+//! [`registry::Registry`] resolves a name to a solver object; nothing above this module
+//! compares engine names.
 
 pub mod cleanup;
 pub mod clique_external;
 pub mod external;
+pub mod maxsat_external;
 pub mod milp_embedded;
 pub mod milp_external;
 #[cfg(feature = "highs")]
@@ -22,13 +25,14 @@ pub mod sat_embedded;
 pub mod sat_proof;
 
 pub use crate::model::answer::{
-    CliqueOutcome, ColumnValues, MilpSolution, Outcome, ResolveError, SatOutcome,
+    CliqueOutcome, ColumnValues, MaxsatOutcome, MilpSolution, Outcome, ResolveError, SatOutcome,
 };
 
 use crate::error::InputError;
 use crate::model::cnf::Cnf;
 use crate::model::graph::StreamedGraph;
 use crate::model::milp::Model;
+use crate::model::wcnf::Wcnf;
 use crate::solve::external::RunError;
 use crate::solve::registry::SolverKind;
 use std::path::{Path, PathBuf};
@@ -121,6 +125,14 @@ pub trait ProofSatSolver: SatSolver {
     fn deletes_units(&self) -> bool {
         false
     }
+}
+
+/// A weighted partial MaxSAT solver.
+pub trait MaxsatSolver: Solver {
+    /// Solve `wcnf`: a model of the hard clauses of least soft cost. The answer is the
+    /// solver's word ([`MaxsatOutcome`]); the caller checks the hard clauses and recounts
+    /// the cost. No answer within the limit is [`MaxsatOutcome::Unknown`].
+    fn solve(&self, wcnf: &Wcnf, limits: &Limits) -> Result<MaxsatOutcome, SolveError>;
 }
 
 /// A maximum-clique solver.

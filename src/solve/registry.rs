@@ -35,6 +35,8 @@ pub enum SolverKind {
     Sat,
     /// Maximum (weight) clique.
     Clique,
+    /// Weighted partial MaxSAT.
+    Maxsat,
 }
 
 /// The model file format a solver reads.
@@ -49,6 +51,11 @@ pub enum InputFormat {
     Cnf,
     /// DIMACS graph.
     Dimacs,
+    /// WCNF, MaxSAT Evaluation 2022 format (`h` hard clauses, no header).
+    Wcnf,
+    /// WCNF, the older format with a `p wcnf V C TOP` header (clasp 3.3, sat4j).
+    #[serde(rename = "wcnf-legacy")]
+    WcnfLegacy,
 }
 
 /// Which parser reads a solver's answer, and so where the answer is.
@@ -67,6 +74,8 @@ pub enum SolutionFormat {
     Minisat,
     /// cliquer's result line on stdout.
     Cliquer,
+    /// MaxSAT Evaluation output on stdout (`o`, `s`, `v` lines).
+    Maxsat,
 }
 
 impl SolverKind {
@@ -76,6 +85,7 @@ impl SolverKind {
             Self::Milp => "lp or mps",
             Self::Sat => "cnf",
             Self::Clique => "dimacs",
+            Self::Maxsat => "wcnf or wcnf-legacy",
         }
     }
     /// The name used in solvers.toml.
@@ -84,6 +94,7 @@ impl SolverKind {
             Self::Milp => "milp",
             Self::Sat => "sat",
             Self::Clique => "clique",
+            Self::Maxsat => "maxsat",
         }
     }
 }
@@ -96,6 +107,7 @@ impl InputFormat {
             (SolverKind::Milp, Self::Lp | Self::Mps)
                 | (SolverKind::Sat, Self::Cnf)
                 | (SolverKind::Clique, Self::Dimacs)
+                | (SolverKind::Maxsat, Self::Wcnf | Self::WcnfLegacy)
         )
     }
     /// The name used in solvers.toml, which is also the usual file extension.
@@ -105,6 +117,16 @@ impl InputFormat {
             Self::Mps => "mps",
             Self::Cnf => "cnf",
             Self::Dimacs => "dimacs",
+            Self::Wcnf => "wcnf",
+            Self::WcnfLegacy => "wcnf-legacy",
+        }
+    }
+    /// The extension of the model file written for the solver (both WCNF dialects are
+    /// `.wcnf`: solvers that look at the extension know no other).
+    pub fn extension(self) -> &'static str {
+        match self {
+            Self::WcnfLegacy => "wcnf",
+            other => other.as_str(),
         }
     }
 }
@@ -119,6 +141,7 @@ impl SolutionFormat {
             Self::Sat => "sat",
             Self::Minisat => "minisat",
             Self::Cliquer => "cliquer",
+            Self::Maxsat => "maxsat",
         }
     }
 
@@ -133,6 +156,7 @@ impl SolutionFormat {
             Self::Cbc | Self::Highs | Self::Glpk => SolverKind::Milp,
             Self::Sat | Self::Minisat => SolverKind::Sat,
             Self::Cliquer => SolverKind::Clique,
+            Self::Maxsat => SolverKind::Maxsat,
         }
     }
 }
@@ -583,15 +607,29 @@ mod tests {
         assert_eq!(
             names,
             [
-                "cadical", "cbc", "cliquer", "glpk", "highs", "kissat", "minisat"
+                "cadical",
+                "cbc",
+                "clasp",
+                "cliquer",
+                "evalmaxsat",
+                "glpk",
+                "highs",
+                "kissat",
+                "minisat",
+                "open-wbo",
+                "rc2",
+                "uwrmaxsat"
             ]
         );
+        assert_eq!(r.of_kind(SolverKind::Maxsat).count(), 5);
+        assert_eq!(r.get("clasp").unwrap().input, InputFormat::WcnfLegacy);
+        assert_eq!(r.get("rc2").unwrap().input, InputFormat::Wcnf);
         assert_eq!(r.get("glpk").unwrap().command, "glpsol");
         assert_eq!(r.of_kind(SolverKind::Milp).count(), 3);
         assert!(r.get("gurobi").is_none());
         let e = r.lookup("gurobi").unwrap_err().to_string();
         assert!(
-            e.contains("no solver named \"gurobi\"") && e.contains("cbc, cliquer"),
+            e.contains("no solver named \"gurobi\"") && e.contains("cbc, clasp, cliquer"),
             "{e}"
         );
     }
@@ -660,6 +698,18 @@ mod tests {
             (
                 "[solver.x]\nkind=\"sat\"\ncommand=\"x\"\ninput=\"lp\"\nargs=[\"{model}\"]\nsolution=\"sat\"\n",
                 "input \"lp\" is not a sat model format: use cnf",
+            ),
+            (
+                "[solver.x]\nkind=\"maxsat\"\ncommand=\"x\"\ninput=\"cnf\"\nargs=[\"{model}\"]\nsolution=\"maxsat\"\n",
+                "input \"cnf\" is not a maxsat model format: use wcnf or wcnf-legacy",
+            ),
+            (
+                "[solver.x]\nkind=\"maxsat\"\ncommand=\"x\"\ninput=\"wcnf_legacy\"\nargs=[\"{model}\"]\nsolution=\"maxsat\"\n",
+                "unknown variant `wcnf_legacy`",
+            ),
+            (
+                "[solver.x]\nkind=\"sat\"\ncommand=\"x\"\ninput=\"cnf\"\nargs=[\"{model}\"]\nsolution=\"maxsat\"\n",
+                "solution parser \"maxsat\" reads maxsat answers, but kind is \"sat\"",
             ),
         ];
         for (text, words) in cases {

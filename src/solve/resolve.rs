@@ -1,18 +1,22 @@
 //! Names to solver objects: the external entries of the registry wrapped as [`MilpSolver`],
-//! [`SatSolver`] and [`CliqueSolver`] (the model written to a temporary directory, run by the
-//! drivers of [`super::milp_external`], [`super::sat_proof`] and [`super::clique_external`]),
+//! [`SatSolver`], [`MaxsatSolver`] and [`CliqueSolver`] (the model written to a temporary
+//! directory, run by the drivers of [`super::milp_external`], [`super::sat_proof`],
+//! [`super::maxsat_external`] and [`super::clique_external`]),
 //! the embedded engines as a table beside them ([`embedded`]), and [`Registry`]'s lookups that
 //! return either.
 
-use crate::model::answer::{CliqueOutcome, MilpSolution, SatOutcome};
+use crate::model::answer::{CliqueOutcome, MaxsatOutcome, MilpSolution, SatOutcome};
 use crate::model::cnf::Cnf;
 use crate::model::graph::StreamedGraph;
 use crate::model::milp::Model;
+use crate::model::wcnf::Wcnf;
 use crate::solve::clique_external::solve_clique_file;
+use crate::solve::maxsat_external::solve_maxsat_file;
 use crate::solve::milp_external::{check_kind, solve_milp_file, solve_sat_file};
 use crate::solve::registry::{InputFormat, Registry, RegistryError, SolverEntry, SolverKind};
 use crate::solve::{
-    Capabilities, CliqueSolver, Limits, MilpSolver, ProofSatSolver, SatSolver, SolveError, Solver,
+    Capabilities, CliqueSolver, Limits, MaxsatSolver, MilpSolver, ProofSatSolver, SatSolver,
+    SolveError, Solver,
 };
 use std::path::{Path, PathBuf};
 
@@ -45,6 +49,17 @@ impl Registry {
                     .expect("entry_of checked the kind"),
             )),
         }
+    }
+
+    /// The MaxSAT solver called `name` (a registry entry: no MaxSAT engine is embedded).
+    pub fn maxsat(&self, name: &str) -> Result<Box<dyn MaxsatSolver>, RegistryError> {
+        if let Some(e) = embedded().into_iter().find(|e| e.name == name) {
+            return Err(e.wrong_kind(SolverKind::Maxsat));
+        }
+        Ok(Box::new(
+            ExternalMaxsat::new(self.entry_of(name, SolverKind::Maxsat)?)
+                .expect("entry_of checked the kind"),
+        ))
     }
 
     /// The clique solver called `name` (a registry entry: no clique engine is embedded).
@@ -159,7 +174,9 @@ fn work_dir(entry: &SolverEntry) -> Result<super::cleanup::TempDir, SolveError> 
 
 fn temp_model_path(entry: &SolverEntry) -> Result<(super::cleanup::TempDir, PathBuf), SolveError> {
     let dir = work_dir(entry)?;
-    let path = dir.path().join(format!("model.{}", entry.input.as_str()));
+    let path = dir
+        .path()
+        .join(format!("model.{}", entry.input.extension()));
     Ok((dir, path))
 }
 
@@ -308,6 +325,83 @@ impl ProofSatSolver for ExternalSat {
             limits.time,
             cnf.num_vars(),
             proof,
+        )?;
+        Ok(outcome)
+    }
+}
+
+/// An external MaxSAT solver of the registry as a [`MaxsatSolver`]: the formula is written in
+/// the entry's dialect (`wcnf`: the 2022 format; `wcnf-legacy`: `p wcnf`) to a temporary
+/// directory and solved there.
+#[derive(Debug, Clone)]
+pub struct ExternalMaxsat {
+    entry: SolverEntry,
+    /// A file already holding the formula ([`ExternalMaxsat::on_file`]).
+    prepared: Option<PathBuf>,
+}
+
+impl ExternalMaxsat {
+    /// The entry run on `path`, a file that already holds the WCNF each `solve` is handed,
+    /// in the entry's dialect: nothing is written. The caller vouches for the file (a
+    /// campaign re-exports the model and compares hashes first); the answer is still judged
+    /// against the formula in memory.
+    pub fn on_file(entry: SolverEntry, path: PathBuf) -> Result<Self, SolveError> {
+        let mut s = Self::new(entry)?;
+        s.prepared = Some(path);
+        Ok(s)
+    }
+    /// Wrap a registry entry, which must be a MaxSAT solver.
+    pub fn new(entry: SolverEntry) -> Result<Self, SolveError> {
+        check_kind(&entry, SolverKind::Maxsat)?;
+        Ok(ExternalMaxsat {
+            entry,
+            prepared: None,
+        })
+    }
+    /// The registry entry.
+    pub fn entry(&self) -> &SolverEntry {
+        &self.entry
+    }
+}
+
+impl Solver for ExternalMaxsat {
+    fn name(&self) -> &str {
+        &self.entry.name
+    }
+    fn capabilities(&self) -> Capabilities {
+        external_capabilities(&self.entry, false)
+    }
+}
+
+impl MaxsatSolver for ExternalMaxsat {
+    fn solve(&self, wcnf: &Wcnf, limits: &Limits) -> Result<MaxsatOutcome, SolveError> {
+        use crate::format::wcnf::{Dialect, write_wcnf};
+        if let Some(file) = &self.prepared {
+            let dir = work_dir(&self.entry)?;
+            let (outcome, _run) = solve_maxsat_file(
+                &self.entry,
+                file,
+                dir.path(),
+                limits.time,
+                limits.threads,
+                wcnf.num_vars(),
+            )?;
+            return Ok(outcome);
+        }
+        let (dir, path) = temp_model_path(&self.entry)?;
+        let dialect = match self.entry.input {
+            InputFormat::WcnfLegacy => Dialect::Legacy,
+            // The registry ties MaxSAT entries to the two WCNF dialects when it loads them.
+            _ => Dialect::Mse2022,
+        };
+        write_model_file(&self.entry, &path, |w| write_wcnf(wcnf, dialect, w))?;
+        let (outcome, _run) = solve_maxsat_file(
+            &self.entry,
+            &path,
+            dir.path(),
+            limits.time,
+            limits.threads,
+            wcnf.num_vars(),
         )?;
         Ok(outcome)
     }

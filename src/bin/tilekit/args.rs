@@ -284,7 +284,8 @@ pub(crate) struct Common {
     /// Edge milp: keep only placements with grey exactly on the rim (off: the paper's model).
     #[arg(long)]
     pub filter: bool,
-    /// Edge milp and sat: fix the first corner piece in the top-left corner (square boards).
+    /// Edge milp, sat and maxsat: fix the first corner piece in the top-left corner (square
+    /// boards for milp).
     #[arg(long)]
     pub fix_corner: bool,
 }
@@ -305,12 +306,14 @@ pub(crate) enum Cmd {
         /// The instance file.
         instance: PathBuf,
         /// The formulation: sliding neos (default; the case study's MILP), flow or sat (CNF);
-        /// edge milp (default; Salassa et al.), clique, sat, or region (their region MILP of a
-        /// rectangle of a partial board: --region, --partial).
+        /// edge milp (default; Salassa et al.), clique, sat, maxsat (WCNF: a legal board, each
+        /// matched seam a soft clause), or region (their region MILP of a rectangle of a
+        /// partial board: --region, --partial).
         #[arg(long, value_parser = model_names())]
         model: Option<ModelName>,
-        /// The file format (default: from -o's extension, else the model's own: lp, cnf or
-        /// dimacs); neos writes a NEOS job document.
+        /// The file format (default: from -o's extension, else the model's own: lp, cnf, wcnf
+        /// or dimacs; wcnf-legacy is the old `p wcnf` format); neos writes a NEOS job
+        /// document.
         #[arg(long, value_parser = format_names())]
         format: Option<Format>,
         /// For --format neos: the model's input method inside the job (default mps).
@@ -495,17 +498,19 @@ pub(crate) enum Cmd {
         /// The instance file.
         instance: PathBuf,
         /// Sliding: native (default; IDA* with pattern databases), milp or sat (CNF, horizon
-        /// stepped to optimality). Edge: milp (default), clique, sat, or heuristic (Salassa et
-        /// al.'s region-MILP construction and local search, for boards too big for the rest).
+        /// stepped to optimality). Edge: milp (default), clique, sat, maxsat, or heuristic
+        /// (Salassa et al.'s region-MILP construction and local search, for boards too big
+        /// for the rest).
         #[arg(long, value_parser = route_names())]
         via: Option<Route>,
         /// Sliding: neos (default) or flow for --via milp, sat for --via sat. Edge: milp,
-        /// clique or sat (default: the --via route's own model).
+        /// clique, sat or maxsat (default: the --via route's own model).
         #[arg(long, value_parser = model_names())]
         model: Option<ModelName>,
         /// An embedded engine (microlp, varisat, and highs-embedded when built with the
         /// `highs` feature) or a registry entry: cbc, highs, glpk, cadical, kissat, minisat,
-        /// cliquer (`tilekit solvers` lists them).
+        /// cliquer, rc2, clasp, evalmaxsat, uwrmaxsat, open-wbo (`tilekit solvers` lists
+        /// them).
         #[arg(long)]
         solver: Option<String>,
         /// Wall-clock limit of the whole solve, in seconds: `--horizon auto`, every SAT
@@ -545,15 +550,15 @@ pub(crate) enum Cmd {
         #[command(subcommand)]
         cmd: LearnCmd,
     },
-    /// Check a solution (tilekit moves or board, or a raw CBC/HiGHS/GLPK/SAT/cliquer output)
-    /// against an instance.
+    /// Check a solution (tilekit moves or board, or a raw CBC/HiGHS/GLPK/SAT/MaxSAT/cliquer
+    /// output) against an instance.
     Verify {
         /// The instance file.
         instance: PathBuf,
         /// The solution file.
         solution: PathBuf,
         /// The model a raw solver output belongs to (sliding: neos, flow or sat; edge: milp,
-        /// clique or sat).
+        /// clique, sat or maxsat).
         #[arg(long, value_parser = model_names())]
         model: Option<ModelName>,
         /// Print one JSON object.

@@ -16,13 +16,15 @@ pub(crate) fn solvers(reg: &Registry, json: bool) -> String {
         .map(|e| e.name.len())
         .chain(rows.iter().map(|r| r.name.len()))
         .fold(10, usize::max);
+    // The input column fits the longest format name too (`wcnf-legacy`).
+    let wi = rows.iter().map(|r| r.input.len()).fold(6, usize::max);
     let mut out = vec![format!(
-        "{:<w$} {:<6} {:<6} {:<9} version",
+        "{:<w$} {:<6} {:<wi$} {:<9} version",
         "name", "kind", "input", "installed"
     )];
     for e in engines {
         out.push(format!(
-            "{:<w$} {:<6} {:<6} {:<9} {}",
+            "{:<w$} {:<6} {:<wi$} {:<9} {}",
             e.name,
             e.kind.as_str(),
             "-",
@@ -32,7 +34,7 @@ pub(crate) fn solvers(reg: &Registry, json: bool) -> String {
     }
     for r in rows {
         out.push(format!(
-            "{:<w$} {:<6} {:<6} {:<9} {}",
+            "{:<w$} {:<6} {:<wi$} {:<9} {}",
             r.name,
             r.kind,
             r.input,

@@ -4,4 +4,5 @@ pub mod cbc;
 pub mod clique;
 pub mod glpk;
 pub mod highs;
+pub mod maxsat;
 pub mod sat;

@@ -112,17 +112,20 @@ pub fn parse_minisat(text: &str, source: &str, num_vars: usize) -> Result<SatOut
     }
 }
 
-/// A model being gathered from literal lines.
-struct Model<'a> {
+/// A model being gathered from literal lines (shared with the MaxSAT parser, whose `v` lines
+/// may be literals too).
+pub(super) struct Model<'a> {
     source: &'a str,
     /// Per variable: `None` unassigned, else its value and the line that set it.
     values: Vec<Option<(bool, usize)>>,
-    first_line: Option<usize>,
-    terminated: Option<usize>,
+    /// The first literal line.
+    pub(super) first_line: Option<usize>,
+    /// The line of the terminating 0, once read.
+    pub(super) terminated: Option<usize>,
 }
 
 impl<'a> Model<'a> {
-    fn new(source: &'a str, num_vars: usize) -> Self {
+    pub(super) fn new(source: &'a str, num_vars: usize) -> Self {
         Model {
             source,
             values: vec![None; num_vars],
@@ -131,7 +134,7 @@ impl<'a> Model<'a> {
         }
     }
 
-    fn add_line(&mut self, text: &str, no: usize) -> Result<(), InputError> {
+    pub(super) fn add_line(&mut self, text: &str, no: usize) -> Result<(), InputError> {
         let err = |m: String| InputError::at(self.source, no, m);
         self.first_line.get_or_insert(no);
         for tok in text.split_whitespace() {
@@ -172,7 +175,7 @@ impl<'a> Model<'a> {
         Ok(())
     }
 
-    fn finish(self, status_line: usize) -> Result<SatOutcome, InputError> {
+    pub(super) fn finish(self, status_line: usize) -> Result<SatOutcome, InputError> {
         if self.terminated.is_none() {
             let at = self.first_line.unwrap_or(status_line);
             let what = if self.first_line.is_some() {
@@ -182,17 +185,21 @@ impl<'a> Model<'a> {
             };
             return Err(InputError::at(self.source, at, what.to_string()));
         }
-        Ok(SatOutcome::Sat(
-            self.values
-                .into_iter()
-                .map(|v| v.is_some_and(|(b, _)| b))
-                .collect(),
-        ))
+        Ok(SatOutcome::Sat(self.values()))
+    }
+
+    /// The values read so far, unassigned variables false (terminated or not: a MaxSAT `v`
+    /// line of literals need not end in 0).
+    pub(super) fn values(self) -> Vec<bool> {
+        self.values
+            .into_iter()
+            .map(|v| v.is_some_and(|(b, _)| b))
+            .collect()
     }
 }
 
 /// At most 40 characters of a line, for messages.
-fn shorten(s: &str) -> String {
+pub(super) fn shorten(s: &str) -> String {
     match s.char_indices().nth(40) {
         Some((i, _)) => format!("{}...", &s[..i]),
         None => s.to_string(),
