@@ -79,7 +79,13 @@ fn the_slurm_executor_stores_the_rows_a_local_run_stores() {
     let d = dir.path();
     let sliding = export(
         &d.join("s"),
-        &["short15:1-3", "--models", "neos,flow,sat", "--formats", "lp,cnf"],
+        &[
+            "short15:1-3",
+            "--models",
+            "neos,flow,sat",
+            "--formats",
+            "lp,cnf",
+        ],
     );
     let meta = export(
         &d.join("m"),
