@@ -86,6 +86,68 @@ pub struct RunRow {
     pub finished_at: i64,
 }
 
+/// Who ran a cell and how: the parts of a row that do not come from the answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RunOrigin {
+    /// The solver's name.
+    pub solver: String,
+    /// Its version.
+    pub solver_version: Option<String>,
+    /// The command run.
+    pub command: String,
+    /// `local`, `slurm` or `neos`.
+    pub executor: String,
+    /// The Slurm shard or NEOS job.
+    pub shard: Option<String>,
+}
+
+impl RunRow {
+    /// The row of a cell that ran for `seconds` under `limits`: the route's report, or the
+    /// failure (status `error`) that kept it from one.
+    pub fn of(
+        file_sha256: &str,
+        origin: RunOrigin,
+        limits: &crate::solve::Limits,
+        result: Result<crate::route::Report, Error>,
+        seconds: f64,
+    ) -> RunRow {
+        let mut row = RunRow {
+            file_sha256: file_sha256.into(),
+            solver: origin.solver,
+            solver_version: origin.solver_version,
+            time_limit: limits.time.as_secs_f64(),
+            threads: limits.threads,
+            status: "error".into(),
+            objective: None,
+            bound: None,
+            optimal: false,
+            verified: false,
+            errors: Vec::new(),
+            solver_status: String::new(),
+            seconds,
+            host: super::run::host_name(),
+            command: origin.command,
+            executor: origin.executor,
+            shard: origin.shard,
+            tilekit_version: env!("CARGO_PKG_VERSION").into(),
+            finished_at: super::run::unix_now(),
+        };
+        match result {
+            Ok(rep) => {
+                row.status = rep.status.as_str().into();
+                row.objective = rep.objective;
+                row.bound = rep.bound;
+                row.optimal = rep.optimal;
+                row.verified = rep.verified;
+                row.errors = rep.errors;
+                row.solver_status = rep.solver_status;
+            }
+            Err(e) => row.errors = vec![e.to_string()],
+        }
+        row
+    }
+}
+
 /// A stored run with what the cross-check needs of its file and instance.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StoredRun {

@@ -123,7 +123,9 @@ pub struct FileEntry {
     pub optimum_source: Option<String>,
 }
 
-/// A model's size.
+/// A model's size, as the manifest writes it. Kept apart from [`Counts`], which it is made
+/// from: this is a file format others read (schema `tilekit-manifest/1`), so its field
+/// names stay fixed whatever the route layer's type becomes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
 pub enum Size {

@@ -6,7 +6,7 @@
 //! re-run) fetches the recorded jobs and judges their answers exactly as a local run judges
 //! one, against the model rebuilt from the manifest's instance.
 
-use super::db::{CellKey, RunRow};
+use super::db::{CellKey, RunOrigin, RunRow};
 use super::manifest::{FileEntry, Manifest};
 use super::run::{self, RunRequest, RunSummary};
 use crate::format::neos_job::{InputMethod, Priority};
@@ -228,45 +228,24 @@ pub fn run(
             };
             let neos = route_neos::executor(&inst, &f.path, &job, client()?, job_file.clone())?
                 .with_wait(wait.clone());
-            let mut row = RunRow {
-                file_sha256: f.sha256.clone(),
+            let result = neos
+                .collect(&rec)
+                .map_err(Error::from)
+                .and_then(|sol| inst.judge(&name, &sol));
+            let origin = RunOrigin {
                 solver: name.clone(),
                 solver_version: None,
-                time_limit: tl,
-                threads,
-                status: "error".into(),
-                objective: None,
-                bound: None,
-                optimal: false,
-                verified: false,
-                errors: Vec::new(),
-                solver_status: String::new(),
-                seconds: 0.0,
-                host: run::host_name(),
                 command: format!("neos job {number} at {server}"),
                 executor: "neos".into(),
                 shard: Some(number.to_string()),
-                tilekit_version: env!("CARGO_PKG_VERSION").into(),
-                finished_at: 0,
             };
-            match neos
-                .collect(&rec)
-                .map_err(Error::from)
-                .and_then(|sol| inst.judge(&name, &sol))
-            {
-                Ok(rep) => {
-                    row.status = rep.status.as_str().into();
-                    row.objective = rep.objective;
-                    row.bound = rep.bound;
-                    row.optimal = rep.optimal;
-                    row.verified = rep.verified;
-                    row.errors = rep.errors;
-                    row.solver_status = rep.solver_status;
-                }
-                Err(e) => row.errors = vec![e.to_string()],
-            }
-            row.seconds = started.elapsed().as_secs_f64();
-            row.finished_at = run::unix_now();
+            let row = RunRow::of(
+                &f.sha256,
+                origin,
+                &req.limits,
+                result,
+                started.elapsed().as_secs_f64(),
+            );
             if row.status == "error" {
                 errors += 1;
             }

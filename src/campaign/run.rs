@@ -10,7 +10,7 @@
 //! is exactly what the solver read. Embedded engines solve the same model in memory.
 
 use super::crosscheck::{self, Conflict};
-use super::db::{Db, RunRow};
+use super::db::{Db, RunOrigin, RunRow};
 use super::export_set::{self, Compress, ExportSetRequest};
 use super::manifest::{self, FileEntry, InstanceEntry, Manifest};
 use crate::format::Format;
@@ -343,42 +343,20 @@ pub(crate) fn run_cell(
         MatrixSolver::Embedded { name, version, .. } => format!("embedded:{name} {version}"),
     };
     let result = solve_cell(base, m, f, solver, &path, limits);
-    let mut row = RunRow {
-        file_sha256: f.sha256.clone(),
+    let origin = RunOrigin {
         solver: solver.name().into(),
         solver_version: solver.version(),
-        time_limit: limits.time.as_secs_f64(),
-        threads: limits.threads,
-        status: "error".into(),
-        objective: None,
-        bound: None,
-        optimal: false,
-        verified: false,
-        errors: Vec::new(),
-        solver_status: String::new(),
-        seconds: 0.0,
-        host: host_name(),
         command,
         executor: executor.into(),
         shard: None,
-        tilekit_version: env!("CARGO_PKG_VERSION").into(),
-        finished_at: 0,
     };
-    match result {
-        Ok(rep) => {
-            row.status = rep.status.as_str().into();
-            row.objective = rep.objective;
-            row.bound = rep.bound;
-            row.optimal = rep.optimal;
-            row.verified = rep.verified;
-            row.errors = rep.errors;
-            row.solver_status = rep.solver_status;
-        }
-        Err(e) => row.errors = vec![e.to_string()],
-    }
-    row.seconds = started.elapsed().as_secs_f64();
-    row.finished_at = unix_now();
-    row
+    RunRow::of(
+        &f.sha256,
+        origin,
+        limits,
+        result,
+        started.elapsed().as_secs_f64(),
+    )
 }
 
 fn solve_cell(
