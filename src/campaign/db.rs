@@ -125,12 +125,12 @@ impl RunRow {
             errors: Vec::new(),
             solver_status: String::new(),
             seconds,
-            host: super::run::host_name(),
+            host: host_name(),
             command: origin.command,
             executor: origin.executor,
             shard: origin.shard,
             tilekit_version: env!("CARGO_PKG_VERSION").into(),
-            finished_at: super::run::unix_now(),
+            finished_at: unix_now(),
         };
         match result {
             Ok(rep) => {
@@ -173,6 +173,25 @@ pub struct StoredRun {
     pub known_optimum: Option<f64>,
     /// Where it comes from.
     pub optimum_source: Option<String>,
+}
+
+/// This machine's name.
+pub fn host_name() -> String {
+    let mut buf = [0u8; 256];
+    // SAFETY: the buffer is valid for its whole length, which is what gethostname is told.
+    let rc = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) };
+    if rc != 0 {
+        return "unknown".into();
+    }
+    let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+    String::from_utf8_lossy(&buf[..end]).into_owned()
+}
+
+/// Now, in Unix seconds.
+pub fn unix_now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
 }
 
 /// A cell's key: what makes a run the same run.

@@ -6,9 +6,9 @@
 //! re-run) fetches the recorded jobs and judges their answers exactly as a local run judges
 //! one, against the model rebuilt from the manifest's instance.
 
+use super::cells::{self, RunRequest, RunSummary};
 use super::db::{CellKey, RunOrigin, RunRow};
 use super::manifest::{FileEntry, Manifest};
-use super::run::{self, RunRequest, RunSummary};
 use crate::format::neos_job::{InputMethod, Priority};
 use crate::formulate::edge_milp::EdgeMilpOptions;
 use crate::neos::client::{Client, ClientOptions};
@@ -95,7 +95,7 @@ pub fn run(
     progress: Progress<'_>,
 ) -> Result<RunSummary, Error> {
     let m = Manifest::read(&req.manifest)?;
-    let base = run::base_dir(&req.manifest);
+    let base = cells::base_dir(&req.manifest);
     let solver = route_neos::neos_solver_name(&opts.solver);
     let email = opts
         .email
@@ -141,11 +141,11 @@ pub fn run(
     let mut checked: Vec<&str> = Vec::new();
     for (f, _) in &pending {
         if !checked.contains(&f.sha256.as_str()) {
-            run::check_file(&base, &m, f, &req.manifest)?;
+            cells::check_file(&base, &m, f, &req.manifest)?;
             checked.push(&f.sha256);
         }
     }
-    run::record_files(&mut db, &m)?;
+    cells::record_files(&mut db, &m)?;
     // One client per job (a client holds its connection settings only).
     let client = || Client::new(&opts.server, ClientOptions::default());
     client()?;
@@ -254,7 +254,7 @@ pub fn run(
             }
         }
     }
-    let conflicts = run::cross_check(&mut db, &m)?;
+    let conflicts = cells::cross_check(&mut db, &m)?;
     Ok(RunSummary {
         cells: cells.len(),
         ran,

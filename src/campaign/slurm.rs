@@ -14,9 +14,9 @@
 //! merged with "insert or ignore" on the cell key, so a shard collected twice, or a cell run
 //! twice, is never counted twice.
 
+use super::cells::{self, MatrixSolver, RunRequest};
 use super::db::{Db, RunRow};
 use super::manifest::Manifest;
-use super::run::{self, MatrixSolver, RunRequest};
 use crate::route::{Error, Progress};
 use crate::solve::Limits;
 use crate::solve::external::{self, RunSpec};
@@ -89,7 +89,7 @@ pub(crate) fn submit(
     opts: &SlurmOptions,
     m: &Manifest,
     solvers: &[MatrixSolver],
-    pending: &[run::Cell],
+    pending: &[cells::Cell],
     progress: Progress<'_>,
 ) -> Result<Option<PathBuf>, Error> {
     let work = work_dir(req, opts);
@@ -288,7 +288,7 @@ pub fn run_task(plan_path: &Path, task: usize) -> Result<usize, Error> {
         .manifest
         .parent()
         .map_or(PathBuf::from("."), Path::to_path_buf);
-    let solvers = run::resolve_solvers(&plan.solvers, plan.solvers_file.as_deref())?;
+    let solvers = cells::resolve_solvers(&plan.solvers, plan.solvers_file.as_deref())?;
     let limits = Limits::new(
         crate::route::seconds("the plan's time limit", plan.time_limit)?,
         plan.threads,
@@ -315,7 +315,7 @@ pub fn run_task(plan_path: &Path, task: usize) -> Result<usize, Error> {
             .iter()
             .find(|s| s.name() == name)
             .ok_or_else(|| Error::Usage(format!("the plan names an unknown solver {name}")))?;
-        let mut row = run::run_cell(&base, &m, f, solver, &limits, "slurm");
+        let mut row = cells::run_cell(&base, &m, f, solver, &limits, "slurm");
         row.shard = Some(shard.clone());
         let mut line = serde_json::to_string(&row).expect("a row serialises");
         line.push('\n');
@@ -362,7 +362,7 @@ pub fn collect(db: &mut Db, m: &Manifest, work: &Path) -> Result<Collected, Erro
         }
     };
     names.sort();
-    run::record_files(db, m)?;
+    cells::record_files(db, m)?;
     let mut c = Collected::default();
     for path in names {
         let name = path
@@ -444,14 +444,14 @@ pub fn collect(db: &mut Db, m: &Manifest, work: &Path) -> Result<Collected, Erro
 pub fn collect_run(
     req: &RunRequest,
     opts: &SlurmOptions,
-) -> Result<(run::RunSummary, Collected), Error> {
+) -> Result<(cells::RunSummary, Collected), Error> {
     let m = Manifest::read(&req.manifest)?;
     let work = work_dir(req, opts);
     let mut db = Db::open(&req.db)?;
     let c = collect(&mut db, &m, &work)?;
-    let conflicts = run::cross_check(&mut db, &m)?;
+    let conflicts = cells::cross_check(&mut db, &m)?;
     Ok((
-        run::RunSummary {
+        cells::RunSummary {
             cells: c.stored + c.missing,
             ran: c.stored,
             done_before: 0,

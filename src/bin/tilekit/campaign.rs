@@ -3,10 +3,11 @@
 
 use crate::args::{Cmd, ExecutorArg};
 use std::process::ExitCode;
+use tilekit::campaign::cells::RunRequest;
 use tilekit::campaign::export_set::{self, ExportSetRequest};
 use tilekit::campaign::neos::{self, NeosOptions};
 use tilekit::campaign::report::{self, ReportRequest};
-use tilekit::campaign::run::{self, Executor, RunRequest};
+use tilekit::campaign::run::{self, Executor};
 use tilekit::campaign::slurm::{self, SlurmOptions};
 use tilekit::route::Error;
 
@@ -141,10 +142,10 @@ fn run_matrix(cmd: Cmd) -> Result<ExitCode, Error> {
         jobs,
         solvers_file,
         retry_errors,
-        executor: match executor {
-            ExecutorArg::Slurm => Executor::Slurm(slurm.clone()),
-            _ => Executor::Local,
-        },
+    };
+    let run_on = match executor {
+        ExecutorArg::Slurm => Executor::Slurm(slurm.clone()),
+        _ => Executor::Local,
     };
     let s = if executor == ExecutorArg::Neos {
         let opts = NeosOptions {
@@ -168,7 +169,7 @@ fn run_matrix(cmd: Cmd) -> Result<ExitCode, Error> {
         ));
         s
     } else {
-        run::run(&req, &crate::progress_line)?
+        run::run(&req, &run_on, &crate::progress_line)?
     };
     for n in &s.notes {
         crate::note(n);

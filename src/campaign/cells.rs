@@ -1,0 +1,558 @@
+//! The cells of `tilekit run`: every file of an exported set × every solver that reads it.
+//! Here are what every executor shares: the solvers resolved ([`resolve_solvers`]), the
+//! matrix ([`cells`]), the checks before anything runs ([`prepare`], [`check_file`]), one
+//! cell run and stored as a row ([`run_cell`]), and the cross-check of the stored rows
+//! ([`cross_check`]). The executors ([`super::run`] here, [`super::slurm`] as a job array,
+//! [`super::neos`] on NEOS) decide where the cells run.
+//!
+//! A cell runs the solver on the manifest's own file. Before any cell runs, each file is
+//! checked twice: its bytes must still hash to the manifest's SHA-256, and the model tilekit
+//! builds now from the instance copy and the manifest's options must export to those same
+//! bytes. The route then judges the answer against that model in memory, so what is verified
+//! is exactly what the solver read. Embedded engines solve the same model in memory.
+
+use super::crosscheck::{self, Conflict};
+use super::db::{Db, RunOrigin, RunRow};
+use super::export_set::{self, Compress, ExportSetRequest};
+use super::manifest::{self, FileEntry, InstanceEntry, Manifest};
+use crate::format::Format;
+use crate::formulate::edge_milp::EdgeMilpOptions;
+use crate::puzzle::edge::EdgePuzzle;
+use crate::puzzle::sliding::{Goal, SlidingPuzzle};
+use crate::route::family::Horizon;
+use crate::route::sliding::SlidingModel;
+use crate::route::{Error, ModelName, Progress, Report, edge, sliding};
+use crate::solve::registry::{self, InputFormat, Registry, SolverEntry, SolverKind};
+use crate::solve::resolve::{self, ExternalClique, ExternalMaxsat, ExternalMilp, ExternalSat};
+use crate::solve::{CliqueSolver, Limits, MaxsatSolver, MilpSolver, SatSolver};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// `tilekit run`, as the flags say it.
+#[derive(Debug, Clone)]
+pub struct RunRequest {
+    /// The manifest.
+    pub manifest: PathBuf,
+    /// `--solvers`, in order.
+    pub solvers: Vec<String>,
+    /// `--db`.
+    pub db: PathBuf,
+    /// `--time-limit` per cell.
+    pub limits: Limits,
+    /// `--jobs`: cells at the same time.
+    pub jobs: usize,
+    /// `--solvers-file`: the registry.
+    pub solvers_file: Option<PathBuf>,
+    /// `--retry-errors`: run cells stored as `error` again.
+    pub retry_errors: bool,
+}
+
+/// What a run did.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct RunSummary {
+    /// Cells in the matrix.
+    pub cells: usize,
+    /// Cells run now.
+    pub ran: usize,
+    /// Cells already in the database.
+    pub done_before: usize,
+    /// Cells run now that ended in a solver error.
+    pub errors: usize,
+    /// The disagreements found among all runs of the manifest's instances.
+    #[serde(skip)]
+    pub conflicts: Vec<Conflict>,
+    /// How many.
+    pub conflict_count: usize,
+    /// What a user must know besides (a Slurm task that did not finish, cells still
+    /// missing): printed whether or not progress is shown.
+    pub notes: Vec<String>,
+}
+
+/// A solver of the matrix: a registry entry or an embedded engine.
+#[derive(Debug, Clone)]
+pub(crate) enum MatrixSolver {
+    /// An external program.
+    External {
+        entry: SolverEntry,
+        version: Option<String>,
+    },
+    /// An engine linked into tilekit.
+    Embedded {
+        name: String,
+        kind: SolverKind,
+        version: String,
+    },
+}
+
+impl MatrixSolver {
+    pub(crate) fn name(&self) -> &str {
+        match self {
+            MatrixSolver::External { entry, .. } => &entry.name,
+            MatrixSolver::Embedded { name, .. } => name,
+        }
+    }
+    fn version(&self) -> Option<String> {
+        match self {
+            MatrixSolver::External { version, .. } => version.clone(),
+            MatrixSolver::Embedded { version, .. } => Some(version.clone()),
+        }
+    }
+    /// Does it run this file? An external program reads its input format; an embedded
+    /// engine solves the model once, from its LP file (or MPS when no LP was exported) or
+    /// its CNF.
+    fn takes(&self, f: &FileEntry, files: &[FileEntry]) -> bool {
+        let Some(format) = Format::from_name(&f.format) else {
+            return false;
+        };
+        match self {
+            MatrixSolver::External { entry, .. } => {
+                let input = match format {
+                    Format::Lp => InputFormat::Lp,
+                    Format::Mps => InputFormat::Mps,
+                    Format::Cnf => InputFormat::Cnf,
+                    Format::Dimacs => InputFormat::Dimacs,
+                    Format::Wcnf => InputFormat::Wcnf,
+                    Format::WcnfLegacy => InputFormat::WcnfLegacy,
+                    _ => return false,
+                };
+                entry.input == input
+            }
+            MatrixSolver::Embedded { kind, .. } => match (kind, format) {
+                (SolverKind::Milp, Format::Lp) => true,
+                (SolverKind::Milp, Format::Mps) => !files
+                    .iter()
+                    .any(|g| g.instance == f.instance && g.model == f.model && g.format == "lp"),
+                (SolverKind::Sat, Format::Cnf) => true,
+                _ => false,
+            },
+        }
+    }
+}
+
+/// One cell: a file and a solver.
+#[derive(Debug, Clone)]
+pub(crate) struct Cell {
+    pub file: usize,
+    pub solver: usize,
+}
+
+/// Resolve `--solvers`: every name an embedded engine or a registry entry whose program is
+/// found. An unknown name or a missing program is refused before anything runs.
+pub(crate) fn resolve_solvers(
+    names: &[String],
+    solvers_file: Option<&Path>,
+) -> Result<Vec<MatrixSolver>, Error> {
+    if names.is_empty() {
+        return Err(Error::usage("--solvers needs at least one name"));
+    }
+    let reg = Registry::load(solvers_file)?;
+    let mut out: Vec<MatrixSolver> = Vec::new();
+    for name in names {
+        if out.iter().any(|s| s.name() == name) {
+            return Err(Error::Usage(format!("--solvers names {name} twice")));
+        }
+        if let Some(e) = resolve::embedded().into_iter().find(|e| e.name == name) {
+            out.push(MatrixSolver::Embedded {
+                name: e.name.into(),
+                kind: e.kind,
+                version: (e.version)(),
+            });
+            continue;
+        }
+        let entry = reg.get(name).cloned().ok_or_else(|| {
+            let mut known: Vec<String> = reg.entries().iter().map(|e| e.name.clone()).collect();
+            known.extend(resolve::embedded().iter().map(|e| e.name.to_string()));
+            Error::Usage(format!(
+                "--solvers: no solver called {name:?} (known: {})",
+                known.join(", ")
+            ))
+        })?;
+        let status = registry::probe(&entry);
+        if !status.found {
+            return Err(Error::Usage(format!(
+                "--solvers: {name}: the program {:?} is not installed (not found on PATH); nothing was run",
+                entry.command
+            )));
+        }
+        out.push(MatrixSolver::External {
+            entry,
+            version: status.version,
+        });
+    }
+    Ok(out)
+}
+
+/// The manifest's directory (paths in it are relative to it).
+pub(crate) fn base_dir(manifest: &Path) -> PathBuf {
+    match manifest.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// Check a manifest file before it is run: present, the same bytes, and the same bytes as
+/// the model tilekit builds now (a model from another version or other flags would be judged
+/// against the wrong model).
+pub(crate) fn check_file(
+    base: &Path,
+    m: &Manifest,
+    f: &FileEntry,
+    manifest_path: &Path,
+) -> Result<(), Error> {
+    let path = base.join(&f.path);
+    let where_ = format!("{}: {}", manifest_path.display(), f.path);
+    let (sha, bytes) = manifest::sha256_file(&path)
+        .map_err(|e| Error::Usage(format!("{where_}: cannot read the file: {e}")))?;
+    if sha != f.sha256 || bytes != f.bytes {
+        return Err(Error::Usage(format!(
+            "{where_}: the file's SHA-256 is {sha} ({bytes} bytes), not the manifest's {} ({} bytes): it changed after the export; re-export the set",
+            f.sha256, f.bytes
+        )));
+    }
+    let inst = instance_of(m, f, manifest_path)?;
+    let (isha, _) = manifest::sha256_file(&base.join(&inst.path)).map_err(|e| {
+        Error::Usage(format!(
+            "{}: {}: cannot read the instance: {e}",
+            manifest_path.display(),
+            inst.path
+        ))
+    })?;
+    if isha != inst.sha256 {
+        return Err(Error::Usage(format!(
+            "{}: {}: the instance changed after the export (its SHA-256 differs): re-export the set",
+            manifest_path.display(),
+            inst.path
+        )));
+    }
+    let scratch = tempfile::tempdir().map_err(Error::failure)?;
+    let fresh = export_set::rebuild(
+        &ExportSetRequest {
+            set: String::new(),
+            models: vec![model_of(f, manifest_path)?],
+            formats: vec![format_of(f, manifest_path)?],
+            horizon: f.horizon.map(|t| Horizon::Steps(t as usize)),
+            goal: None,
+            filter: m.options.filter,
+            fix_corner: m.options.fix_corner,
+            compress: if f.compressed.is_some() {
+                Compress::Gz
+            } else {
+                Compress::None
+            },
+            jobs: 1,
+            output: scratch.path().to_path_buf(),
+            command: Vec::new(),
+        },
+        base,
+        inst,
+        f,
+    )?;
+    if fresh != f.sha256 {
+        return Err(Error::Usage(format!(
+            "{where_}: the model this tilekit builds from the instance differs from the file (SHA-256 {fresh}): it was exported by another version (the manifest says {}) or with other options; re-export the set",
+            m.tilekit_version
+        )));
+    }
+    Ok(())
+}
+
+fn instance_of<'a>(
+    m: &'a Manifest,
+    f: &FileEntry,
+    manifest_path: &Path,
+) -> Result<&'a InstanceEntry, Error> {
+    m.instances
+        .iter()
+        .find(|i| i.id == f.instance)
+        .ok_or_else(|| {
+            Error::Usage(format!(
+                "{}: the file {} names the instance {:?}, which the manifest does not list",
+                manifest_path.display(),
+                f.path,
+                f.instance
+            ))
+        })
+}
+
+fn model_of(f: &FileEntry, manifest_path: &Path) -> Result<ModelName, Error> {
+    ModelName::from_name(&f.model).ok_or_else(|| {
+        Error::Usage(format!(
+            "{}: {}: unknown model {:?}",
+            manifest_path.display(),
+            f.path,
+            f.model
+        ))
+    })
+}
+
+fn format_of(f: &FileEntry, manifest_path: &Path) -> Result<Format, Error> {
+    Format::from_name(&f.format).ok_or_else(|| {
+        Error::Usage(format!(
+            "{}: {}: unknown format {:?}",
+            manifest_path.display(),
+            f.path,
+            f.format
+        ))
+    })
+}
+
+/// Run one cell: the route's solve with a solver object that reads the manifest's file (or
+/// the embedded engine), judged by the family's checker. A failure of the solver is a row
+/// with status `error`, not an error of the run.
+pub(crate) fn run_cell(
+    base: &Path,
+    m: &Manifest,
+    f: &FileEntry,
+    solver: &MatrixSolver,
+    limits: &Limits,
+    executor: &str,
+) -> RunRow {
+    let started = Instant::now();
+    let path = base.join(&f.path);
+    let command = match solver {
+        MatrixSolver::External { entry, .. } => {
+            let args = entry.expand_args(&registry::Placeholders {
+                model: &path,
+                solution: Path::new("SOLUTION"),
+                time_limit: limits.time,
+                threads: limits.threads,
+            });
+            format!("{} {}", entry.command, args.join(" "))
+        }
+        MatrixSolver::Embedded { name, version, .. } => format!("embedded:{name} {version}"),
+    };
+    let result = solve_cell(base, m, f, solver, &path, limits);
+    let origin = RunOrigin {
+        solver: solver.name().into(),
+        solver_version: solver.version(),
+        command,
+        executor: executor.into(),
+        shard: None,
+    };
+    RunRow::of(
+        &f.sha256,
+        origin,
+        limits,
+        result,
+        started.elapsed().as_secs_f64(),
+    )
+}
+
+fn solve_cell(
+    base: &Path,
+    m: &Manifest,
+    f: &FileEntry,
+    solver: &MatrixSolver,
+    path: &Path,
+    limits: &Limits,
+) -> Result<Report, Error> {
+    let quiet = |_: &str| {};
+    let progress: Progress<'_> = &quiet;
+    let inst = m
+        .instances
+        .iter()
+        .find(|i| i.id == f.instance)
+        .ok_or_else(|| Error::usage("the file's instance is not in the manifest"))?;
+    let text = crate::route::read_text(&base.join(&inst.path), "instance")?;
+    let source = base.join(&inst.path).display().to_string();
+    let model = ModelName::from_name(&f.model)
+        .ok_or_else(|| Error::Usage(format!("unknown model {:?}", f.model)))?;
+    let reg = Registry::load(None)?;
+    let milp = || -> Result<Box<dyn MilpSolver>, Error> {
+        Ok(match solver {
+            MatrixSolver::External { entry, .. } => Box::new(
+                ExternalMilp::on_file(entry.clone(), path.to_path_buf()).map_err(Error::from)?,
+            ),
+            MatrixSolver::Embedded { name, .. } => reg.milp(name)?,
+        })
+    };
+    let sat = || -> Result<Box<dyn SatSolver>, Error> {
+        Ok(match solver {
+            MatrixSolver::External { entry, .. } => Box::new(
+                ExternalSat::on_file(entry.clone(), path.to_path_buf()).map_err(Error::from)?,
+            ),
+            MatrixSolver::Embedded { name, .. } => reg.sat(name)?,
+        })
+    };
+    let clique = || -> Result<Box<dyn CliqueSolver>, Error> {
+        match solver {
+            MatrixSolver::External { entry, .. } => Ok(Box::new(
+                ExternalClique::on_file(entry.clone(), path.to_path_buf()).map_err(Error::from)?,
+            )),
+            MatrixSolver::Embedded { name, .. } => {
+                Err(Error::Usage(format!("{name} is not a clique solver")))
+            }
+        }
+    };
+    let maxsat = || -> Result<Box<dyn MaxsatSolver>, Error> {
+        match solver {
+            MatrixSolver::External { entry, .. } => Ok(Box::new(
+                ExternalMaxsat::on_file(entry.clone(), path.to_path_buf()).map_err(Error::from)?,
+            )),
+            MatrixSolver::Embedded { name, .. } => {
+                Err(Error::Usage(format!("{name} is not a MaxSAT solver")))
+            }
+        }
+    };
+    match inst.family.as_str() {
+        "sliding" => {
+            let goal = inst
+                .goal
+                .as_deref()
+                .and_then(Goal::parse)
+                .unwrap_or_default();
+            let p = SlidingPuzzle::parse(&text, &source, goal)?;
+            let horizon = f
+                .horizon
+                .ok_or_else(|| Error::usage("a sliding model file without a horizon"))?
+                as usize;
+            match SlidingModel::of(model)? {
+                SlidingModel::Sat => {
+                    sliding::solve_sat_at(&p, goal, horizon, &*sat()?, limits, progress)
+                }
+                m => sliding::solve_milp_with(&p, goal, m, horizon, &*milp()?, limits, progress),
+            }
+        }
+        _ => {
+            let p = EdgePuzzle::parse(&text, &source)?;
+            let opts = EdgeMilpOptions {
+                filter_feasible: m.options.filter,
+                fix_first_corner: m.options.fix_corner,
+            };
+            match edge::EdgeModel::of(model)? {
+                edge::EdgeModel::Milp => {
+                    edge::solve_milp_with(&p, opts, &*milp()?, limits, progress)
+                }
+                edge::EdgeModel::Sat => edge::solve_sat_with(&p, opts, &*sat()?, limits, progress),
+                edge::EdgeModel::Clique => {
+                    edge::solve_clique_with(&p, &*clique()?, limits, progress)
+                }
+                edge::EdgeModel::Maxsat => {
+                    edge::solve_maxsat_with(&p, opts, &*maxsat()?, limits, progress)
+                }
+            }
+        }
+    }
+}
+
+/// The matrix of a manifest: every file × every solver that takes it.
+pub(crate) fn cells(m: &Manifest, solvers: &[MatrixSolver]) -> Vec<Cell> {
+    let mut out = Vec::new();
+    for (i, f) in m.files.iter().enumerate() {
+        for (s, solver) in solvers.iter().enumerate() {
+            if solver.takes(f, &m.files) {
+                out.push(Cell { file: i, solver: s });
+            }
+        }
+    }
+    out
+}
+
+/// A matrix ready to run: the manifest, its solvers, the cells, which of them are still to
+/// run, and the open database (the files of the pending cells checked, the manifest's
+/// instances and files recorded).
+pub(crate) struct Prepared {
+    pub m: Manifest,
+    pub base: PathBuf,
+    pub solvers: Vec<MatrixSolver>,
+    pub all: Vec<Cell>,
+    pub pending: Vec<Cell>,
+    pub done_before: usize,
+    pub db: Db,
+}
+
+/// Read the manifest, resolve the solvers, find the cells not yet in the database and check
+/// the files they read: everything that can be refused is refused here, before any solver
+/// runs or any row is written.
+pub(crate) fn prepare(req: &RunRequest, progress: Progress<'_>) -> Result<Prepared, Error> {
+    if req.jobs == 0 {
+        return Err(Error::usage("--jobs must be at least 1"));
+    }
+    let m = Manifest::read(&req.manifest)?;
+    let base = base_dir(&req.manifest);
+    let solvers = resolve_solvers(&req.solvers, req.solvers_file.as_deref())?;
+    let all = cells(&m, &solvers);
+    if all.is_empty() {
+        return Err(Error::Usage(format!(
+            "no solver of --solvers reads any file of {} (its formats: {})",
+            req.manifest.display(),
+            m.options.formats.join(", ")
+        )));
+    }
+    for s in &solvers {
+        if !all.iter().any(|c| solvers[c.solver].name() == s.name()) {
+            crate::route::notice(
+                progress,
+                &format!("{} reads none of the manifest's files", s.name()),
+            );
+        }
+    }
+    let mut db = Db::open(&req.db)?;
+    let time_limit = req.limits.time.as_secs_f64();
+    let mut pending = Vec::new();
+    let mut done_before = 0;
+    for c in &all {
+        let f = &m.files[c.file];
+        let status = db.status_of(
+            &f.sha256,
+            solvers[c.solver].name(),
+            time_limit,
+            req.limits.threads,
+        )?;
+        match status {
+            Some(s) if s != "error" || !req.retry_errors => done_before += 1,
+            _ => pending.push(c.clone()),
+        }
+    }
+    // Every file a pending cell reads is checked before the first solver runs.
+    let mut checked: Vec<usize> = pending.iter().map(|c| c.file).collect();
+    checked.sort_unstable();
+    checked.dedup();
+    for &i in &checked {
+        check_file(&base, &m, &m.files[i], &req.manifest)?;
+    }
+    record_files(&mut db, &m)?;
+    Ok(Prepared {
+        m,
+        base,
+        solvers,
+        all,
+        pending,
+        done_before,
+        db,
+    })
+}
+
+/// Record the manifest's instances and files in the database (runs refer to them).
+pub(crate) fn record_files(db: &mut Db, m: &Manifest) -> Result<(), Error> {
+    let flagged: Vec<(&FileEntry, bool, bool)> = m
+        .files
+        .iter()
+        .map(|f| (f, m.options.filter, m.options.fix_corner))
+        .collect();
+    db.add_files(&m.instances, &flagged)
+}
+
+/// Cross-check every stored run of the manifest's instances, and store the conflicts.
+pub fn cross_check(db: &mut Db, m: &Manifest) -> Result<Vec<Conflict>, Error> {
+    let runs: Vec<_> = db
+        .runs()?
+        .into_iter()
+        .filter(|r| m.instances.iter().any(|i| i.sha256 == r.instance_sha256))
+        .collect();
+    let conflicts = crosscheck::check(&runs);
+    let rows: Vec<_> = conflicts
+        .iter()
+        .map(|c| {
+            (
+                c.instance_sha256.clone(),
+                c.run_a,
+                c.run_b,
+                c.kind.as_str().to_string(),
+                c.detail.clone(),
+            )
+        })
+        .collect();
+    db.set_conflicts(&rows)?;
+    Ok(conflicts)
+}
