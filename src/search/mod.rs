@@ -123,6 +123,11 @@ pub struct NativeOptions {
     pub partition: Option<Partition>,
     /// Skip pattern databases and use Manhattan distance + linear conflict.
     pub manhattan_only: bool,
+    /// Add the dual lookups (and their reflection) to the pattern databases' maximum
+    /// ([`AdditivePdb::with_dual`]); no effect on Manhattan + linear conflict.
+    pub dual: bool,
+    /// Propagate inconsistent values by bidirectional pathmax ([`ida::IdaOptions::bpmx`]).
+    pub bpmx: bool,
 }
 
 /// How a native solve ended.
@@ -159,7 +164,7 @@ pub struct NativeResult {
 }
 
 enum Engine {
-    Pdb(AdditivePdb),
+    Pdb(Box<AdditivePdb>),
     Md(ManhattanLc),
 }
 
@@ -169,6 +174,7 @@ pub struct NativeSolver {
     cols: usize,
     engine: Engine,
     db_info: Option<DbInfo>,
+    ida: ida::IdaOptions,
 }
 
 impl NativeSolver {
@@ -210,7 +216,8 @@ impl NativeSolver {
                 }
                 let (db, info) =
                     AdditivePdb::load_or_build(&p, opts.cache_dir.as_deref(), progress)?;
-                (Engine::Pdb(db), Some(info))
+                let db = if opts.dual { db.with_dual() } else { db };
+                (Engine::Pdb(Box::new(db)), Some(info))
             }
             None => (Engine::Md(ManhattanLc::new(rows, cols)), None),
         };
@@ -219,19 +226,26 @@ impl NativeSolver {
             cols,
             engine,
             db_info,
+            ida: ida::IdaOptions { bpmx: opts.bpmx },
         })
     }
 
     /// What the heuristic is, e.g. `pdb 6-6-3 + reflection`.
     pub fn heuristic_name(&self) -> String {
-        match &self.engine {
+        let name = match &self.engine {
             Engine::Pdb(db) => format!(
-                "pdb {}{}",
+                "pdb {}{}{}",
                 db.partition().shape(),
-                if db.reflects() { " + reflection" } else { "" }
+                if db.reflects() { " + reflection" } else { "" },
+                match (db.duals(), db.reflects()) {
+                    (true, true) => " + dual + dual reflection",
+                    (true, false) => " + dual",
+                    _ => "",
+                }
             ),
             Engine::Md(_) => "manhattan + linear conflict".into(),
-        }
+        };
+        name + if self.ida.bpmx { ", BPMX" } else { "" }
     }
 
     /// How the pattern databases were obtained (None for Manhattan + LC).
@@ -250,8 +264,8 @@ impl NativeSolver {
     pub fn estimate_tiles(&self, tiles: &[u8]) -> u32 {
         use ida::Heuristic;
         match &self.engine {
-            Engine::Pdb(h) => h.value(&h.init(tiles)),
-            Engine::Md(h) => h.value(&h.init(tiles)),
+            Engine::Pdb(h) => h.refine(&h.init(tiles)),
+            Engine::Md(h) => h.refine(&h.init(tiles)),
         }
     }
 
@@ -294,8 +308,10 @@ impl NativeSolver {
         let tiles = blank_first_tiles(p, goal);
         let deadline = time_limit.map(|t| started + t);
         let r = match &self.engine {
-            Engine::Pdb(h) => ida::search(h, self.rows, self.cols, &tiles, deadline),
-            Engine::Md(h) => ida::search(h, self.rows, self.cols, &tiles, deadline),
+            Engine::Pdb(h) => {
+                ida::search_with(&**h, self.rows, self.cols, &tiles, deadline, self.ida)
+            }
+            Engine::Md(h) => ida::search_with(h, self.rows, self.cols, &tiles, deadline, self.ida),
         };
         let (status, moves, lower_bound) = match r.outcome {
             IdaOutcome::Solved(codes) => {
@@ -501,6 +517,110 @@ mod tests {
             assert!(split.value(&split.init(s)) <= d, "{s:?}");
             assert!(md.value(&md.init(s)) <= d, "{s:?}");
         }
+    }
+
+    /// The naive dual lookup: each group looked up at the cells `tiles[x]` of its objects,
+    /// whatever the blank (what the dual lookup is when the blank is home).
+    fn naive_dual(db: &AdditivePdb, tiles: &[u8]) -> u32 {
+        let mut dual = vec![0u8; tiles.len()];
+        for (x, &c) in tiles.iter().enumerate() {
+            dual[c as usize] = x as u8;
+        }
+        db.lookup(&dual)
+    }
+
+    #[test]
+    fn dual_lookups_never_exceed_the_distance() {
+        use ida::Heuristic;
+        // Every board of the 8-puzzle and of the 2×4 puzzle against its exact distance, with
+        // packed groups, a ranked (7-tile) group, and groups whose home cells cut cell 0 off
+        // (1 and 3 around it), where the table's goal region is not the dual board's.
+        let cases = [
+            (3, 3, vec![vec![1, 2, 3, 4], vec![5, 6, 7, 8]]),
+            (3, 3, vec![vec![1, 3], vec![2, 4, 5], vec![6, 7, 8]]),
+            (3, 3, vec![(1..8).collect(), vec![8]]),
+            (2, 4, vec![vec![1, 2, 4], vec![3, 5, 6, 7]]),
+        ];
+        for (rows, cols, groups) in cases {
+            let p = Partition { rows, cols, groups };
+            let plain = AdditivePdb::build(&p, &quiet).unwrap();
+            let db = plain.clone().with_dual();
+            let dist = bfs(rows, cols);
+            let (mut raised, mut naive_over) = (0, 0);
+            for (s, &d) in &dist {
+                let acc = db.init(s);
+                let (h, strong) = (db.value(&acc), db.refine(&acc));
+                assert!(
+                    strong <= d,
+                    "{p:?} {s:?}: dual bound {strong} > distance {d}"
+                );
+                raised += usize::from(strong > h);
+                // The plain inverse is exact in distance when the blank is home...
+                let blank_home = s[0] == 0;
+                let naive = naive_dual(&plain, s);
+                if blank_home {
+                    assert!(naive <= d, "{p:?} {s:?}");
+                    assert!(strong >= naive, "{p:?} {s:?}: the full dual applies");
+                }
+                naive_over += usize::from(naive > d);
+            }
+            // The test can fail: the dual raises many boards' estimates...
+            assert!(raised > dist.len() / 100, "{p:?}: raised {raised}");
+            // ...and the naive dual, which ignores where the blank is, overestimates some.
+            assert!(naive_over > 0, "{p:?}");
+        }
+    }
+
+    #[test]
+    fn dual_and_bpmx_searches_stay_optimal() {
+        let dist = bfs(3, 3);
+        let p = Partition {
+            rows: 3,
+            cols: 3,
+            groups: vec![vec![1, 2, 3, 4], vec![5, 6, 7, 8]],
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let mk = |dual, bpmx| {
+            NativeSolver::new(
+                3,
+                3,
+                &NativeOptions {
+                    cache_dir: Some(dir.path().to_path_buf()),
+                    partition: Some(p.clone()),
+                    dual,
+                    bpmx,
+                    ..NativeOptions::default()
+                },
+                &quiet,
+            )
+            .unwrap()
+        };
+        let solvers = [
+            mk(false, false),
+            mk(true, false),
+            mk(false, true),
+            mk(true, true),
+        ];
+        let mut nodes = [0u64; 4];
+        for (i, (s, &d)) in dist.iter().enumerate() {
+            if i % 211 != 0 && d < 30 {
+                continue;
+            }
+            let tiles: Vec<u16> = s.iter().map(|&t| t as u16).collect();
+            let p = SlidingPuzzle::new(3, 3, tiles).unwrap();
+            for (k, solver) in solvers.iter().enumerate() {
+                let r = solver.solve(&p, Goal::BlankFirst, None).unwrap();
+                let moves = r.moves.unwrap();
+                assert_eq!(moves.len() as u32, d, "{s:?} with solver {k}");
+                assert!(p.replay(&moves).unwrap().is_goal(Goal::BlankFirst));
+                nodes[k] += r.nodes;
+            }
+        }
+        // The dual lookups cut nodes, with BPMX and without. (BPMX evaluates a node's
+        // children before entering any, so its counts are not comparable with the plain
+        // search's: the last iteration counts the goal's siblings too.)
+        assert!(nodes[1] < nodes[0], "{nodes:?}");
+        assert!(nodes[3] < nodes[2], "{nodes:?}");
     }
 
     #[test]

@@ -519,13 +519,54 @@ pub struct AdditivePdb {
     /// Per group: `Some(k)` when the table is indexed by rank, `None` when by packed cells.
     ranked: Vec<Option<usize>>,
     cells: usize,
+    /// The dual lookups, when switched on ([`with_dual`](Self::with_dual)).
+    dual: Option<Dual>,
 }
 
-/// Per-node state of [`AdditivePdb`]: the board and its diagonal reflection.
+/// What the dual lookups need besides the tables (see [`AdditivePdb::with_dual`]).
+#[derive(Debug, Clone)]
+struct Dual {
+    /// `ok[g]` bit `b`: group `g`'s table bounds the dual board whose blank object is `b`.
+    /// That holds when cell `b` is free and in cell 0's region once the group is home: the
+    /// dual's goal has its blank in cell `b`, the table's goal has it in cell 0's region.
+    ok: [u32; MAX_GROUPS],
+    /// Manhattan distance between two cells, `dist[a * cells + b]`.
+    dist: Vec<u8>,
+}
+
+/// Per-node state of [`AdditivePdb`]: the board and its diagonal reflection, and (with the
+/// dual lookups) the dual board and its reflection.
 #[derive(Debug, Clone, Copy)]
 pub struct PdbAcc {
     fwd: Lookups,
     refl: Lookups,
+    dual: DualSide,
+    dual_refl: DualSide,
+    /// The blank's cell: the dual board's blank object.
+    blank: u8,
+}
+
+/// The dual board's per-group indices and Manhattan sums. Table entries are looked up only
+/// when asked for ([`Heuristic::refine`]), since most nodes are cut off without them.
+///
+/// The dual board puts object `x` in cell `tiles[x]`: it reads which tile sits in each home
+/// cell. Its "blank" is the object numbered after the blank's cell.
+#[derive(Debug, Clone, Copy)]
+struct DualSide {
+    idx: [u32; MAX_GROUPS],
+    /// Each group's objects' Manhattan distances from home, summed.
+    md: [u8; MAX_GROUPS],
+    /// Object 0's Manhattan distance from cell 0 (a tile of the dual board, unless the blank
+    /// is home).
+    md0: u8,
+}
+
+impl DualSide {
+    const EMPTY: DualSide = DualSide {
+        idx: [0; MAX_GROUPS],
+        md: [0; MAX_GROUPS],
+        md0: 0,
+    };
 }
 
 /// Each group's table index and entry, and the entries' sum. Keeping the entries means a
@@ -612,6 +653,7 @@ impl AdditivePdb {
             reflect,
             ranked,
             cells: n,
+            dual: None,
         }
     }
 
@@ -692,6 +734,139 @@ impl AdditivePdb {
     pub fn reflects(&self) -> bool {
         self.reflect.is_some()
     }
+
+    /// Add the dual lookups (Felner, Zahavi, Schaeffer & Holte, "Dual lookups in pattern
+    /// databases", IJCAI 2005), and their reflection when the board is square, to the
+    /// estimate's maximum.
+    ///
+    /// The dual board puts object `x` in cell `tiles[x]`. Let `b` be the blank's cell. Replay
+    /// a plan of the board backwards from the goal: each move swaps the object `b` with a
+    /// neighbour, so the dual board is a legal position whose blank is the object `b`
+    /// (sitting in cell 0), and the reversed plan takes it, move for move, to the identity,
+    /// whose blank is in cell `b`. So every plan of the board is a plan of the dual board of
+    /// the same length, and a lower bound for the dual board is one for the board, provided
+    /// that it respects the dual board's blank:
+    /// - a group's table counts that group's moves towards its home cells with the blank
+    ///   ending in cell 0's region; it bounds the dual board when the group does not hold
+    ///   the object `b` and cell `b` lies in that region too (`Dual::ok`);
+    /// - every other object (object 0 included, a tile of the dual board) needs at least
+    ///   its Manhattan distance.
+    ///
+    /// Each move of the plan moves exactly one object other than `b`, so these terms add
+    /// up. With the blank home every group counts and the dual board is the inverse
+    /// permutation, as distant from the goal as the board. The plain inverse is not a bound
+    /// otherwise: on the 8-puzzle it overestimates 2,214 of the 181,440 boards (the unit
+    /// tests check the rule here against every board).
+    pub fn with_dual(mut self) -> Self {
+        let p = &self.partition;
+        let n = self.cells;
+        let (rows, cols) = (p.rows, p.cols);
+        let mut ok = [0u32; MAX_GROUPS];
+        for (g, tiles) in p.groups.iter().enumerate() {
+            let mut free = rank::full_mask(n);
+            for &t in tiles {
+                free &= !(1u32 << t);
+            }
+            // Cell 0's region among the free cells once the group is home.
+            let mut region = 1u32;
+            loop {
+                let mut grown = region;
+                for c in 0..n {
+                    if region >> c & 1 == 1 {
+                        for &(d, _) in &neighbours(rows, cols)[c] {
+                            grown |= 1 << d;
+                        }
+                    }
+                }
+                grown &= free;
+                if grown == region {
+                    break;
+                }
+                region = grown;
+            }
+            ok[g] = region;
+        }
+        let dist = (0..n * n)
+            .map(|i| {
+                let (a, b) = (i / n, i % n);
+                ((a / cols).abs_diff(b / cols) + (a % cols).abs_diff(b % cols)) as u8
+            })
+            .collect();
+        self.dual = Some(Dual { ok, dist });
+        self
+    }
+
+    /// Whether the dual lookups are on ([`with_dual`](Self::with_dual)).
+    pub fn duals(&self) -> bool {
+        self.dual.is_some()
+    }
+
+    /// Cell and tile map of a lookup: the identity, or the reflection.
+    #[inline(always)]
+    fn map(m: Option<&[u8]>, x: u8) -> u8 {
+        m.map_or(x, |m| m[x as usize])
+    }
+
+    /// The dual side of a whole board, cells and tiles mapped by `map` when given.
+    fn dual_side(&self, d: &Dual, tiles: &[u8], map: Option<&[u8]>) -> DualSide {
+        let mut side = DualSide::EMPTY;
+        for (x, &c) in tiles.iter().enumerate() {
+            // Object x sits in cell tiles[x].
+            self.place_dual(
+                d,
+                &mut side,
+                Self::map(map, x as u8),
+                0,
+                Self::map(map, c),
+                true,
+            );
+        }
+        side
+    }
+
+    /// Object `y` of a dual board moves from cell `from` to cell `to` (`fresh`: it was in no
+    /// cell yet).
+    #[inline(always)]
+    fn place_dual(&self, d: &Dual, side: &mut DualSide, y: u8, from: u8, to: u8, fresh: bool) {
+        let n = self.cells;
+        let md = |c: u8| d.dist[c as usize * n + y as usize];
+        if y == 0 {
+            side.md0 = md(to);
+            return;
+        }
+        let g = self.group_of[y as usize];
+        if g == u8::MAX {
+            return;
+        }
+        let (g, s) = (g as usize, self.shift[y as usize]);
+        if fresh {
+            side.idx[g] |= (to as u32) << s;
+            side.md[g] += md(to);
+        } else {
+            side.idx[g] = side.idx[g]
+                .wrapping_sub((from as u32) << s)
+                .wrapping_add((to as u32) << s);
+            side.md[g] = side.md[g] - md(from) + md(to);
+        }
+    }
+
+    /// The dual bound of one side whose blank object is `b` (see [`with_dual`](Self::with_dual)).
+    #[inline]
+    fn dual_value(&self, d: &Dual, side: &DualSide, b: u8) -> u32 {
+        let mut sum = side.md0 as u32;
+        for g in 0..self.tables.len() {
+            sum += if d.ok[g] >> b & 1 == 1 {
+                self.get(g, side.idx[g]) as u32
+            } else {
+                side.md[g] as u32
+            };
+        }
+        // The object b is the dual board's blank (in cell 0): its distance is no tile's.
+        if b != 0 && self.group_of[b as usize] != u8::MAX {
+            sum -= d.dist[b as usize] as u32;
+        }
+        sum
+    }
     /// The value of a whole board (blank-first goal), without the reflection.
     pub fn lookup(&self, tiles: &[u8]) -> u32 {
         self.lookups(tiles, None).sum
@@ -754,14 +929,28 @@ impl Heuristic for AdditivePdb {
     type Acc = PdbAcc;
 
     fn init(&self, tiles: &[u8]) -> PdbAcc {
+        let r = self.reflect.as_deref();
+        let (dual, dual_refl) = match &self.dual {
+            Some(d) => (
+                self.dual_side(d, tiles, None),
+                match r {
+                    Some(_) => self.dual_side(d, tiles, r),
+                    None => DualSide::EMPTY,
+                },
+            ),
+            None => (DualSide::EMPTY, DualSide::EMPTY),
+        };
         PdbAcc {
             fwd: self.lookups(tiles, None),
             // Without the reflection this side stays at 0 (never updated), so `value` is
             // the plain sum.
-            refl: match &self.reflect {
+            refl: match r {
                 Some(r) => self.lookups(tiles, Some(r)),
                 None => Lookups::EMPTY,
             },
+            dual,
+            dual_refl,
+            blank: tiles.iter().position(|&t| t == 0).unwrap_or(0) as u8,
         }
     }
 
@@ -772,12 +961,40 @@ impl Heuristic for AdditivePdb {
         if let Some(r) = &self.reflect {
             self.bump(&mut a.refl, r[tile as usize], r[from], r[to]);
         }
+        if let Some(d) = &self.dual {
+            // Objects `to` (the blank's old cell) and `from` (its new one) of the dual board
+            // swap cells 0 and `tile`; the reflected dual board maps all four.
+            let (from, to) = (from as u8, to as u8);
+            self.place_dual(d, &mut a.dual, to, 0, tile, false);
+            self.place_dual(d, &mut a.dual, from, tile, 0, false);
+            if let Some(r) = &self.reflect {
+                let m = |x: u8| r[x as usize];
+                self.place_dual(d, &mut a.dual_refl, m(to), 0, m(tile), false);
+                self.place_dual(d, &mut a.dual_refl, m(from), m(tile), 0, false);
+            }
+            a.blank = from;
+        }
         a
     }
 
     #[inline]
     fn value(&self, acc: &PdbAcc) -> u32 {
         acc.fwd.sum.max(acc.refl.sum)
+    }
+
+    #[inline]
+    fn refine(&self, acc: &PdbAcc) -> u32 {
+        let h = self.value(acc);
+        let Some(d) = &self.dual else { return h };
+        let mut h = h.max(self.dual_value(d, &acc.dual, acc.blank));
+        if let Some(r) = &self.reflect {
+            h = h.max(self.dual_value(d, &acc.dual_refl, r[acc.blank as usize]));
+        }
+        h
+    }
+
+    fn refines(&self) -> bool {
+        self.dual.is_some()
     }
 }
 
@@ -841,7 +1058,8 @@ mod tests {
                 groups: vec![vec![1, 2, 3], vec![12, 18, 24], vec![20, 21]],
             },
         ] {
-            let db = AdditivePdb::build(&p, &quiet).unwrap();
+            // The dual sides are carried along too (their values only count in `refine`).
+            let db = AdditivePdb::build(&p, &quiet).unwrap().with_dual();
             let nb = neighbours(p.rows, p.cols);
             let mut tiles: Vec<u8> = (0..(p.rows * p.cols) as u8).collect();
             let mut acc = db.init(&tiles);
@@ -855,6 +1073,8 @@ mod tests {
                 blank = c;
                 let fresh = db.init(&tiles);
                 assert_eq!(db.value(&acc), db.value(&fresh), "{p:?} step {step}");
+                assert_eq!(db.refine(&acc), db.refine(&fresh), "{p:?} step {step}");
+                assert!(db.refine(&acc) >= db.value(&acc));
                 assert_eq!(acc.fwd.sum, db.lookup(&tiles), "{p:?} step {step}");
             }
         }

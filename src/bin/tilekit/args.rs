@@ -622,6 +622,13 @@ pub(crate) enum Cmd {
         /// Print the summary as one JSON object after the table.
         #[arg(long)]
         json: bool,
+        /// Sliding sets: add the dual lookups (and their reflection) to the pattern
+        /// databases' maximum.
+        #[arg(long)]
+        dual: bool,
+        /// Sliding sets: propagate inconsistent heuristic values by bidirectional pathmax.
+        #[arg(long)]
+        bpmx: bool,
         #[command(flatten)]
         sal: SalArgs,
         #[command(flatten)]

@@ -443,10 +443,17 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             cache_dir,
             pdb,
             json,
+            dual,
+            bpmx,
             sal,
             astar,
         } => {
             use tilekit::search::bench;
+            if (dual || bpmx) && set.sliding().is_none() {
+                return Err(Error::Usage(
+                    "--dual and --bpmx apply to the native solver's sets: korf100, hardest80, korf50-24, deepcubea24, deepcubea15".into(),
+                ));
+            }
             if matches!(
                 set,
                 args::BenchSetArg::Astar
@@ -478,6 +485,8 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                 jobs,
                 native: tilekit::search::NativeOptions {
                     cache_dir,
+                    dual,
+                    bpmx,
                     ..Default::default()
                 },
                 pdb: pdb.map(|p| p.name().to_string()),
