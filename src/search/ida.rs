@@ -2,6 +2,7 @@
 //! heuristic. The board is always solved towards the blank-first goal (tile `t` in cell `t`);
 //! [`super`] converts blank-last instances before and after.
 
+use super::fsm::{self, Fsm};
 use std::time::Instant;
 
 /// An admissible heuristic that is updated move by move instead of recomputed.
@@ -27,14 +28,16 @@ pub trait Heuristic {
 }
 
 /// How IDA* treats the heuristic.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct IdaOptions {
+#[derive(Debug, Clone, Copy, Default)]
+pub struct IdaOptions<'f> {
     /// Bidirectional pathmax (Felner et al. 2005): a node's children are evaluated before
     /// any is entered, a child's value less one raises the parent's (and may cut it off),
     /// and the parent's less one raises every child's. Pays only for an inconsistent
     /// heuristic, such as one with dual lookups; with a consistent one it only changes the
     /// order in which nodes are counted.
     pub bpmx: bool,
+    /// Prune move sequences that duplicate earlier ones ([`super::fsm`]).
+    pub fsm: Option<&'f Fsm>,
 }
 
 /// Move codes used inside the search: the blank goes up, down, left, right. `m ^ 1` undoes `m`.
@@ -85,6 +88,7 @@ struct Ida<'a, H: Heuristic> {
     stopped: bool,
     /// `heur.refines()`, read once.
     refines: bool,
+    fsm: Option<&'a Fsm>,
 }
 
 /// The blank's neighbours on a `rows × cols` board, as (cell, move code).
@@ -111,7 +115,7 @@ pub fn neighbours(rows: usize, cols: usize) -> Vec<Vec<(usize, u8)>> {
 }
 
 impl<H: Heuristic> Ida<'_, H> {
-    fn dfs(&mut self, blank: usize, g: u32, bound: u32, acc: H::Acc, prev: u8) -> bool {
+    fn dfs(&mut self, blank: usize, g: u32, bound: u32, acc: H::Acc, prev: u8, state: u32) -> bool {
         self.nodes += 1;
         let mut h = self.heur.value(&acc);
         if g + h <= bound && self.refines {
@@ -140,12 +144,19 @@ impl<H: Heuristic> Ida<'_, H> {
             if m ^ 1 == prev {
                 continue; // never undo the previous move
             }
+            let state = match self.fsm {
+                Some(f) => match f.step(state, m, c) {
+                    Some(s) => s,
+                    None => continue, // a duplicate of an earlier sequence
+                },
+                None => state,
+            };
             let tile = self.tiles[c];
             self.tiles[blank] = tile;
             self.tiles[c] = 0;
             let next = self.heur.update(&acc, &self.tiles, tile, c, blank);
             self.path.push(m);
-            if self.dfs(c, g + 1, bound, next, m) {
+            if self.dfs(c, g + 1, bound, next, m, state) {
                 return true;
             }
             self.path.pop();
@@ -166,11 +177,16 @@ struct Kid<A> {
     code: u8,
     acc: A,
     h: u32,
+    state: u32,
 }
 
 impl<H: Heuristic> Ida<'_, H> {
     /// [`dfs`](Self::dfs) with bidirectional pathmax. The node is entered with its value `h`
     /// (already raised from its parent) and `g + h <= bound`.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the recursion's state, passed down"
+    )]
     fn dfs_bpmx(
         &mut self,
         blank: usize,
@@ -179,6 +195,7 @@ impl<H: Heuristic> Ida<'_, H> {
         acc: &H::Acc,
         h: u32,
         prev: u8,
+        state: u32,
     ) -> bool {
         if h == 0 && self.tiles.iter().enumerate().all(|(c, &t)| t as usize == c) {
             return true;
@@ -197,6 +214,13 @@ impl<H: Heuristic> Ida<'_, H> {
             if m ^ 1 == prev {
                 continue;
             }
+            let state = match self.fsm {
+                Some(f) => match f.step(state, m, c) {
+                    Some(s) => s,
+                    None => continue,
+                },
+                None => state,
+            };
             self.nodes += 1;
             let tile = self.tiles[c];
             self.tiles[blank] = tile;
@@ -215,6 +239,7 @@ impl<H: Heuristic> Ida<'_, H> {
                 code: m,
                 acc: next,
                 h: hc,
+                state,
             });
         }
         // A child's value less one bounds the parent (one move away).
@@ -228,6 +253,7 @@ impl<H: Heuristic> Ida<'_, H> {
             code: m,
             acc: next,
             h: hc,
+            state,
         } in kids.iter().flatten()
         {
             // And the parent's value less one bounds each child.
@@ -241,7 +267,7 @@ impl<H: Heuristic> Ida<'_, H> {
             self.tiles[blank] = tile;
             self.tiles[c] = 0;
             self.path.push(m);
-            if self.dfs_bpmx(c, g + 1, bound, &next, hc, m) {
+            if self.dfs_bpmx(c, g + 1, bound, &next, hc, m, state) {
                 return true;
             }
             self.path.pop();
@@ -297,6 +323,7 @@ pub fn search_with<H: Heuristic>(
         deadline,
         stopped: false,
         refines: heur.refines(),
+        fsm: opts.fsm,
     };
     let mut bound = initial_h;
     let mut iterations = Vec::new();
@@ -305,9 +332,9 @@ pub fn search_with<H: Heuristic>(
         ida.next_bound = u32::MAX;
         let found = if opts.bpmx {
             ida.nodes += 1; // the root, as the plain search counts it
-            ida.dfs_bpmx(blank, 0, bound, &acc, initial_h, NONE)
+            ida.dfs_bpmx(blank, 0, bound, &acc, initial_h, NONE, fsm::START)
         } else {
-            ida.dfs(blank, 0, bound, acc, NONE)
+            ida.dfs(blank, 0, bound, acc, NONE, fsm::START)
         };
         if found {
             return IdaResult {

@@ -11,6 +11,7 @@
 pub mod ann;
 pub mod astar;
 pub mod bench;
+pub mod fsm;
 pub mod ida;
 pub mod manhattan;
 pub mod pdb;
@@ -128,6 +129,9 @@ pub struct NativeOptions {
     pub dual: bool,
     /// Propagate inconsistent values by bidirectional pathmax ([`ida::IdaOptions::bpmx`]).
     pub bpmx: bool,
+    /// Prune move sequences of up to this many moves that duplicate earlier ones
+    /// ([`fsm`]; 0: only undoing the last move is pruned).
+    pub fsm: usize,
 }
 
 /// How a native solve ended.
@@ -174,7 +178,8 @@ pub struct NativeSolver {
     cols: usize,
     engine: Engine,
     db_info: Option<DbInfo>,
-    ida: ida::IdaOptions,
+    bpmx: bool,
+    fsm: Option<fsm::Fsm>,
 }
 
 impl NativeSolver {
@@ -226,7 +231,10 @@ impl NativeSolver {
             cols,
             engine,
             db_info,
-            ida: ida::IdaOptions { bpmx: opts.bpmx },
+            bpmx: opts.bpmx,
+            fsm: (opts.fsm > 0)
+                .then(|| fsm::Fsm::build(rows, cols, opts.fsm))
+                .flatten(),
         })
     }
 
@@ -245,7 +253,11 @@ impl NativeSolver {
             ),
             Engine::Md(_) => "manhattan + linear conflict".into(),
         };
-        name + if self.ida.bpmx { ", BPMX" } else { "" }
+        let mut name = name + if self.bpmx { ", BPMX" } else { "" };
+        if let Some(f) = &self.fsm {
+            name += &format!(", FSM {} moves", f.max_len());
+        }
+        name
     }
 
     /// How the pattern databases were obtained (None for Manhattan + LC).
@@ -307,11 +319,13 @@ impl NativeSolver {
         }
         let tiles = blank_first_tiles(p, goal);
         let deadline = time_limit.map(|t| started + t);
+        let ida = ida::IdaOptions {
+            bpmx: self.bpmx,
+            fsm: self.fsm.as_ref(),
+        };
         let r = match &self.engine {
-            Engine::Pdb(h) => {
-                ida::search_with(&**h, self.rows, self.cols, &tiles, deadline, self.ida)
-            }
-            Engine::Md(h) => ida::search_with(h, self.rows, self.cols, &tiles, deadline, self.ida),
+            Engine::Pdb(h) => ida::search_with(&**h, self.rows, self.cols, &tiles, deadline, ida),
+            Engine::Md(h) => ida::search_with(h, self.rows, self.cols, &tiles, deadline, ida),
         };
         let (status, moves, lower_bound) = match r.outcome {
             IdaOutcome::Solved(codes) => {
@@ -580,7 +594,7 @@ mod tests {
             groups: vec![vec![1, 2, 3, 4], vec![5, 6, 7, 8]],
         };
         let dir = tempfile::tempdir().unwrap();
-        let mk = |dual, bpmx| {
+        let mk = |dual, bpmx, fsm| {
             NativeSolver::new(
                 3,
                 3,
@@ -589,6 +603,7 @@ mod tests {
                     partition: Some(p.clone()),
                     dual,
                     bpmx,
+                    fsm,
                     ..NativeOptions::default()
                 },
                 &quiet,
@@ -596,12 +611,14 @@ mod tests {
             .unwrap()
         };
         let solvers = [
-            mk(false, false),
-            mk(true, false),
-            mk(false, true),
-            mk(true, true),
+            mk(false, false, 0),
+            mk(true, false, 0),
+            mk(false, true, 0),
+            mk(true, true, 0),
+            mk(false, false, 12),
+            mk(true, true, 14),
         ];
-        let mut nodes = [0u64; 4];
+        let mut nodes = [0u64; 6];
         for (i, (s, &d)) in dist.iter().enumerate() {
             if i % 211 != 0 && d < 30 {
                 continue;
@@ -621,6 +638,12 @@ mod tests {
         // search's: the last iteration counts the goal's siblings too.)
         assert!(nodes[1] < nodes[0], "{nodes:?}");
         assert!(nodes[3] < nodes[2], "{nodes:?}");
+        // Duplicate pruning cuts nodes too.
+        assert!(nodes[4] < nodes[0], "{nodes:?}");
+        assert!(nodes[5] < nodes[3], "{nodes:?}");
+        // Duplicate pruning cuts nodes too.
+        assert!(nodes[4] < nodes[0], "{nodes:?}");
+        assert!(nodes[5] < nodes[3], "{nodes:?}");
     }
 
     #[test]

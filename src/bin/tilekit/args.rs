@@ -629,6 +629,10 @@ pub(crate) enum Cmd {
         /// Sliding sets: propagate inconsistent heuristic values by bidirectional pathmax.
         #[arg(long)]
         bpmx: bool,
+        /// Sliding sets: prune move sequences of up to N moves that duplicate earlier ones
+        /// (0: only undoing the last move).
+        #[arg(long, default_value_t = 0)]
+        fsm: usize,
         #[command(flatten)]
         sal: SalArgs,
         #[command(flatten)]

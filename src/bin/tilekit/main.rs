@@ -445,13 +445,14 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             json,
             dual,
             bpmx,
+            fsm,
             sal,
             astar,
         } => {
             use tilekit::search::bench;
-            if (dual || bpmx) && set.sliding().is_none() {
+            if (dual || bpmx || fsm > 0) && set.sliding().is_none() {
                 return Err(Error::Usage(
-                    "--dual and --bpmx apply to the native solver's sets: korf100, hardest80, korf50-24, deepcubea24, deepcubea15".into(),
+                    "--dual, --bpmx and --fsm apply to the native solver's sets: korf100, hardest80, korf50-24, deepcubea24, deepcubea15".into(),
                 ));
             }
             if matches!(
@@ -487,6 +488,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                     cache_dir,
                     dual,
                     bpmx,
+                    fsm,
                     ..Default::default()
                 },
                 pdb: pdb.map(|p| p.name().to_string()),
