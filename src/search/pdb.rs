@@ -446,36 +446,10 @@ pub fn decode(p: &Partition, bytes: &[u8]) -> Result<Vec<Vec<u8>>, String> {
     let mut tables = Vec::new();
     let mut at = 0;
     for l in expected_lens {
-        tables.push(huge_copy(&payload[at..at + l as usize]));
+        tables.push(payload[at..at + l as usize].to_vec());
         at += l as usize;
     }
     Ok(tables)
-}
-
-/// A copy of `src` in memory that the kernel is asked to back with huge pages (Linux's
-/// transparent huge pages, which many systems grant only on request). A lookup lands on a
-/// random entry of tables of up to 519 MB: with 4 KB pages nearly every one misses the
-/// TLB as well as the caches, with 2 MB pages the whole table fits the TLB. The advice is
-/// only advice: where it is refused the copy is an ordinary one.
-pub fn huge_copy(src: &[u8]) -> Vec<u8> {
-    let mut v: Vec<u8> = Vec::with_capacity(src.len());
-    #[cfg(target_os = "linux")]
-    {
-        const HUGE: usize = 1 << 21;
-        let start = v.as_mut_ptr() as usize;
-        // Only the huge pages wholly inside the allocation, which is still untouched.
-        let from = start.div_ceil(HUGE) * HUGE;
-        let to = (start + src.len()) / HUGE * HUGE;
-        if to > from {
-            // SAFETY: [from, to) lies inside the allocation just made and not yet used;
-            // MADV_HUGEPAGE changes how its pages are backed, never their contents.
-            unsafe {
-                libc::madvise(from as *mut libc::c_void, to - from, libc::MADV_HUGEPAGE);
-            }
-        }
-    }
-    v.extend_from_slice(src);
-    v
 }
 
 /// Where the databases live: `$TILEKIT_CACHE`, else `$XDG_CACHE_HOME/tilekit`, else
@@ -639,14 +613,7 @@ impl AdditivePdb {
                 *t = Some(region::build(p.rows, p.cols, g, threads, progress));
             }
         }
-        Ok(Self::from_tables(
-            p,
-            tables
-                .into_iter()
-                .flatten()
-                .map(|t| huge_copy(&t))
-                .collect(),
-        ))
+        Ok(Self::from_tables(p, tables.into_iter().flatten().collect()))
     }
 
     /// Wrap tables built for `p` (as [`build`](Self::build) or [`decode`] return them).
