@@ -355,3 +355,203 @@ pub fn search_with<H: Heuristic>(
         bound = ida.next_bound;
     }
 }
+
+/// A node where [`search_parallel`] cuts an iteration's tree: the threads search below it.
+#[derive(Clone)]
+struct Frontier<A> {
+    tiles: Vec<u8>,
+    blank: usize,
+    acc: A,
+    h: u32,
+    prev: u8,
+    state: u32,
+    path: Vec<u8>,
+}
+
+/// Frontier nodes per thread: enough that an unlucky split still keeps every thread busy.
+const FRONTIER_PER_THREAD: usize = 256;
+
+/// [`search_with`] on `threads` threads. Each iteration's tree is cut at the first depth
+/// with at least [`FRONTIER_PER_THREAD`] nodes per thread; the threads take the subtrees
+/// below the cut in depth-first order. The plan returned is the first in that order, the
+/// one the one-thread search returns; the node count includes the subtrees that threads
+/// finished after another had found the plan, so it differs from the one-thread count.
+pub fn search_parallel<H>(
+    heur: &H,
+    rows: usize,
+    cols: usize,
+    tiles: &[u8],
+    deadline: Option<Instant>,
+    opts: IdaOptions,
+    threads: usize,
+) -> IdaResult
+where
+    H: Heuristic + Sync,
+    H::Acc: Send + Sync,
+{
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
+    if threads <= 1 {
+        return search_with(heur, rows, cols, tiles, deadline, opts);
+    }
+    let acc = heur.init(tiles);
+    let initial_h = heur.refine(&acc);
+    let blank = tiles.iter().position(|&t| t == 0).unwrap_or(0);
+    let nbrs: Vec<([(usize, u8); 4], u8)> = neighbours(rows, cols)
+        .iter()
+        .map(|l| {
+            let mut a = [(0, 0); 4];
+            a[..l.len()].copy_from_slice(l);
+            (a, l.len() as u8)
+        })
+        .collect();
+    let is_goal = |t: &[u8]| t.iter().enumerate().all(|(c, &x)| x as usize == c);
+    let mut nodes = 1u64;
+    let mut bound = initial_h;
+    let mut iterations = Vec::new();
+    let solved = |path: Vec<u8>, nodes, iterations| IdaResult {
+        outcome: IdaOutcome::Solved(path),
+        nodes,
+        initial_h,
+        iterations,
+    };
+    if is_goal(tiles) {
+        return solved(Vec::new(), nodes, vec![bound]);
+    }
+    loop {
+        iterations.push(bound);
+        let mut next_bound = u32::MAX;
+        // Cut the tree: expand level by level (children in move order, so the list stays
+        // in depth-first order) until it is wide enough.
+        let mut level = vec![Frontier {
+            tiles: tiles.to_vec(),
+            blank,
+            acc,
+            h: initial_h,
+            prev: NONE,
+            state: fsm::START,
+            path: Vec::new(),
+        }];
+        let mut depth = 0u32;
+        while level.len() < FRONTIER_PER_THREAD * threads && depth < bound && !level.is_empty() {
+            let mut next = Vec::with_capacity(level.len() * 3);
+            for node in &level {
+                let (list, count) = nbrs[node.blank];
+                for &(c, m) in &list[..count as usize] {
+                    if m ^ 1 == node.prev {
+                        continue;
+                    }
+                    let state = match opts.fsm {
+                        Some(f) => match f.step(node.state, m, c) {
+                            Some(s) => s,
+                            None => continue,
+                        },
+                        None => node.state,
+                    };
+                    nodes += 1;
+                    let mut t = node.tiles.clone();
+                    let tile = t[c];
+                    t[node.blank] = tile;
+                    t[c] = 0;
+                    let a = heur.update(&node.acc, &t, tile, c, node.blank);
+                    let mut h = heur.value(&a);
+                    if depth + 1 + h <= bound {
+                        h = heur.refine(&a);
+                    }
+                    let f = depth + 1 + h;
+                    if f > bound {
+                        next_bound = next_bound.min(f);
+                        continue;
+                    }
+                    let mut path = node.path.clone();
+                    path.push(m);
+                    if h == 0 && is_goal(&t) {
+                        return solved(path, nodes, iterations);
+                    }
+                    next.push(Frontier {
+                        tiles: t,
+                        blank: c,
+                        acc: a,
+                        h,
+                        prev: m,
+                        state,
+                        path,
+                    });
+                }
+            }
+            level = next;
+            depth += 1;
+        }
+        let taken = AtomicUsize::new(0);
+        let best = AtomicUsize::new(usize::MAX);
+        let plan: Mutex<Option<Vec<u8>>> = Mutex::new(None);
+        let shared_next = AtomicU32::new(next_bound);
+        let shared_nodes = AtomicU64::new(0);
+        let stopped = std::sync::atomic::AtomicBool::new(false);
+        std::thread::scope(|s| {
+            for _ in 0..threads {
+                s.spawn(|| {
+                    let mut ida = Ida {
+                        heur,
+                        tiles: Vec::new(),
+                        nbrs: nbrs.clone(),
+                        path: Vec::with_capacity(256),
+                        nodes: 0,
+                        next_bound: u32::MAX,
+                        deadline,
+                        stopped: false,
+                        refines: heur.refines(),
+                        fsm: opts.fsm,
+                    };
+                    loop {
+                        let i = taken.fetch_add(1, Ordering::Relaxed);
+                        // Past the end, or after a subtree earlier in order found a plan.
+                        if i >= level.len() || i > best.load(Ordering::Relaxed) {
+                            break;
+                        }
+                        let node = &level[i];
+                        ida.tiles.clone_from(&node.tiles);
+                        ida.path.clone_from(&node.path);
+                        let found = if opts.bpmx {
+                            ida.dfs_bpmx(
+                                node.blank, depth, bound, &node.acc, node.h, node.prev, node.state,
+                            )
+                        } else {
+                            // The node itself was counted when the cut was made.
+                            ida.nodes = ida.nodes.wrapping_sub(1);
+                            ida.dfs(node.blank, depth, bound, node.acc, node.prev, node.state)
+                        };
+                        if found {
+                            best.fetch_min(i, Ordering::Relaxed);
+                            let mut p = plan.lock().expect("not poisoned");
+                            // Keep the plan of the earliest subtree.
+                            if best.load(Ordering::Relaxed) == i {
+                                *p = Some(std::mem::take(&mut ida.path));
+                            }
+                        }
+                        if ida.stopped {
+                            stopped.store(true, Ordering::Relaxed);
+                            break;
+                        }
+                    }
+                    shared_next.fetch_min(ida.next_bound, Ordering::Relaxed);
+                    shared_nodes.fetch_add(ida.nodes, Ordering::Relaxed);
+                });
+            }
+        });
+        nodes += shared_nodes.into_inner();
+        if let Some(path) = plan.into_inner().expect("not poisoned") {
+            return solved(path, nodes, iterations);
+        }
+        let next_bound = shared_next.into_inner();
+        if stopped.into_inner() || next_bound == u32::MAX {
+            return IdaResult {
+                outcome: IdaOutcome::TimeLimit { lower_bound: bound },
+                nodes,
+                initial_h,
+                iterations,
+            };
+        }
+        bound = next_bound;
+    }
+}

@@ -132,6 +132,8 @@ pub struct NativeOptions {
     /// Prune move sequences of up to this many moves that duplicate earlier ones
     /// ([`fsm`]; 0: only undoing the last move is pruned).
     pub fsm: usize,
+    /// Threads per search ([`ida::search_parallel`]; 0 and 1: one).
+    pub threads: usize,
 }
 
 /// How a native solve ended.
@@ -180,6 +182,7 @@ pub struct NativeSolver {
     db_info: Option<DbInfo>,
     bpmx: bool,
     fsm: Option<fsm::Fsm>,
+    threads: usize,
 }
 
 impl NativeSolver {
@@ -232,6 +235,7 @@ impl NativeSolver {
             engine,
             db_info,
             bpmx: opts.bpmx,
+            threads: opts.threads,
             fsm: (opts.fsm > 0)
                 .then(|| fsm::Fsm::build(rows, cols, opts.fsm))
                 .flatten(),
@@ -256,6 +260,9 @@ impl NativeSolver {
         let mut name = name + if self.bpmx { ", BPMX" } else { "" };
         if let Some(f) = &self.fsm {
             name += &format!(", FSM {} moves", f.max_len());
+        }
+        if self.threads > 1 {
+            name += &format!(", {} threads", self.threads);
         }
         name
     }
@@ -324,8 +331,13 @@ impl NativeSolver {
             fsm: self.fsm.as_ref(),
         };
         let r = match &self.engine {
-            Engine::Pdb(h) => ida::search_with(&**h, self.rows, self.cols, &tiles, deadline, ida),
-            Engine::Md(h) => ida::search_with(h, self.rows, self.cols, &tiles, deadline, ida),
+            Engine::Pdb(h) => {
+                let h = &**h;
+                ida::search_parallel(h, self.rows, self.cols, &tiles, deadline, ida, self.threads)
+            }
+            Engine::Md(h) => {
+                ida::search_parallel(h, self.rows, self.cols, &tiles, deadline, ida, self.threads)
+            }
         };
         let (status, moves, lower_bound) = match r.outcome {
             IdaOutcome::Solved(codes) => {
@@ -594,7 +606,7 @@ mod tests {
             groups: vec![vec![1, 2, 3, 4], vec![5, 6, 7, 8]],
         };
         let dir = tempfile::tempdir().unwrap();
-        let mk = |dual, bpmx, fsm| {
+        let mk = |dual, bpmx, fsm, threads| {
             NativeSolver::new(
                 3,
                 3,
@@ -604,6 +616,7 @@ mod tests {
                     dual,
                     bpmx,
                     fsm,
+                    threads,
                     ..NativeOptions::default()
                 },
                 &quiet,
@@ -611,27 +624,34 @@ mod tests {
             .unwrap()
         };
         let solvers = [
-            mk(false, false, 0),
-            mk(true, false, 0),
-            mk(false, true, 0),
-            mk(true, true, 0),
-            mk(false, false, 12),
-            mk(true, true, 14),
+            mk(false, false, 0, 1),
+            mk(true, false, 0, 1),
+            mk(false, true, 0, 1),
+            mk(true, true, 0, 1),
+            mk(false, false, 12, 1),
+            mk(true, true, 14, 1),
+            mk(false, false, 12, 2),
+            mk(true, true, 14, 3),
         ];
-        let mut nodes = [0u64; 6];
+        let mut nodes = [0u64; 8];
         for (i, (s, &d)) in dist.iter().enumerate() {
             if i % 211 != 0 && d < 30 {
                 continue;
             }
             let tiles: Vec<u16> = s.iter().map(|&t| t as u16).collect();
             let p = SlidingPuzzle::new(3, 3, tiles).unwrap();
+            let mut plans = Vec::new();
             for (k, solver) in solvers.iter().enumerate() {
                 let r = solver.solve(&p, Goal::BlankFirst, None).unwrap();
                 let moves = r.moves.unwrap();
                 assert_eq!(moves.len() as u32, d, "{s:?} with solver {k}");
                 assert!(p.replay(&moves).unwrap().is_goal(Goal::BlankFirst));
                 nodes[k] += r.nodes;
+                plans.push(moves);
             }
+            // More threads, the same plan: the first in depth-first order.
+            assert_eq!(plans[6], plans[4], "{s:?}");
+            assert_eq!(plans[7], plans[5], "{s:?}");
         }
         // The dual lookups cut nodes, with BPMX and without. (BPMX evaluates a node's
         // children before entering any, so its counts are not comparable with the plain

@@ -180,7 +180,8 @@ pub(crate) struct SalArgs {
     /// bench edge: seconds per run (default 60).
     #[arg(long)]
     pub budget: Option<f64>,
-    /// bench edge: threads per run (default 2).
+    /// bench edge: threads per run (default 2); the sliding sets: threads per instance
+    /// (default 1).
     #[arg(long)]
     pub threads: Option<u32>,
     /// bench edge: keep each instance and method's best board here, with the command.

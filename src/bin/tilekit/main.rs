@@ -489,6 +489,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                     dual,
                     bpmx,
                     fsm,
+                    threads: sal.threads.map_or(1, |t| t as usize),
                     ..Default::default()
                 },
                 pdb: pdb.map(|p| p.name().to_string()),
