@@ -31,10 +31,11 @@ pub const MAX_CELLS: usize = 25;
 /// state completes a forbidden word.
 #[derive(Debug, Clone)]
 pub struct Fsm {
-    /// `delta[4 * state + code]`.
-    delta: Vec<u32>,
-    /// `forbid[state]` bit `c`: reaching the state with the blank in cell `c` is pruned.
-    forbid: Vec<u32>,
+    /// `edges[4 * state + code]`: the next state, and the blank cells at which reaching it
+    /// completes a forbidden word (bit `c`: pruned with the blank in cell `c`). Both in one
+    /// entry: a node reads one random place, not two.
+    edges: Vec<(u32, u32)>,
+    states: usize,
     max_len: usize,
     words: usize,
 }
@@ -63,9 +64,10 @@ impl Fsm {
         }
         let count = words.len();
         let (delta, forbid) = aho_corasick(&words);
+        let edges = delta.iter().map(|&t| (t, forbid[t as usize])).collect();
         Some(Fsm {
-            delta,
-            forbid,
+            edges,
+            states: forbid.len(),
             max_len,
             words: count,
         })
@@ -76,8 +78,8 @@ impl Fsm {
     #[inline(always)]
     pub fn step(&self, state: u32, code: u8, cell: usize) -> Option<u32> {
         // States and codes come from this automaton, so the index is in range.
-        let next = self.delta[4 * state as usize + code as usize];
-        (self.forbid[next as usize] >> cell & 1 == 0).then_some(next)
+        let (next, forbid) = self.edges[4 * state as usize + code as usize];
+        (forbid >> cell & 1 == 0).then_some(next)
     }
 
     /// Longest forbidden word looked for.
@@ -92,7 +94,7 @@ impl Fsm {
 
     /// States of the automaton.
     pub fn states(&self) -> usize {
-        self.forbid.len()
+        self.states
     }
 }
 
