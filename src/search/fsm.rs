@@ -60,9 +60,10 @@ impl Fsm {
         }
         let mut words: Vec<Word> = Vec::new();
         for start in 0..n {
-            forbidden_from(&step, n, start, max_len, &mut words);
+            forbidden_from(&step, n, start, max_len.min(MAX_LEN), &mut words);
         }
         let count = words.len();
+        let max_len = max_len.min(MAX_LEN);
         let (delta, forbid) = aho_corasick(&words);
         let edges = delta.iter().map(|&t| (t, forbid[t as usize])).collect();
         Some(Fsm {
@@ -139,7 +140,7 @@ fn forbidden_from(step: &[[u8; 4]], n: usize, start: usize, max_len: usize, out:
         },
         identity,
     )];
-    for _ in 0..max_len.min(MAX_LEN) {
+    for _ in 0..max_len {
         let mut next = Vec::with_capacity(level.len() * 2);
         for (w, key) in &level {
             for code in 0..4u8 {

@@ -33,8 +33,9 @@ pub struct IdaOptions<'f> {
     /// Bidirectional pathmax (Felner et al. 2005): a node's children are evaluated before
     /// any is entered, a child's value less one raises the parent's (and may cut it off),
     /// and the parent's less one raises every child's. Pays only for an inconsistent
-    /// heuristic, such as one with dual lookups; with a consistent one it only changes the
-    /// order in which nodes are counted.
+    /// heuristic, such as one with dual lookups (or the min-over-blank tables themselves);
+    /// with a consistent one it prunes nothing more, and the last iteration counts the
+    /// goal's siblings too.
     pub bpmx: bool,
     /// Prune move sequences that duplicate earlier ones ([`super::fsm`]).
     pub fsm: Option<&'f Fsm>,
@@ -200,6 +201,7 @@ impl<H: Heuristic> Ida<'_, H> {
         if h == 0 && self.tiles.iter().enumerate().all(|(c, &t)| t as usize == c) {
             return true;
         }
+        // Children are counted up to four at a time, so a window of four cannot be jumped.
         if self.nodes & 0xF_FFFF < 4
             && let Some(d) = self.deadline
             && Instant::now() >= d
@@ -378,8 +380,11 @@ const PARALLEL_FROM: u64 = 1 << 18;
 /// [`search_with`] on `threads` threads. Each large iteration's tree is cut at the first depth
 /// with at least [`FRONTIER_PER_THREAD`] nodes per thread; the threads take the subtrees
 /// below the cut in depth-first order. The plan returned is the first in that order, the
-/// one the one-thread search returns; the node count includes the subtrees that threads
-/// finished after another had found the plan, so it differs from the one-thread count.
+/// one the one-thread search returns (unless the deadline stopped an earlier subtree: then
+/// a later subtree's plan, as short, may come back); the node count includes the subtrees
+/// that threads finished after another had found the plan, so it differs from the
+/// one-thread count. The cut does no pathmax, so with BPMX the bounds tried may differ
+/// from the one-thread search's; the plan does not.
 pub fn search_parallel<H>(
     heur: &H,
     rows: usize,
@@ -567,10 +572,15 @@ where
                         refines: heur.refines(),
                         fsm: opts.fsm,
                     };
+                    let mut recounted = 0u64;
                     loop {
                         let i = taken.fetch_add(1, Ordering::Relaxed);
-                        // Past the end, or after a subtree earlier in order found a plan.
-                        if i >= level.len() || i > best.load(Ordering::Relaxed) {
+                        // Past the end, after a subtree earlier in order found a plan, or
+                        // after another thread ran out of time.
+                        if i >= level.len()
+                            || i > best.load(Ordering::Relaxed)
+                            || stopped.load(Ordering::Relaxed)
+                        {
                             break;
                         }
                         let node = &level[i];
@@ -581,8 +591,8 @@ where
                                 node.blank, depth, bound, &node.acc, node.h, node.prev, node.state,
                             )
                         } else {
-                            // The node itself was counted when the cut was made.
-                            ida.nodes = ida.nodes.wrapping_sub(1);
+                            // `dfs` counts the node it enters, already counted by the cut.
+                            recounted += 1;
                             ida.dfs(node.blank, depth, bound, node.acc, node.prev, node.state)
                         };
                         if found {
@@ -599,7 +609,7 @@ where
                         }
                     }
                     shared_next.fetch_min(ida.next_bound, Ordering::Relaxed);
-                    shared_nodes.fetch_add(ida.nodes, Ordering::Relaxed);
+                    shared_nodes.fetch_add(ida.nodes - recounted, Ordering::Relaxed);
                 });
             }
         });
@@ -625,11 +635,13 @@ where
 mod tests {
     use super::*;
     use crate::search::manhattan::ManhattanLc;
+    use crate::search::pdb::{AdditivePdb, Partition};
 
     #[test]
     fn every_iteration_on_threads_finds_the_one_thread_plan() {
         // Random walks from the 3×3 and 4×4 goals; threads from the first iteration on.
         let mut seed = 0x9E37_79B9_u64;
+        let mut boards = Vec::new();
         for (rows, cols, walk) in [(3, 3, 40), (4, 4, 36)] {
             let h = ManhattanLc::new(rows, cols);
             let nb = neighbours(rows, cols);
@@ -650,6 +662,30 @@ mod tests {
                     let many =
                         search_parallel_from(&h, (rows, cols, &tiles), None, opts, threads, 0);
                     assert_eq!(many.outcome, one.outcome, "{tiles:?} on {threads} threads");
+                    assert_eq!(many.iterations, one.iterations, "{tiles:?}");
+                }
+                if rows == 3 {
+                    boards.push(tiles);
+                }
+            }
+        }
+        // The same with the pattern databases, their dual lookups, BPMX and duplicate
+        // pruning: the plan is the same; with BPMX the bounds tried may differ (the cut does
+        // no pathmax).
+        let p = Partition {
+            rows: 3,
+            cols: 3,
+            groups: vec![vec![1, 2, 3, 4], vec![5, 6, 7, 8]],
+        };
+        let db = AdditivePdb::build(&p, &|_: &str| {}).unwrap().with_dual();
+        let f = Fsm::build(3, 3, 12).unwrap();
+        for tiles in &boards {
+            for bpmx in [false, true] {
+                let opts = IdaOptions { bpmx, fsm: Some(&f) };
+                let one = search_with(&db, 3, 3, tiles, None, opts);
+                let many = search_parallel_from(&db, (3, 3, tiles), None, opts, 2, 0);
+                assert_eq!(many.outcome, one.outcome, "{tiles:?}, BPMX {bpmx}");
+                if !bpmx {
                     assert_eq!(many.iterations, one.iterations, "{tiles:?}");
                 }
             }

@@ -125,12 +125,14 @@ pub struct NativeOptions {
     /// Skip pattern databases and use Manhattan distance + linear conflict.
     pub manhattan_only: bool,
     /// Add the dual lookups (and their reflection) to the pattern databases' maximum
-    /// ([`AdditivePdb::with_dual`]); no effect on Manhattan + linear conflict.
+    /// ([`AdditivePdb::with_dual`]); no effect on Manhattan + linear conflict (the
+    /// heuristic's name says which lookups run).
     pub dual: bool,
     /// Propagate inconsistent values by bidirectional pathmax ([`ida::IdaOptions::bpmx`]).
     pub bpmx: bool,
     /// Prune move sequences of up to this many moves that duplicate earlier ones
-    /// ([`fsm`]; 0: only undoing the last move is pruned).
+    /// ([`fsm`]; 0: only undoing the last move is pruned; at most [`fsm::MAX_LEN`]; boards
+    /// over [`fsm::MAX_CELLS`] cells have no automaton).
     pub fsm: usize,
     /// Threads per search ([`ida::search_parallel`]; 0 and 1: one).
     pub threads: usize,
@@ -357,8 +359,9 @@ impl NativeSolver {
             nodes: r.nodes,
             initial_h: r.initial_h,
             seconds: started.elapsed().as_secs_f64(),
-            // Both heuristics (additive pattern databases with the reflection max; Manhattan
-            // plus linear conflict) are admissible, so IDA*'s first plan is optimal.
+            // Every estimate (additive pattern databases with the reflection and dual
+            // lookups; Manhattan plus linear conflict) is admissible, BPMX keeps it so, and
+            // duplicate pruning keeps the earliest optimal plan: IDA*'s first plan is optimal.
             proven_optimal: status == NativeStatus::Solved,
         })
     }
@@ -572,7 +575,7 @@ mod tests {
             let plain = AdditivePdb::build(&p, &quiet).unwrap();
             let db = plain.clone().with_dual();
             let dist = bfs(rows, cols);
-            let (mut raised, mut naive_over) = (0, 0);
+            let (mut raised, mut naive_over) = (0, 0usize);
             for (s, &d) in &dist {
                 let acc = db.init(s);
                 let (h, strong) = (db.value(&acc), db.refine(&acc));
@@ -592,8 +595,12 @@ mod tests {
             }
             // The test can fail: the dual raises many boards' estimates...
             assert!(raised > dist.len() / 100, "{p:?}: raised {raised}");
-            // ...and the naive dual, which ignores where the blank is, overestimates some.
+            // ...and the naive dual, which ignores where the blank is, overestimates some
+            // (the count `with_dual`'s doc quotes, for the first partition).
             assert!(naive_over > 0, "{p:?}");
+            if p.groups.len() == 2 && p.groups[0] == [1, 2, 3, 4] {
+                assert_eq!(naive_over, 17_105);
+            }
         }
     }
 
@@ -649,7 +656,8 @@ mod tests {
                 nodes[k] += r.nodes;
                 plans.push(moves);
             }
-            // More threads, the same plan: the first in depth-first order.
+            // More threads, the same plan: the first in depth-first order. (These small
+            // searches stay on one thread; `ida`'s own test makes every iteration parallel.)
             assert_eq!(plans[6], plans[4], "{s:?}");
             assert_eq!(plans[7], plans[5], "{s:?}");
         }
@@ -658,9 +666,6 @@ mod tests {
         // search's: the last iteration counts the goal's siblings too.)
         assert!(nodes[1] < nodes[0], "{nodes:?}");
         assert!(nodes[3] < nodes[2], "{nodes:?}");
-        // Duplicate pruning cuts nodes too.
-        assert!(nodes[4] < nodes[0], "{nodes:?}");
-        assert!(nodes[5] < nodes[3], "{nodes:?}");
         // Duplicate pruning cuts nodes too.
         assert!(nodes[4] < nodes[0], "{nodes:?}");
         assert!(nodes[5] < nodes[3], "{nodes:?}");

@@ -631,9 +631,10 @@ pub(crate) enum Cmd {
         #[arg(long)]
         bpmx: bool,
         /// Sliding sets: prune move sequences of up to N moves that duplicate earlier ones
-        /// (0: only undoing the last move).
-        #[arg(long, default_value_t = 0)]
-        fsm: usize,
+        /// (0: only undoing the last move; at most 20: the automaton's build grows about
+        /// 2.2× per move, 79 s and 6.7 GB at 20 on the 15-puzzle).
+        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=20))]
+        fsm: u8,
         #[command(flatten)]
         sal: SalArgs,
         #[command(flatten)]

@@ -450,6 +450,11 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             astar,
         } => {
             use tilekit::search::bench;
+            if sal.threads.is_some_and(|t| t == 0 || t > 256) && set.sliding().is_some() {
+                return Err(Error::Usage(
+                    "--threads takes 1 to 256 threads per instance".into(),
+                ));
+            }
             if (dual || bpmx || fsm > 0) && set.sliding().is_none() {
                 return Err(Error::Usage(
                     "--dual, --bpmx and --fsm apply to the native solver's sets: korf100, hardest80, korf50-24, deepcubea24, deepcubea15".into(),
@@ -488,7 +493,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                     cache_dir,
                     dual,
                     bpmx,
-                    fsm,
+                    fsm: fsm.into(),
                     threads: sal.threads.map_or(1, |t| t as usize),
                     ..Default::default()
                 },
