@@ -41,7 +41,12 @@
 //!   move shifts one tile by one cell: `flow`'s `cut_t`, written against the moves still to
 //!   come); `bgo_t` the same for the blank alone (it moves at every move);
 //! - `from_t`: Σ_{u≤t} s_u ≥ Σ over tiles of the Manhattan distance from the start at t (the
-//!   same argument, backwards).
+//!   same argument, backwards);
+//! - `tgo_i{i}_t{t}` and `tfrom_i{i}_t{t}`, for t up to the bound: the same per tile with the
+//!   two-body distances below (tile i at c needs at least the fewest moves that take it and
+//!   the blank, wherever the blank may be at t, to their goal cells; and took at least as
+//!   many from the start): one tile far from home late in the plan needs more moves than its
+//!   Manhattan distance, since the blank has to walk round it.
 //!
 //! Fixings: variables are created only where an item can be, which is where the start and
 //! the goal allow it at t whatever the plan:
@@ -56,6 +61,14 @@
 //!   from their start cells to (c, b), and its moves after t take them to their goal cells.
 //!   The same test on both ends of a slide fixes `f`, and a blank cell no pair allows for
 //!   some tile is left out too.
+//!
+//! Integrality: only the moves `m` and `s` need it. With the start fixed and at most one
+//! move per step, integral moves force every `a` and `f`: at a rest every `swap` row has
+//! m = 0, so no tile slides and each `cons` row copies the board; at a move c→d the only
+//! slide that can be nonzero is d→c (every other `swap` row has m = 0), Σᵢ f(i, d→c) = 1,
+//! and `cons` at d gives f(i, d→c) ≤ a(i, d, t − 1), which is 1 for the tile on d and 0 for
+//! every other. So `a` and `f` past the bound are continuous columns in [0, 1], and the
+//! model's integer points are unchanged.
 //!
 //! Objective: minimise Σ s (= Σ m, the blank's moves, as in the faithful model).
 
@@ -125,6 +138,17 @@ pub fn build(
         }
         (0..n).any(|b| b != c && blank_ok(b, t) && pair_ok(i, c, b, t))
     };
+    // Board and slide columns past the bound are continuous: integral moves force them to
+    // 0/1 (see the module doc), and a long horizon's tail then adds no binaries for the
+    // solver to probe. Up to the bound they stay binary, where probing them is what proves
+    // the short lengths infeasible.
+    let board_kind = |t: usize| {
+        if t <= fixed {
+            VarKind::Binary
+        } else {
+            VarKind::Continuous
+        }
+    };
     let mut m = Model::new(&format!("sliding_tight_{rows}x{cols}_T{horizon}"));
     let mut a: BTreeMap<(usize, usize, usize), Var> = BTreeMap::new();
     for t in 0..=t_max {
@@ -133,7 +157,7 @@ pub fn build(
                 if allowed(i, c, t) {
                     a.insert(
                         (i, c, t),
-                        m.add_var(&format!("a_i{i}_c{c}_t{t}"), VarKind::Binary, 0.0, 1.0)?,
+                        m.add_var(&format!("a_i{i}_c{c}_t{t}"), board_kind(t), 0.0, 1.0)?,
                     );
                 }
             }
@@ -185,12 +209,8 @@ pub fn build(
                     && pair_ok(i, bd, bc, t - 1)
                     && pair_ok(i, bc, bd, t)
                 {
-                    let v = m.add_var(
-                        &format!("f_i{i}_c{bd}_d{bc}_t{t}"),
-                        VarKind::Binary,
-                        0.0,
-                        1.0,
-                    )?;
+                    let v =
+                        m.add_var(&format!("f_i{i}_c{bd}_d{bc}_t{t}"), board_kind(t), 0.0, 1.0)?;
                     f.insert((i, bd, bc, t), v);
                 }
             }
