@@ -1,5 +1,6 @@
 //! Snapshots of the files written for one tiny instance: the 2×2 board `1 2 / 0 3`, solved
-//! by one move of the blank, as the NEOS MILP (LP and MPS, horizon 3) and as planning-as-SAT
+//! by one move of the blank, as the NEOS MILP (LP and MPS, horizon 3; the flow and tight
+//! MILPs likewise) and as planning-as-SAT
 //! (DIMACS CNF, horizon 3). A change in any writer or formulation shows up here as a diff
 //! to review. The GAMS file of the same instance is already snapshotted in
 //! `src/format/gams.rs` (`snapshot_2x2_horizon_3`), so it is not repeated here.
@@ -7,7 +8,7 @@
 use tilekit::format::dimacs_cnf::write_cnf;
 use tilekit::format::lp::write_lp;
 use tilekit::format::mps::write_mps;
-use tilekit::formulate::{sliding_flow, sliding_neos, sliding_sat};
+use tilekit::formulate::{sliding_flow, sliding_neos, sliding_sat, sliding_tight};
 use tilekit::{Goal, Model, SlidingPuzzle};
 
 const HORIZON: usize = 3;
@@ -80,6 +81,29 @@ fn flow_2x2_lp_and_mps() {
     insta::assert_snapshot!("flow_2x2_h3_mps", text(flow_bytes(true)));
     assert_eq!(flow_bytes(false), flow_bytes(false));
     assert_eq!(flow_bytes(true), flow_bytes(true));
+}
+
+fn tight_bytes(mps: bool) -> Vec<u8> {
+    // The bound the route passes is the native heuristic's; Manhattan distance (1 here) is one.
+    let p = puzzle();
+    let m = sliding_tight::build(&p, Goal::BlankLast, HORIZON, p.manhattan(Goal::BlankLast))
+        .unwrap()
+        .model;
+    let mut out = Vec::new();
+    if mps {
+        write_mps(&m, &mut out).unwrap();
+    } else {
+        write_lp(&m, &mut out).unwrap();
+    }
+    out
+}
+
+#[test]
+fn tight_2x2_lp_and_mps() {
+    insta::assert_snapshot!("tight_2x2_h3_lp", text(tight_bytes(false)));
+    insta::assert_snapshot!("tight_2x2_h3_mps", text(tight_bytes(true)));
+    assert_eq!(tight_bytes(false), tight_bytes(false));
+    assert_eq!(tight_bytes(true), tight_bytes(true));
 }
 
 #[test]

@@ -42,7 +42,7 @@ fn on_path(command: &str) -> bool {
 
 /// Whether to run `solver`: embedded engines always; an external one when its program is
 /// installed. A missing one panics unless `TILEKIT_SKIP_SOLVERS=1`.
-fn available(solver: &str) -> bool {
+pub(crate) fn available(solver: &str) -> bool {
     if solver == "varisat" || solver == "microlp" {
         return true;
     }

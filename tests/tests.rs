@@ -33,6 +33,7 @@ mod hardening;
 mod highs_embedded;
 mod layering;
 mod learned;
+mod milp_tight;
 mod model_snapshots;
 mod native;
 mod native_cli;

@@ -15,6 +15,7 @@ pub mod edge_sat;
 pub mod sliding_flow;
 pub mod sliding_neos;
 pub mod sliding_sat;
+pub mod sliding_tight;
 
 use crate::model::cnf::Cnf;
 use crate::model::graph::StreamedGraph;

@@ -33,11 +33,11 @@ pub struct FlowModel {
     pub moves: Vec<Vec<(usize, usize, Var)>>,
 }
 
-fn dist(a: usize, b: usize, cols: usize) -> usize {
+pub(crate) fn dist(a: usize, b: usize, cols: usize) -> usize {
     (a / cols).abs_diff(b / cols) + (a % cols).abs_diff(b % cols)
 }
 
-fn neighbours(c: usize, rows: usize, cols: usize) -> impl Iterator<Item = usize> {
+pub(crate) fn neighbours(c: usize, rows: usize, cols: usize) -> impl Iterator<Item = usize> {
     let (r, k) = (c / cols, c % cols);
     let up = (r > 0).then(|| c - cols);
     let down = (r + 1 < rows).then(|| c + cols);

@@ -4,7 +4,7 @@
 //!
 //! The generic routes know nothing of puzzles: [`milp`], [`sat`], [`maxsat`] and [`clique`]
 //! work for any formulation of their model kind and any [`crate::verify::Checker`]. The
-//! families are tables over them: [`sliding`] (models neos, flow, sat; routes native, milp,
+//! families are tables over them: [`sliding`] (models neos, flow, tight, sat; routes native, milp,
 //! sat) and [`edge`] (models milp, clique, sat, maxsat). [`neos`] sends either family's MILP to NEOS through
 //! the remote executor and judges it on the same MILP route. [`output`] writes files the
 //! safe way.
@@ -89,6 +89,9 @@ pub enum ModelName {
     Neos,
     /// Sliding: the flow MILP.
     Flow,
+    /// Sliding: the flow MILP with moves before rests, fixings, distance cuts and a root
+    /// bound from the native heuristic (stays small at a generous horizon).
+    Tight,
     /// Sliding or edge: the CNF.
     Sat,
     /// Edge: Salassa et al.'s MILP.
@@ -104,9 +107,10 @@ pub enum ModelName {
 impl ModelName {
     /// Every model name, in the order help texts list them (a new formulation's name is one
     /// variant and one entry here; the command line takes its values from this list).
-    pub const ALL: [ModelName; 7] = [
+    pub const ALL: [ModelName; 8] = [
         ModelName::Neos,
         ModelName::Flow,
+        ModelName::Tight,
         ModelName::Sat,
         ModelName::Milp,
         ModelName::Clique,
@@ -122,6 +126,7 @@ impl ModelName {
         match self {
             ModelName::Neos => "neos",
             ModelName::Flow => "flow",
+            ModelName::Tight => "tight",
             ModelName::Sat => "sat",
             ModelName::Milp => "milp",
             ModelName::Clique => "clique",

@@ -169,6 +169,7 @@ impl NeosInstance {
                 let model = match r.model.as_str() {
                     "neos" => SlidingModel::Neos,
                     "flow" => SlidingModel::Flow,
+                    "tight" => SlidingModel::Tight,
                     other => {
                         return Err(bad(format!(
                             "model {other:?} is not a sliding MILP formulation"

@@ -15,7 +15,7 @@ use super::{
 use crate::certify::{self, CertifyOptions, Producer};
 use crate::format::solution::{cbc, glpk, highs, sat as sat_out};
 use crate::format::{Format, dimacs_cnf, gams, lp, mps};
-use crate::formulate::{MilpFormulation, sliding_flow, sliding_neos, sliding_sat};
+use crate::formulate::{MilpFormulation, sliding_flow, sliding_neos, sliding_sat, sliding_tight};
 use crate::model::algebraic::Algebraic;
 use crate::model::answer::{ColumnValues, MilpSolution, SatOutcome};
 use crate::puzzle::sliding::{Goal, Move, SlidingPuzzle, moves_to_string};
@@ -36,6 +36,9 @@ pub enum SlidingModel {
     Neos,
     /// The strengthened binary flow MILP.
     Flow,
+    /// The flow MILP tightened for generous horizons (moves first, fixings, distance cuts,
+    /// the native heuristic's bound).
+    Tight,
     /// Planning as SAT (CNF).
     Sat,
 }
@@ -46,9 +49,10 @@ impl SlidingModel {
         match name {
             ModelName::Neos => Ok(SlidingModel::Neos),
             ModelName::Flow => Ok(SlidingModel::Flow),
+            ModelName::Tight => Ok(SlidingModel::Tight),
             ModelName::Sat => Ok(SlidingModel::Sat),
             other => Err(Error::Usage(format!(
-                "--model {} is not known for sliding puzzles: use neos, flow or sat",
+                "--model {} is not known for sliding puzzles: use neos, flow, tight or sat",
                 other.name()
             ))),
         }
@@ -58,6 +62,7 @@ impl SlidingModel {
         match self {
             SlidingModel::Neos => "neos",
             SlidingModel::Flow => "flow",
+            SlidingModel::Tight => "tight",
             SlidingModel::Sat => "sat",
         }
     }
@@ -75,8 +80,10 @@ impl SlidingModel {
             (
                 SlidingModel::Neos,
                 Format::Lp | Format::Mps | Format::Gms | Format::Neos
-            ) | (SlidingModel::Flow, Format::Lp | Format::Mps | Format::Neos)
-                | (SlidingModel::Sat, Format::Cnf)
+            ) | (
+                SlidingModel::Flow | SlidingModel::Tight,
+                Format::Lp | Format::Mps | Format::Neos
+            ) | (SlidingModel::Sat, Format::Cnf)
         )
     }
 }
@@ -87,7 +94,7 @@ pub fn check_format(model: SlidingModel, format: Format) -> Result<(), Error> {
         return Ok(());
     }
     Err(Error::Usage(format!(
-        "model {} cannot be written as {}: neos goes to lp, mps or gms; flow to lp or mps; sat to cnf",
+        "model {} cannot be written as {}: neos goes to lp, mps or gms; flow and tight to lp or mps; sat to cnf",
         model.name(),
         format.name()
     )))
@@ -210,7 +217,7 @@ pub fn auto_horizon(
 /// A built sliding MILP (either formulation), behind the formulation trait.
 pub type SlidingMilp = Box<dyn MilpFormulation<Solution = Vec<Move>> + Send + Sync>;
 
-/// Build the MILP `model` (neos or flow) of `p` at `horizon`.
+/// Build the MILP `model` (neos, flow or tight) of `p` at `horizon`.
 pub fn build_milp(
     p: &SlidingPuzzle,
     goal: Goal,
@@ -227,7 +234,52 @@ pub fn build_milp(
         SlidingModel::Flow => {
             Box::new(sliding_flow::build(p, goal, horizon).map_err(Error::failure)?)
         }
+        SlidingModel::Tight => {
+            let (bound, _) = root_bound(p, goal)?;
+            Box::new(sliding_tight::build(p, goal, horizon, bound).map_err(Error::failure)?)
+        }
         SlidingModel::Sat => return Err(Error::usage("the sat model is a CNF, not a MILP")),
+    })
+}
+
+/// The admissible lower bound the `tight` model starts from, and the heuristic that gave it:
+/// the native solver's estimate of the start board. On the 15-puzzle the 6-6-3 additive
+/// pattern databases with the reflection (fixed, not the strongest cached, so that an export
+/// is the same file on every machine; built and cached on first use, seconds), at least
+/// Manhattan distance + linear conflict; elsewhere Manhattan + linear conflict. Both never
+/// overestimate the distance to the goal, which is what makes `root` a valid inequality.
+/// The solver is never asked for a plan here: the bound is a heuristic value, not the
+/// optimum, and the MILP has to prove the rest.
+pub fn root_bound(p: &SlidingPuzzle, goal: Goal) -> Result<(usize, String), Error> {
+    let manhattan = search::NativeOptions {
+        manhattan_only: true,
+        ..Default::default()
+    };
+    let estimate = |opts: &search::NativeOptions| -> Result<(u32, String), Error> {
+        let s = search::NativeSolver::new(p.rows(), p.cols(), opts, &super::quiet)
+            .map_err(|e| Error::Usage(e.to_string()))?;
+        let h = s
+            .estimate(p, goal)
+            .map_err(|e| Error::Usage(e.to_string()))?;
+        Ok((h, s.heuristic_name()))
+    };
+    // Boards larger than the native solver takes get the Manhattan distance alone.
+    let (md, md_name) = match estimate(&manhattan) {
+        Ok(x) => x,
+        Err(_) => return Ok((p.manhattan(goal), "manhattan".into())),
+    };
+    if (p.rows(), p.cols()) != (4, 4) {
+        return Ok((md as usize, md_name));
+    }
+    let pdb = search::NativeOptions {
+        partition: Some(crate::search::pdb::Partition::fifteen_663()),
+        ..Default::default()
+    };
+    let (h, name) = estimate(&pdb)?;
+    Ok(if h >= md {
+        (h as usize, name)
+    } else {
+        (md as usize, md_name)
     })
 }
 
@@ -240,7 +292,8 @@ fn check_size(
 ) -> Result<(), Error> {
     let kind = match model {
         SlidingModel::Neos => super::size::SlidingModel::Neos,
-        SlidingModel::Flow => super::size::SlidingModel::Flow,
+        // The tight model is the flow model with fewer variables and a few rows per step.
+        SlidingModel::Flow | SlidingModel::Tight => super::size::SlidingModel::Flow,
         SlidingModel::Sat => super::size::SlidingModel::Sat,
     };
     super::size::check(
@@ -430,7 +483,7 @@ impl SolveRequest {
             (Route::Milp, Some(m)) => match SlidingModel::of(m)? {
                 SlidingModel::Sat => {
                     return Err(Error::usage(
-                        "--via milp solves --model neos or flow, not sat",
+                        "--via milp solves --model neos, flow or tight, not sat",
                     ));
                 }
                 other => other,
@@ -960,10 +1013,12 @@ pub fn verify(
             }
             Ok(verdict(c))
         }
-        (Some(m @ (SlidingModel::Neos | SlidingModel::Flow)), None) => Err(Error::Usage(format!(
-            "{source}: not a CBC, HiGHS or GLPK solution file: --model {} verifies raw MILP solver outputs (a move file needs no --model)",
-            m.name()
-        ))),
+        (Some(m @ (SlidingModel::Neos | SlidingModel::Flow | SlidingModel::Tight)), None) => {
+            Err(Error::Usage(format!(
+                "{source}: not a CBC, HiGHS or GLPK solution file: --model {} verifies raw MILP solver outputs (a move file needs no --model)",
+                m.name()
+            )))
+        }
         (Some(SlidingModel::Sat), None) if !sat => Err(Error::Usage(format!(
             "{source}: not a SAT solver output (`s` and `v` lines): --model sat verifies raw SAT outputs (a move file needs no --model)"
         ))),
@@ -1045,7 +1100,7 @@ fn export_command(
     req.check_neos_flags(fmt)?;
     if fmt == Format::Neos && m == SlidingModel::Sat {
         return Err(Error::usage(
-            "a NEOS job carries a MILP: use --model neos or flow",
+            "a NEOS job carries a MILP: use --model neos, flow or tight",
         ));
     }
     if fmt != Format::Neos {
@@ -1303,7 +1358,7 @@ mod tests {
                 model: Some(ModelName::Sat),
                 ..req()
             }),
-            "--via milp solves --model neos or flow, not sat"
+            "--via milp solves --model neos, flow or tight, not sat"
         );
         assert_eq!(
             err(SolveRequest {
@@ -1327,7 +1382,7 @@ mod tests {
                 model: Some(ModelName::Clique),
                 ..req()
             }),
-            "--model clique is not known for sliding puzzles: use neos, flow or sat"
+            "--model clique is not known for sliding puzzles: use neos, flow, tight or sat"
         );
         assert_eq!(
             err(SolveRequest {

@@ -558,7 +558,7 @@ pub(crate) enum Cmd {
         instance: PathBuf,
         /// The solution file.
         solution: PathBuf,
-        /// The model a raw solver output belongs to (sliding: neos, flow or sat; edge: milp,
+        /// The model a raw solver output belongs to (sliding: neos, flow, tight or sat; edge: milp,
         /// clique, sat or maxsat).
         #[arg(long, value_parser = model_names())]
         model: Option<ModelName>,
