@@ -681,7 +681,10 @@ mod tests {
         let f = Fsm::build(3, 3, 12).unwrap();
         for tiles in &boards {
             for bpmx in [false, true] {
-                let opts = IdaOptions { bpmx, fsm: Some(&f) };
+                let opts = IdaOptions {
+                    bpmx,
+                    fsm: Some(&f),
+                };
                 let one = search_with(&db, 3, 3, tiles, None, opts);
                 let many = search_parallel_from(&db, (3, 3, tiles), None, opts, 2, 0);
                 assert_eq!(many.outcome, one.outcome, "{tiles:?}, BPMX {bpmx}");

@@ -773,9 +773,9 @@ impl AdditivePdb {
             let mut region = 1u32;
             loop {
                 let mut grown = region;
-                for c in 0..n {
+                for (c, list) in nbrs.iter().enumerate() {
                     if region >> c & 1 == 1 {
-                        for &(d, _) in &nbrs[c] {
+                        for &(d, _) in list {
                             grown |= 1 << d;
                         }
                     }
