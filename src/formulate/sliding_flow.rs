@@ -46,6 +46,92 @@ pub(crate) fn neighbours(c: usize, rows: usize, cols: usize) -> impl Iterator<It
     [up, down, left, right].into_iter().flatten()
 }
 
+/// The variables `flow` and [`super::sliding_tight`] share, for the rows they share.
+pub(crate) struct FlowVars<'v> {
+    /// `a[(i, c, t)]`: item i (0 = the blank) in cell c at t.
+    pub(crate) a: &'v BTreeMap<(usize, usize, usize), Var>,
+    /// `f[(i, c, d, t)]`: tile i slides from c to d at step t.
+    pub(crate) f: &'v BTreeMap<(usize, usize, usize, usize), Var>,
+    /// `mv[(c, d, t)]`: the blank moves from c to d at step t.
+    pub(crate) mv: &'v BTreeMap<(usize, usize, usize), Var>,
+}
+
+impl FlowVars<'_> {
+    /// One item per cell (`cell`) and one cell per item (`item`) at every t.
+    pub(crate) fn assignment_rows(
+        &self,
+        m: &mut Model,
+        n: usize,
+        t_max: usize,
+    ) -> Result<(), ModelError> {
+        let a = self.a;
+        for t in 0..=t_max {
+            for c in 0..n {
+                let terms: Vec<(Var, f64)> = (0..n)
+                    .filter_map(|i| a.get(&(i, c, t)).map(|&v| (v, 1.0)))
+                    .collect();
+                m.add_row(&format!("cell_c{c}_t{t}"), &terms, Sense::Eq, 1.0)?;
+            }
+            for i in 0..n {
+                let terms: Vec<(Var, f64)> = (0..n)
+                    .filter_map(|c| a.get(&(i, c, t)).map(|&v| (v, 1.0)))
+                    .collect();
+                m.add_row(&format!("item_i{i}_t{t}"), &terms, Sense::Eq, 1.0)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Step t's flow conservation per item and cell (`cons`) and the swap coupling of each
+    /// blank move with the tile it exchanges (`swap`); `moves[t - 1]` are step t's moves.
+    pub(crate) fn step_rows(
+        &self,
+        m: &mut Model,
+        moves: &[Vec<(usize, usize, Var)>],
+        rows: usize,
+        cols: usize,
+        n: usize,
+        t: usize,
+    ) -> Result<(), ModelError> {
+        let (a, f, mv) = (self.a, self.f, self.mv);
+        for i in 0..n {
+            for c in 0..n {
+                let mut terms = Vec::new();
+                if let Some(&v) = a.get(&(i, c, t)) {
+                    terms.push((v, 1.0));
+                }
+                if let Some(&v) = a.get(&(i, c, t - 1)) {
+                    terms.push((v, -1.0));
+                }
+                for d in neighbours(c, rows, cols) {
+                    let (out, inn) = if i == 0 {
+                        (mv.get(&(c, d, t)), mv.get(&(d, c, t)))
+                    } else {
+                        (f.get(&(i, c, d, t)), f.get(&(i, d, c, t)))
+                    };
+                    if let Some(&v) = out {
+                        terms.push((v, 1.0));
+                    }
+                    if let Some(&v) = inn {
+                        terms.push((v, -1.0));
+                    }
+                }
+                if !terms.is_empty() {
+                    m.add_row(&format!("cons_i{i}_c{c}_t{t}"), &terms, Sense::Eq, 0.0)?;
+                }
+            }
+        }
+        for &(bc, bd, v) in &moves[t - 1] {
+            let mut terms: Vec<(Var, f64)> = (1..n)
+                .filter_map(|i| f.get(&(i, bd, bc, t)).map(|&x| (x, 1.0)))
+                .collect();
+            terms.push((v, -1.0));
+            m.add_row(&format!("swap_c{bd}_d{bc}_t{t}"), &terms, Sense::Eq, 0.0)?;
+        }
+        Ok(())
+    }
+}
+
 /// Build the flow model for `puzzle` → `goal` with at most `horizon` moves.
 pub fn build(puzzle: &SlidingPuzzle, goal: Goal, horizon: usize) -> Result<FlowModel, ModelError> {
     let (rows, cols) = (puzzle.rows(), puzzle.cols());
@@ -107,55 +193,14 @@ pub fn build(puzzle: &SlidingPuzzle, goal: Goal, horizon: usize) -> Result<FlowM
         moves.push(step);
     }
 
-    for t in 0..=t_max {
-        for c in 0..n {
-            let terms: Vec<(Var, f64)> = (0..n)
-                .filter_map(|i| a.get(&(i, c, t)).map(|&v| (v, 1.0)))
-                .collect();
-            m.add_row(&format!("cell_c{c}_t{t}"), &terms, Sense::Eq, 1.0)?;
-        }
-        for i in 0..n {
-            let terms: Vec<(Var, f64)> = (0..n)
-                .filter_map(|c| a.get(&(i, c, t)).map(|&v| (v, 1.0)))
-                .collect();
-            m.add_row(&format!("item_i{i}_t{t}"), &terms, Sense::Eq, 1.0)?;
-        }
-    }
+    let flow_vars = FlowVars {
+        a: &a,
+        f: &f,
+        mv: &mv,
+    };
+    flow_vars.assignment_rows(&mut m, n, t_max)?;
     for t in 1..=t_max {
-        for i in 0..n {
-            for c in 0..n {
-                let mut terms = Vec::new();
-                if let Some(&v) = a.get(&(i, c, t)) {
-                    terms.push((v, 1.0));
-                }
-                if let Some(&v) = a.get(&(i, c, t - 1)) {
-                    terms.push((v, -1.0));
-                }
-                for d in neighbours(c, rows, cols) {
-                    let (out, inn) = if i == 0 {
-                        (mv.get(&(c, d, t)), mv.get(&(d, c, t)))
-                    } else {
-                        (f.get(&(i, c, d, t)), f.get(&(i, d, c, t)))
-                    };
-                    if let Some(&v) = out {
-                        terms.push((v, 1.0));
-                    }
-                    if let Some(&v) = inn {
-                        terms.push((v, -1.0));
-                    }
-                }
-                if !terms.is_empty() {
-                    m.add_row(&format!("cons_i{i}_c{c}_t{t}"), &terms, Sense::Eq, 0.0)?;
-                }
-            }
-        }
-        for &(bc, bd, v) in &moves[t - 1] {
-            let mut terms: Vec<(Var, f64)> = (1..n)
-                .filter_map(|i| f.get(&(i, bd, bc, t)).map(|&x| (x, 1.0)))
-                .collect();
-            terms.push((v, -1.0));
-            m.add_row(&format!("swap_c{bd}_d{bc}_t{t}"), &terms, Sense::Eq, 0.0)?;
-        }
+        flow_vars.step_rows(&mut m, &moves, rows, cols, n, t)?;
         let one: Vec<(Var, f64)> = moves[t - 1].iter().map(|&(_, _, v)| (v, 1.0)).collect();
         if !one.is_empty() {
             m.add_row(&format!("one_t{t}"), &one, Sense::Le, 1.0)?;

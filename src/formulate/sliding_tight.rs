@@ -72,7 +72,7 @@
 //!
 //! Objective: minimise Σ s (= Σ m, the blank's moves, as in the faithful model).
 
-use super::sliding_flow::{FlowModel, dist, neighbours};
+use super::sliding_flow::{FlowModel, FlowVars, dist, neighbours};
 use crate::model::milp::{Model, ModelError, ObjSense, Sense, Var, VarKind};
 use crate::puzzle::sliding::{Goal, SlidingPuzzle};
 use std::collections::BTreeMap;
@@ -219,55 +219,14 @@ pub fn build(
     }
 
     // The rows `flow` has (but `one`).
-    for t in 0..=t_max {
-        for c in 0..n {
-            let terms: Vec<(Var, f64)> = (0..n)
-                .filter_map(|i| a.get(&(i, c, t)).map(|&v| (v, 1.0)))
-                .collect();
-            m.add_row(&format!("cell_c{c}_t{t}"), &terms, Sense::Eq, 1.0)?;
-        }
-        for i in 0..n {
-            let terms: Vec<(Var, f64)> = (0..n)
-                .filter_map(|c| a.get(&(i, c, t)).map(|&v| (v, 1.0)))
-                .collect();
-            m.add_row(&format!("item_i{i}_t{t}"), &terms, Sense::Eq, 1.0)?;
-        }
-    }
+    let flow_vars = FlowVars {
+        a: &a,
+        f: &f,
+        mv: &mv,
+    };
+    flow_vars.assignment_rows(&mut m, n, t_max)?;
     for t in 1..=t_max {
-        for i in 0..n {
-            for c in 0..n {
-                let mut terms = Vec::new();
-                if let Some(&v) = a.get(&(i, c, t)) {
-                    terms.push((v, 1.0));
-                }
-                if let Some(&v) = a.get(&(i, c, t - 1)) {
-                    terms.push((v, -1.0));
-                }
-                for d in neighbours(c, rows, cols) {
-                    let (out, inn) = if i == 0 {
-                        (mv.get(&(c, d, t)), mv.get(&(d, c, t)))
-                    } else {
-                        (f.get(&(i, c, d, t)), f.get(&(i, d, c, t)))
-                    };
-                    if let Some(&v) = out {
-                        terms.push((v, 1.0));
-                    }
-                    if let Some(&v) = inn {
-                        terms.push((v, -1.0));
-                    }
-                }
-                if !terms.is_empty() {
-                    m.add_row(&format!("cons_i{i}_c{c}_t{t}"), &terms, Sense::Eq, 0.0)?;
-                }
-            }
-        }
-        for &(bc, bd, v) in &moves[t - 1] {
-            let mut terms: Vec<(Var, f64)> = (1..n)
-                .filter_map(|i| f.get(&(i, bd, bc, t)).map(|&x| (x, 1.0)))
-                .collect();
-            terms.push((v, -1.0));
-            m.add_row(&format!("swap_c{bd}_d{bc}_t{t}"), &terms, Sense::Eq, 0.0)?;
-        }
+        flow_vars.step_rows(&mut m, &moves, rows, cols, n, t)?;
         let mut act: Vec<(Var, f64)> = moves[t - 1].iter().map(|&(_, _, v)| (v, 1.0)).collect();
         act.push((s[t - 1], -1.0));
         m.add_row(&format!("act_t{t}"), &act, Sense::Eq, 0.0)?;

@@ -92,6 +92,43 @@ struct Ida<'a, H: Heuristic> {
     fsm: Option<&'a Fsm>,
 }
 
+impl<'a, H: Heuristic> Ida<'a, H> {
+    /// A walker on `tiles` with no node counted and no path yet.
+    fn new(
+        heur: &'a H,
+        tiles: &[u8],
+        nbrs: Vec<([(usize, u8); 4], u8)>,
+        deadline: Option<Instant>,
+        fsm: Option<&'a Fsm>,
+    ) -> Self {
+        Ida {
+            heur,
+            tiles: tiles.to_vec(),
+            nbrs,
+            path: Vec::with_capacity(256),
+            nodes: 0,
+            next_bound: u32::MAX,
+            deadline,
+            stopped: false,
+            refines: heur.refines(),
+            fsm,
+        }
+    }
+}
+
+/// [`neighbours`] in flat arrays: `[c].0[..[c].1]` (one indirection less per node than
+/// nested vectors).
+fn flat_neighbours(rows: usize, cols: usize) -> Vec<([(usize, u8); 4], u8)> {
+    neighbours(rows, cols)
+        .iter()
+        .map(|l| {
+            let mut a = [(0, 0); 4];
+            a[..l.len()].copy_from_slice(l);
+            (a, l.len() as u8)
+        })
+        .collect()
+}
+
 /// The blank's neighbours on a `rows × cols` board, as (cell, move code).
 pub fn neighbours(rows: usize, cols: usize) -> Vec<Vec<(usize, u8)>> {
     (0..rows * cols)
@@ -307,26 +344,8 @@ pub fn search_with<H: Heuristic>(
     let acc = heur.init(tiles);
     let initial_h = heur.refine(&acc);
     let blank = tiles.iter().position(|&t| t == 0).unwrap_or(0);
-    let lists = neighbours(rows, cols);
-    let mut ida = Ida {
-        heur,
-        tiles: tiles.to_vec(),
-        nbrs: lists
-            .iter()
-            .map(|l| {
-                let mut a = [(0, 0); 4];
-                a[..l.len()].copy_from_slice(l);
-                (a, l.len() as u8)
-            })
-            .collect(),
-        path: Vec::with_capacity(256),
-        nodes: 0,
-        next_bound: u32::MAX,
-        deadline,
-        stopped: false,
-        refines: heur.refines(),
-        fsm: opts.fsm,
-    };
+    let nbrs = flat_neighbours(rows, cols);
+    let mut ida = Ida::new(heur, tiles, nbrs, deadline, opts.fsm);
     let mut bound = initial_h;
     let mut iterations = Vec::new();
     loop {
@@ -423,14 +442,7 @@ where
     let acc = heur.init(tiles);
     let initial_h = heur.refine(&acc);
     let blank = tiles.iter().position(|&t| t == 0).unwrap_or(0);
-    let nbrs: Vec<([(usize, u8); 4], u8)> = neighbours(rows, cols)
-        .iter()
-        .map(|l| {
-            let mut a = [(0, 0); 4];
-            a[..l.len()].copy_from_slice(l);
-            (a, l.len() as u8)
-        })
-        .collect();
+    let nbrs = flat_neighbours(rows, cols);
     let is_goal = |t: &[u8]| t.iter().enumerate().all(|(c, &x)| x as usize == c);
     let mut nodes = 0u64;
     let mut bound = initial_h;
@@ -447,18 +459,7 @@ where
     // Small iterations run on this thread: starting threads and cutting the tree cost more
     // than they save below a few hundred thousand nodes (Korf's 100 took three times longer
     // with every iteration cut).
-    let mut seq = Ida {
-        heur,
-        tiles: tiles.to_vec(),
-        nbrs: nbrs.clone(),
-        path: Vec::with_capacity(256),
-        nodes: 0,
-        next_bound: u32::MAX,
-        deadline,
-        stopped: false,
-        refines: heur.refines(),
-        fsm: opts.fsm,
-    };
+    let mut seq = Ida::new(heur, tiles, nbrs.clone(), deadline, opts.fsm);
     let mut last = 0u64;
     loop {
         iterations.push(bound);
@@ -560,18 +561,7 @@ where
         std::thread::scope(|s| {
             for _ in 0..threads {
                 s.spawn(|| {
-                    let mut ida = Ida {
-                        heur,
-                        tiles: Vec::new(),
-                        nbrs: nbrs.clone(),
-                        path: Vec::with_capacity(256),
-                        nodes: 0,
-                        next_bound: u32::MAX,
-                        deadline,
-                        stopped: false,
-                        refines: heur.refines(),
-                        fsm: opts.fsm,
-                    };
+                    let mut ida = Ida::new(heur, &[], nbrs.clone(), deadline, opts.fsm);
                     let mut recounted = 0u64;
                     loop {
                         let i = taken.fetch_add(1, Ordering::Relaxed);
