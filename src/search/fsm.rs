@@ -21,7 +21,7 @@
 //! (a word read from another cell is another word: the same letters may be forbidden from
 //! one cell and not from another, near the border).
 
-use super::ida::neighbours;
+use super::moves::neighbours;
 use std::collections::{HashSet, VecDeque};
 
 /// Largest board the automaton is built for (arrangements are kept in 5 bits per cell).
@@ -221,7 +221,7 @@ fn aho_corasick(words: &[Word]) -> (Vec<u32>, Vec<u32>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::ida::{DOWN, LEFT, RIGHT, UP};
+    use crate::search::moves::{DOWN, LEFT, RIGHT, UP};
 
     /// Replay `codes` from a board with the blank in `start`: the arrangement key, or `None`
     /// when a move leaves the board.

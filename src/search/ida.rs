@@ -41,14 +41,7 @@ pub struct IdaOptions<'f> {
     pub fsm: Option<&'f Fsm>,
 }
 
-/// Move codes used inside the search: the blank goes up, down, left, right. `m ^ 1` undoes `m`.
-pub const UP: u8 = 0;
-/// See [`UP`].
-pub const DOWN: u8 = 1;
-/// See [`UP`].
-pub const LEFT: u8 = 2;
-/// See [`UP`].
-pub const RIGHT: u8 = 3;
+pub use super::moves::{DOWN, LEFT, RIGHT, UP, neighbours};
 const NONE: u8 = 4;
 
 /// How a search ended.
@@ -125,29 +118,6 @@ fn flat_neighbours(rows: usize, cols: usize) -> Vec<([(usize, u8); 4], u8)> {
             let mut a = [(0, 0); 4];
             a[..l.len()].copy_from_slice(l);
             (a, l.len() as u8)
-        })
-        .collect()
-}
-
-/// The blank's neighbours on a `rows × cols` board, as (cell, move code).
-pub fn neighbours(rows: usize, cols: usize) -> Vec<Vec<(usize, u8)>> {
-    (0..rows * cols)
-        .map(|c| {
-            let (r, k) = (c / cols, c % cols);
-            let mut v = Vec::with_capacity(4);
-            if r > 0 {
-                v.push((c - cols, UP));
-            }
-            if r + 1 < rows {
-                v.push((c + cols, DOWN));
-            }
-            if k > 0 {
-                v.push((c - 1, LEFT));
-            }
-            if k + 1 < cols {
-                v.push((c + 1, RIGHT));
-            }
-            v
         })
         .collect()
 }

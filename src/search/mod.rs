@@ -14,6 +14,7 @@ pub mod bench;
 pub mod fsm;
 pub mod ida;
 pub mod manhattan;
+pub mod moves;
 pub mod pdb;
 pub mod rank;
 pub mod region;
