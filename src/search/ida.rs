@@ -109,6 +109,20 @@ impl<'a, H: Heuristic> Ida<'a, H> {
     }
 }
 
+impl<H: Heuristic> Ida<'_, H> {
+    /// One iteration from the root (blank in `blank`, estimate `h`) at `bound`, by the plain
+    /// walk or the BPMX one; `next_bound` is the next iteration's bound afterwards.
+    fn iterate(&mut self, blank: usize, bound: u32, acc: &H::Acc, h: u32, bpmx: bool) -> bool {
+        self.next_bound = u32::MAX;
+        if bpmx {
+            self.nodes += 1; // the root, as the plain walk counts it
+            self.dfs_bpmx(blank, 0, bound, acc, h, NONE, fsm::START)
+        } else {
+            self.dfs(blank, 0, bound, *acc, NONE, fsm::START)
+        }
+    }
+}
+
 /// [`neighbours`] in flat arrays: `[c].0[..[c].1]` (one indirection less per node than
 /// nested vectors).
 fn flat_neighbours(rows: usize, cols: usize) -> Vec<([(usize, u8); 4], u8)> {
@@ -320,14 +334,7 @@ pub fn search_with<H: Heuristic>(
     let mut iterations = Vec::new();
     loop {
         iterations.push(bound);
-        ida.next_bound = u32::MAX;
-        let found = if opts.bpmx {
-            ida.nodes += 1; // the root, as the plain search counts it
-            ida.dfs_bpmx(blank, 0, bound, &acc, initial_h, NONE, fsm::START)
-        } else {
-            ida.dfs(blank, 0, bound, acc, NONE, fsm::START)
-        };
-        if found {
+        if ida.iterate(blank, bound, &acc, initial_h, opts.bpmx) {
             return IdaResult {
                 outcome: IdaOutcome::Solved(ida.path),
                 nodes: ida.nodes,
@@ -434,14 +441,8 @@ where
     loop {
         iterations.push(bound);
         if last < parallel_from {
-            seq.next_bound = u32::MAX;
             let before = seq.nodes;
-            let found = if opts.bpmx {
-                seq.nodes += 1;
-                seq.dfs_bpmx(blank, 0, bound, &acc, initial_h, NONE, fsm::START)
-            } else {
-                seq.dfs(blank, 0, bound, acc, NONE, fsm::START)
-            };
+            let found = seq.iterate(blank, bound, &acc, initial_h, opts.bpmx);
             last = seq.nodes - before;
             nodes += last;
             if found {
