@@ -265,3 +265,55 @@ fn unknown_or_misfitting_partitions_exit_2() {
     assert_eq!(r.code, 2);
     insta::assert_snapshot!("tilekit_pdb_unknown", r.stderr);
 }
+
+/// The search options through `bench`: the plans still replay at the published lengths, and
+/// the flags refuse what they cannot do with one clear sentence and exit 2.
+#[test]
+fn bench_search_options_solve_and_refuse_what_they_cannot() {
+    let dir = TempDir::new().unwrap();
+    let r = tilekit(
+        dir.path(),
+        &[
+            "bench",
+            "korf100",
+            "--limit",
+            "3",
+            "--dual",
+            "--bpmx",
+            "--fsm",
+            "12",
+            "--threads",
+            "2",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout
+            .contains("total: 3 of 3 solved optimally and replayed, 0 mismatches"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("dual reflection, BPMX, FSM 12 moves, 2 threads")
+    );
+    for (args, says) in [
+        (
+            &["bench", "edge", "--dual"][..],
+            "--dual, --bpmx and --fsm apply",
+        ),
+        (
+            &["bench", "korf100", "--threads", "0"],
+            "--threads takes 1 to 256",
+        ),
+        (&["bench", "korf100", "--fsm", "21"], "21 is not in 0..=20"),
+    ] {
+        let r = tilekit(dir.path(), args);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains(says), "{args:?}: {}", r.stderr);
+        assert_eq!(
+            r.stderr.trim().lines().count(),
+            1 + 2 * usize::from(args[2] == "--fsm")
+        );
+    }
+}
