@@ -15,6 +15,19 @@
 //! whole `certify_plan` wall-clock, leaves, summed solver and checker seconds (medians of
 //! `CERT_RUNS`), total proof size, and how many runs certified.
 //!
+//! `CERT_MODE=plan` certifies every instance whose optimum is in `CERT_LENGTHS` (default
+//! 40 to 54), not only the first of each length, from its stated optimum as `--via native`
+//! would (no SAT search): one row per instance and encoding (`CERT_ENCODINGS`, default
+//! strong,pdb) with the refutation, proof, check and whole `certify_plan` wall-clock; the
+//! solver and the checker each get `CERT_LIMIT` seconds. `CERT_IDS` keeps only those ids;
+//! `CERT_DIRECTION=backward` refutes the formula running from the goal back to the start.
+//!
+//! `CERT_MODE=families` measures what each lower-bound clause family of the `pdb` encoding
+//! pays: the formula at L − 2 for every instance with id in `CERT_IDS` (default 109,121,138),
+//! in `strong` and with each family alone and all three (`sliding_sat::build_bounded`), solved
+//! without a proof (`CERT_SOLVER`, `CERT_LIMIT` seconds): clauses and seconds; then `strong`
+//! and `pdb` running backward (`sliding_sat::Direction`).
+//!
 //! `CERT_MODE=search` instead times the whole horizon search with varisat (no proofs): rebuild
 //! a formula per horizon (pruned, strong) against one open formula solved incrementally with
 //! goal assumptions (`sliding_sat::build_open`, built to L + 2 steps).
@@ -169,9 +182,20 @@ fn main() {
         proof_dir: None,
         split: 0,
         jobs: 1,
+        direction: match env("CERT_DIRECTION", "forward").as_str() {
+            "forward" => None,
+            "backward" => Some(sliding_sat::Direction::Backward),
+            other => panic!("CERT_DIRECTION: forward or backward, not {other}"),
+        },
     };
     if env("CERT_MODE", "certify") == "split" {
         return split_mode(&producer, opts, limit);
+    }
+    if env("CERT_MODE", "certify") == "plan" {
+        return plan_mode(&producer, opts, limit);
+    }
+    if env("CERT_MODE", "certify") == "families" {
+        return families_mode(&producer, limit);
     }
     println!(
         "solver {solver}, limit {} s per run, median of {runs}",
@@ -217,6 +241,169 @@ fn main() {
                 c.cnf_clauses.map_or("-".into(), |v| v.to_string()),
                 c.proof_bytes.map_or("-".into(), certify::human_bytes),
                 ps + ss + cs,
+                if c.certified {
+                    "yes".to_string()
+                } else {
+                    format!("no: {}", c.statement)
+                }
+            );
+        }
+    }
+}
+
+/// Every instance of the short set whose optimum is in `lengths`: (id, optimum, board).
+fn instances(lengths: &[usize]) -> Vec<(usize, usize, SlidingPuzzle)> {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("models/sliding/fifteen_small_by_length.txt");
+    let text = std::fs::read_to_string(path).unwrap();
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            l.split_whitespace()
+                .map(|x| x.parse::<usize>().unwrap())
+                .collect::<Vec<_>>()
+        })
+        .filter(|f| lengths.contains(&f[1]))
+        .map(|f| {
+            let tiles = f[3..].iter().map(|&t| t as u16).collect();
+            (f[0], f[1], SlidingPuzzle::new(4, 4, tiles).unwrap())
+        })
+        .collect()
+}
+
+/// `CERT_MODE=families`: see the module docs.
+fn families_mode(producer: &Producer<'_>, limit: Duration) {
+    use sliding_sat::BoundFamilies;
+    let ids: Vec<usize> = env("CERT_IDS", "109,121,138")
+        .split(',')
+        .map(|x| x.parse().unwrap())
+        .collect();
+    let none = BoundFamilies {
+        tile_blank: false,
+        pair_blank: false,
+        linear_conflicts: false,
+    };
+    let variants = [
+        ("strong", none),
+        (
+            "+ tile-blank",
+            BoundFamilies {
+                tile_blank: true,
+                ..none
+            },
+        ),
+        (
+            "+ pair-blank",
+            BoundFamilies {
+                pair_blank: true,
+                ..none
+            },
+        ),
+        (
+            "+ linear conflicts",
+            BoundFamilies {
+                linear_conflicts: true,
+                ..none
+            },
+        ),
+        ("pdb (all three)", BoundFamilies::ALL),
+    ];
+    println!(
+        "solver {}, no proof, limit {} s, one run each",
+        producer.name(),
+        limit.as_secs()
+    );
+    println!("| id | L | clauses at L−2 | variant | refute L−2 (s) |");
+    println!("|---|---|---|---|---|");
+    let all: Vec<usize> = (4..=54).collect();
+    for (id, l, p) in instances(&all)
+        .into_iter()
+        .filter(|(id, ..)| ids.contains(id))
+    {
+        let backward = [Encoding::Strong, Encoding::Pdb].map(|e| {
+            let name = format!("{}, backward", e.name());
+            (name, Some(e), none)
+        });
+        let forward = variants.map(|(name, f)| (name.to_string(), None, f));
+        for (name, backward, families) in forward.into_iter().chain(backward) {
+            let enc = match backward {
+                None => sliding_sat::build_bounded(&p, Goal::BlankFirst, l - 2, families),
+                Some(e) => sliding_sat::build_directed(
+                    &p,
+                    Goal::BlankFirst,
+                    l - 2,
+                    e,
+                    sliding_sat::Direction::Backward,
+                ),
+            };
+            let t = Instant::now();
+            let outcome = producer
+                .solver
+                .solve(
+                    enc.cnf(),
+                    &Limits {
+                        time: limit,
+                        ..producer.limits
+                    },
+                )
+                .unwrap();
+            let secs = t.elapsed().as_secs_f64();
+            let cell = match outcome {
+                SatOutcome::Unsat => format!("{secs:.2}"),
+                SatOutcome::Unknown => format!("> {} (no answer)", limit.as_secs()),
+                SatOutcome::Sat(_) => {
+                    panic!("id {id}: a plan of {} moves, below the optimum", l - 2)
+                }
+            };
+            println!(
+                "| {id} | {l} | {} | {name} | {cell} |",
+                enc.cnf().num_clauses()
+            );
+        }
+    }
+}
+
+/// `CERT_MODE=plan`: see the module docs.
+fn plan_mode(producer: &Producer<'_>, opts: CertifyOptions, limit: Duration) {
+    let lengths: Vec<usize> = env("CERT_LENGTHS", "40,41,42,43,44,45,46,47,48,49,50,51,52,54")
+        .split(',')
+        .map(|x| x.parse().unwrap())
+        .collect();
+    let encodings: Vec<Encoding> = env("CERT_ENCODINGS", "strong,pdb")
+        .split(',')
+        .map(|x| Encoding::parse(x).unwrap())
+        .collect();
+    println!(
+        "producer {}, limit {} s per solver or checker run, one run each",
+        producer.name(),
+        limit.as_secs()
+    );
+    println!(
+        "| id | L | encoding | vars / clauses at L−2 | refute L−2 (s) | proof | check (s) | wall-clock (s) | certified |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|");
+    let ids: Vec<usize> = env("CERT_IDS", "")
+        .split(',')
+        .filter(|x| !x.is_empty())
+        .map(|x| x.parse().unwrap())
+        .collect();
+    for (id, l, p) in instances(&lengths)
+        .into_iter()
+        .filter(|(id, ..)| ids.is_empty() || ids.contains(id))
+    {
+        for &e in &encodings {
+            let t = Instant::now();
+            let c = certify::certify_plan(&p, Goal::BlankFirst, l, e, producer, &opts).unwrap();
+            let wall = t.elapsed().as_secs_f64();
+            let secs = |x: Option<f64>| x.map_or("-".into(), |s| format!("{s:.2}"));
+            println!(
+                "| {id} | {l} | {} | {} / {} | {} | {} | {} | {wall:.1} | {} |",
+                e.name(),
+                c.cnf_vars.map_or("-".into(), |v| v.to_string()),
+                c.cnf_clauses.map_or("-".into(), |v| v.to_string()),
+                secs(c.solve_seconds),
+                c.proof_bytes.map_or("-".into(), certify::human_bytes),
+                secs(c.checker_seconds),
                 if c.certified {
                     "yes".to_string()
                 } else {

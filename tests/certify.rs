@@ -13,7 +13,7 @@ use std::process::Command;
 use std::time::Duration;
 use tilekit::certify::{self, CheckVerdict, CheckerSpec, ProofFormat};
 use tilekit::format::dimacs_cnf::write_cnf;
-use tilekit::formulate::sliding_sat::{self, Encoding};
+use tilekit::formulate::sliding_sat::{self, Direction, Encoding};
 use tilekit::route::sliding::{self, SolveRequest, load as load_sliding};
 use tilekit::route::{Report, Route, quiet};
 use tilekit::solve::Limits;
@@ -61,6 +61,7 @@ fn certified(solver: &str, proof_dir: Option<PathBuf>) -> SolveRequest {
             proof_dir,
             split: 0,
             jobs: 1,
+            direction: Default::default(),
         }),
         ..SolveRequest::new(Route::Sat, Limits::new(Duration::from_secs(60), 1))
     }
@@ -164,7 +165,12 @@ fn every_encoding_finds_the_stated_optima() {
     batch.extend(rows("fifteen_small_by_length.txt", 4, &[6, 10, 14]));
     assert!(batch.len() >= 20, "{}", batch.len());
     for (p, optimum) in batch {
-        for e in [Encoding::Plain, Encoding::Pruned, Encoding::Strong] {
+        for e in [
+            Encoding::Plain,
+            Encoding::Pruned,
+            Encoding::Strong,
+            Encoding::Pdb,
+        ] {
             let plan = tilekit::search::sat_horizon::solve_optimal_with(
                 &p,
                 Goal::BlankFirst,
@@ -269,9 +275,16 @@ fn tampered_proofs_are_rejected() {
         time_limit: Duration::from_secs(60),
     };
     let recheck = |t: usize, proof: &Path| {
-        certify::recheck(&p20, goal, t, Encoding::Pruned, proof, &spec)
-            .unwrap()
-            .verdict
+        certify::recheck(
+            &p20,
+            goal,
+            t,
+            (Encoding::Pruned, Direction::Forward),
+            proof,
+            &spec,
+        )
+        .unwrap()
+        .verdict
     };
     assert_eq!(recheck(18, &bin), CheckVerdict::Verified);
     std::fs::write(&tampered, b"").unwrap();
@@ -361,7 +374,15 @@ fn cli_certificate_fields_and_text() {
         skip_unit_deletions: true,
         time_limit: Duration::from_secs(60),
     };
-    let again = certify::recheck(&p, Goal::BlankLast, 9, Encoding::Strong, &proof, &spec).unwrap();
+    let again = certify::recheck(
+        &p,
+        Goal::BlankLast,
+        9,
+        (Encoding::Strong, Direction::Forward),
+        &proof,
+        &spec,
+    )
+    .unwrap();
     assert_eq!(again.verdict, CheckVerdict::Verified);
 
     if require("cadical") {
@@ -471,20 +492,33 @@ fn cli_certifies_a_given_plan() {
     let text = std::fs::read_to_string(&plan).unwrap();
     let padded = dir.path().join("padded.txt");
     std::fs::write(&padded, format!("{text}DU\n")).unwrap();
-    let r = tilekit(&[&base[..], &["--certify", "--plan", s(&padded)]].concat());
-    assert_eq!(r.code, 1, "{}", r.stdout);
-    // The shorter plan is named, and it really is one (replayed here again).
-    let line = r.stdout.lines().nth(1).unwrap_or_default();
-    let shorter = line
-        .strip_prefix("certificate FAILED: varisat found a plan of exactly 20 moves (")
-        .and_then(|rest| {
-            rest.strip_suffix(", verified by replay): the given plan of 22 is NOT optimal")
-        })
-        .unwrap_or_else(|| panic!("{}", r.stdout));
-    assert_eq!(shorter.len(), 20);
-    let moves = tilekit::puzzle::sliding::parse_moves(shorter, "shorter").unwrap();
-    let p = load_sliding(&f20, Goal::BlankFirst).unwrap();
-    assert!(p.replay(&moves).unwrap().is_goal(Goal::BlankFirst));
+    // Both ways (backward is the default with the pdb encoding a given plan gets): a model
+    // of the backward formula is turned into a forward plan before it is replayed.
+    for direction in ["forward", "backward"] {
+        let r = tilekit(
+            &[
+                &base[..],
+                &["--certify", "--plan", s(&padded), "--direction", direction],
+            ]
+            .concat(),
+        );
+        assert_eq!(r.code, 1, "{}", r.stdout);
+        // The shorter plan is named, and it really is one (replayed here again).
+        let line = r.stdout.lines().nth(1).unwrap_or_default();
+        let shorter = line
+            .strip_prefix("certificate FAILED: varisat found a plan of exactly 20 moves (")
+            .and_then(|rest| {
+                rest.strip_suffix(", verified by replay): the given plan of 22 is NOT optimal")
+            })
+            .unwrap_or_else(|| panic!("{direction}: {}", r.stdout));
+        assert_eq!(shorter.len(), 20);
+        let moves = tilekit::puzzle::sliding::parse_moves(shorter, "shorter").unwrap();
+        let p = load_sliding(&f20, Goal::BlankFirst).unwrap();
+        assert!(
+            p.replay(&moves).unwrap().is_goal(Goal::BlankFirst),
+            "{direction}"
+        );
+    }
     // A plan that does not replay is not certified at all.
     let bad = dir.path().join("bad.txt");
     std::fs::write(&bad, "UUUU\n").unwrap();
@@ -526,6 +560,17 @@ fn cli_certifies_the_native_plan() {
         );
         assert_eq!(v["certificate"]["certified"], true);
         assert_eq!(v["certificate"]["unsat_horizon"], 22);
+        // Only the refutation is left, so the default is the pattern-database encoding,
+        // running backward.
+        assert_eq!(v["certificate"]["encoding"], "pdb");
+        assert_eq!(v["certificate"]["direction"], "backward");
+        let statement = v["certificate"]["statement"].as_str().unwrap();
+        assert!(
+            statement.starts_with(
+                "the pdb formula for exactly 22 moves from the goal back to the start is unsatisfiable (proof checked)"
+            ),
+            "{statement}"
+        );
         assert_eq!(v["certificate"]["producer"], solver);
         assert_eq!(v["certificate"]["checker_verdict"], "verified");
     }
@@ -541,6 +586,77 @@ fn cli_certifies_the_native_plan() {
     ]);
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("--plan gives the plan"), "{}", r.stderr);
+}
+
+/// A kept proof of the pdb formula (`--proof-dir`) re-checks against the formula rebuilt in
+/// its own direction and is rejected against the other direction's formula: the two are
+/// different files, and the certificate names which one was refuted.
+#[test]
+fn pdb_proofs_recheck_only_in_their_own_direction() {
+    if !(require("rate") && require("cadical")) {
+        return;
+    }
+    let f20 = models().join("fifteen_len20.txt");
+    let p = load_sliding(&f20, Goal::BlankFirst).unwrap();
+    let spec = CheckerSpec {
+        program: "rate".into(),
+        skip_unit_deletions: false,
+        time_limit: Duration::from_secs(60),
+    };
+    for (name, direction, other) in [
+        ("forward", Direction::Forward, Direction::Backward),
+        ("backward", Direction::Backward, Direction::Forward),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let kept = dir.path().join("proofs");
+        let r = tilekit(&[
+            "solve",
+            s(&f20),
+            "--goal",
+            "blank-first",
+            "--via",
+            "native",
+            "--certify",
+            "--solver",
+            "cadical",
+            "--encoding",
+            "pdb",
+            "--direction",
+            name,
+            "--proof-dir",
+            s(&kept),
+            "--json",
+        ]);
+        assert_eq!(r.code, 0, "{name}: {}{}", r.stdout, r.stderr);
+        let v = json(&r);
+        assert_eq!(v["certificate"]["certified"], true, "{name}");
+        assert_eq!(v["certificate"]["direction"], name);
+        let proof = kept.join("sliding_T18.drat");
+        let again = certify::recheck(
+            &p,
+            Goal::BlankFirst,
+            18,
+            (Encoding::Pdb, direction),
+            &proof,
+            &spec,
+        )
+        .unwrap();
+        assert_eq!(again.verdict, CheckVerdict::Verified, "{name}");
+        let wrong = certify::recheck(
+            &p,
+            Goal::BlankFirst,
+            18,
+            (Encoding::Pdb, other),
+            &proof,
+            &spec,
+        )
+        .unwrap();
+        assert_eq!(
+            wrong.verdict,
+            CheckVerdict::Rejected,
+            "{name} against the other way"
+        );
+    }
 }
 
 /// A proof producer that gives no answer for L − 2 within the limit: the plan still replays,
@@ -856,6 +972,7 @@ fn split_leaves_missing_or_altered_are_not_a_covering() {
         proof_dir: None,
         split: 2,
         jobs: 2,
+        direction: Default::default(),
     };
     let c = certify::certify_plan(
         &p,

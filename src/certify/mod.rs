@@ -24,7 +24,7 @@
 //! leaves' cubes cover every assignment ([`split`] argues and checks this).
 
 use crate::format::dimacs_cnf::write_cnf;
-use crate::formulate::sliding_sat::{self, Encoding};
+use crate::formulate::sliding_sat::{self, Direction, Encoding};
 use crate::model::answer::SatOutcome;
 use crate::model::cnf::Cnf;
 use crate::puzzle::sliding::{Goal, SlidingPuzzle};
@@ -290,6 +290,8 @@ pub struct Certificate {
     pub statement: String,
     /// The encoding of the refuted formula.
     pub encoding: Encoding,
+    /// Which way the refuted formula runs (from the start, or from the goal back to it).
+    pub direction: Direction,
     /// Variables of the refuted formula.
     pub cnf_vars: Option<usize>,
     /// Clauses of the refuted formula.
@@ -414,6 +416,9 @@ pub struct CertifyOptions {
     pub split: usize,
     /// Leaves run at once (`--split-jobs`).
     pub jobs: usize,
+    /// Which way the formula for L − 2 runs where the certificate refutes it itself
+    /// (`--direction`; `None`: forward); a SAT search's own refutation runs forward.
+    pub direction: Option<Direction>,
 }
 
 /// The encoding of the proof file at `path`, from its first 64 kB (proofs can be gigabytes).
@@ -614,6 +619,7 @@ fn certify_length(
         unsat_horizon: None,
         statement: String::new(),
         encoding,
+        direction: Direction::Forward,
         cnf_vars: None,
         cnf_clauses: None,
         producer: None,
@@ -646,7 +652,8 @@ fn certify_length(
             // Either the plan came from elsewhere, or the search began at L (the lower
             // bound) and never solved L − 2; the bound then already proves optimality, but
             // refute L − 2 anyway so that every certificate carries a checked proof.
-            let enc = sliding_sat::build_encoding(puzzle, goal, t, encoding);
+            cert.direction = opts.direction.unwrap_or_default();
+            let enc = sliding_sat::build_directed(puzzle, goal, t, encoding, cert.direction);
             if opts.split > 0 {
                 let cert = certify_split(puzzle, goal, &enc, producer, opts, dir, cert)?;
                 let sat_leaf = cert.split.as_ref().is_some_and(|s| {
@@ -718,8 +725,13 @@ fn certify_length(
         } else {
             ""
         };
+        let way = match cert.direction {
+            Direction::Forward => "",
+            // A plan one way, reversed with each move inverted, is a plan the other way.
+            Direction::Backward => " from the goal back to the start",
+        };
         format!(
-            "the {} formula for exactly {t} moves is unsatisfiable (proof checked), so no plan of {t} moves exists, none shorter of the same parity (padding with back-and-forth moves), none of the other parity; the replayed plan of {len} is optimal{also}",
+            "the {} formula for exactly {t} moves{way} is unsatisfiable (proof checked), so no plan of {t} moves exists, none shorter of the same parity (padding with back-and-forth moves), none of the other parity; the replayed plan of {len} is optimal{also}",
             encoding.name()
         )
     } else {
@@ -896,19 +908,19 @@ pub fn parity_lower_bound(cols: usize, start: &[u16], goal: &[u16]) -> Option<us
 }
 
 /// Check a kept proof (`--proof-dir`) again, from the puzzle: rebuild the formula for
-/// `horizon` in `encoding`, write it to a fresh temporary file, and run the
+/// `horizon` in `encoding` running `direction`, write it to a fresh temporary file, and run the
 /// checker on it and `proof`. Used to re-check (or test tampering with) a certificate.
 pub fn recheck(
     puzzle: &SlidingPuzzle,
     goal: Goal,
     horizon: usize,
-    encoding: Encoding,
+    (encoding, direction): (Encoding, Direction),
     proof: &Path,
     spec: &CheckerSpec,
 ) -> Result<CheckRun, CertifyError> {
     let dir = cleanup::tempdir().map_err(io_err(Path::new("temporary directory")))?;
     let cnf_path = dir.path().join("recheck.cnf");
-    let enc = sliding_sat::build_encoding(puzzle, goal, horizon, encoding);
+    let enc = sliding_sat::build_directed(puzzle, goal, horizon, encoding, direction);
     write_cnf_file(enc.cnf(), &cnf_path)?;
     check_drat(spec, &cnf_path, proof)
 }

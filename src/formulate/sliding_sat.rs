@@ -50,6 +50,25 @@ pub struct SlidingSat {
     at: Vec<Option<BoolVar>>,
     /// `moves[t][k]` is the move literal of `Move::ALL[k]` at step `t`.
     moves: Vec<[BoolVar; 4]>,
+    /// Each object's cell at step 0 and at step T (tile 0 is the blank): the puzzle's start
+    /// and goal, or the other way round for a [`Direction::Backward`] formula.
+    start: Vec<usize>,
+    target: Vec<usize>,
+    direction: Direction,
+}
+
+/// Which way a formula runs: from the start to the goal, or from the goal back to the start.
+/// A plan of exactly T moves one way, reversed and with each move inverted, is one the other
+/// way, so both formulas are satisfiable or unsatisfiable together; a solver may find one
+/// easier (the bound clauses and the counter are measured from different ends).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Direction {
+    /// Step 0 is the start, step T the goal.
+    #[default]
+    Forward,
+    /// Step 0 is the goal, step T the start.
+    Backward,
 }
 
 /// A model that does not encode a move sequence.
@@ -97,6 +116,14 @@ pub enum Encoding {
     /// moves: the clauses cut no plan, but let the solver see early that a prefix has wasted
     /// too many moves.
     Strong,
+    /// `Strong` plus lower-bound clauses from small pattern databases (see
+    /// [`SlidingSat::add_bound_clauses`]): after `t` moves the board must be within `T − t`
+    /// moves of the goal, and three admissible estimates of that distance are written as
+    /// clauses: the exact distance of each tile together with the blank (binary clauses), of
+    /// each pair of tiles sharing a goal row or column together with the blank (ternary
+    /// clauses), and linear conflicts added to the Manhattan counter (one literal per line and
+    /// step).
+    Pdb,
 }
 
 impl Encoding {
@@ -106,6 +133,7 @@ impl Encoding {
             "plain" => Some(Encoding::Plain),
             "pruned" => Some(Encoding::Pruned),
             "strong" => Some(Encoding::Strong),
+            "pdb" => Some(Encoding::Pdb),
             _ => None,
         }
     }
@@ -115,6 +143,7 @@ impl Encoding {
             Encoding::Plain => "plain",
             Encoding::Pruned => "pruned",
             Encoding::Strong => "strong",
+            Encoding::Pdb => "pdb",
         }
     }
 }
@@ -126,10 +155,64 @@ pub fn build_encoding(
     horizon: usize,
     encoding: Encoding,
 ) -> SlidingSat {
-    let mut enc = build_with(puzzle, goal, horizon, encoding != Encoding::Plain);
-    if encoding == Encoding::Strong {
-        enc.add_manhattan_slack(puzzle, goal);
+    build_directed(puzzle, goal, horizon, encoding, Direction::Forward)
+}
+
+/// [`build_encoding`] running the chosen way ([`Direction`]); [`SlidingSat::decode`] turns a
+/// backward model into the forward plan.
+pub fn build_directed(
+    puzzle: &SlidingPuzzle,
+    goal: Goal,
+    horizon: usize,
+    encoding: Encoding,
+    direction: Direction,
+) -> SlidingSat {
+    let prune = encoding != Encoding::Plain;
+    let mut enc = build_inner(puzzle, goal, horizon, prune, prune, true, direction);
+    match encoding {
+        Encoding::Plain | Encoding::Pruned => {}
+        Encoding::Strong => {
+            enc.add_manhattan_slack();
+        }
+        Encoding::Pdb => {
+            let counter = enc.add_manhattan_slack();
+            enc.add_bound_clauses(counter.as_ref(), BoundFamilies::ALL);
+        }
     }
+    enc
+}
+
+/// Which lower-bound clause families [`build_bounded`] adds on top of `Strong`
+/// ([`Encoding::Pdb`] is all three); for measuring what each one pays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BoundFamilies {
+    /// Each tile with the blank (binary clauses).
+    pub tile_blank: bool,
+    /// Two tiles of a goal line with the blank (ternary clauses).
+    pub pair_blank: bool,
+    /// Linear conflicts on the Manhattan counter.
+    pub linear_conflicts: bool,
+}
+
+impl BoundFamilies {
+    /// All three, as in [`Encoding::Pdb`].
+    pub const ALL: BoundFamilies = BoundFamilies {
+        tile_blank: true,
+        pair_blank: true,
+        linear_conflicts: true,
+    };
+}
+
+/// The `Strong` formula plus the chosen lower-bound families (all three: [`Encoding::Pdb`]).
+pub fn build_bounded(
+    puzzle: &SlidingPuzzle,
+    goal: Goal,
+    horizon: usize,
+    families: BoundFamilies,
+) -> SlidingSat {
+    let mut enc = build_with(puzzle, goal, horizon, true);
+    let counter = enc.add_manhattan_slack();
+    enc.add_bound_clauses(counter.as_ref(), families);
     enc
 }
 
@@ -146,7 +229,15 @@ pub fn build(puzzle: &SlidingPuzzle, goal: Goal, horizon: usize) -> SlidingSat {
 ///
 /// Size grows as cells² × horizon; an unsolvable board simply gives an unsatisfiable formula.
 pub fn build_with(puzzle: &SlidingPuzzle, goal: Goal, horizon: usize, prune: bool) -> SlidingSat {
-    build_inner(puzzle, goal, horizon, prune, prune, true)
+    build_inner(
+        puzzle,
+        goal,
+        horizon,
+        prune,
+        prune,
+        true,
+        Direction::Forward,
+    )
 }
 
 /// An open formula for incremental solving across horizons: moves for `max_horizon` steps
@@ -156,7 +247,15 @@ pub fn build_with(puzzle: &SlidingPuzzle, goal: Goal, horizon: usize, prune: boo
 /// remaining steps are free, and a blank can always keep moving, so the formula is
 /// satisfiable under those assumptions iff a plan of exactly T moves exists.
 pub fn build_open(puzzle: &SlidingPuzzle, goal: Goal, max_horizon: usize) -> SlidingSat {
-    build_inner(puzzle, goal, max_horizon, true, false, false)
+    build_inner(
+        puzzle,
+        goal,
+        max_horizon,
+        true,
+        false,
+        false,
+        Direction::Forward,
+    )
 }
 
 fn build_inner(
@@ -166,11 +265,14 @@ fn build_inner(
     prune_start: bool,
     prune_goal: bool,
     goal_units: bool,
+    direction: Direction,
 ) -> SlidingSat {
     let (rows, cols, n) = (puzzle.rows(), puzzle.cols(), puzzle.cells());
     let big_t = horizon;
-    let start = puzzle.positions();
-    let target = goal_cells(goal, n);
+    let (mut start, mut target) = (puzzle.positions(), goal_cells(goal, n));
+    if direction == Direction::Backward {
+        std::mem::swap(&mut start, &mut target);
+    }
     let dist = |a: usize, b: usize| cell_dist(cols, a, b);
 
     let mut cnf = Cnf::new();
@@ -196,8 +298,11 @@ fn build_inner(
         horizon,
         at,
         moves,
+        start,
+        target,
+        direction,
     };
-    enc.add_clauses(&start, goal_units.then_some(&target[..]));
+    enc.add_clauses(goal_units);
     enc
 }
 
@@ -224,17 +329,19 @@ fn implies(cnf: &mut Cnf, when: &[Option<Lit>], then: &[Option<Lit>], buf: &mut 
 }
 
 /// At most `k` of `xs` hold: the sequential counter of Sinz (2005), where `{prefix}_i{i}_j{j}`
-/// means "at least j of `xs[..=i]` hold"; (n−1)·k auxiliaries, about 2nk clauses.
-fn at_most_k(cnf: &mut Cnf, xs: &[Lit], k: usize, prefix: &str) {
+/// means "at least j of `xs[..=i]` hold"; (n−1)·k auxiliaries, about 2nk clauses. Returns the
+/// registers, `at_least[i][j − 1]` for `i < n − 1` (none when `k = 0` or `k ≥ n`): each is
+/// implied by "at least j of `xs[..=i]` hold", so a clause "¬register ∨ …" may use it.
+fn at_most_k(cnf: &mut Cnf, xs: &[Lit], k: usize, prefix: &str) -> Vec<Vec<Lit>> {
     let n = xs.len();
     if k >= n {
-        return;
+        return Vec::new();
     }
     if k == 0 {
         for &x in xs {
             cnf.add_clause(&[!x]);
         }
-        return;
+        return Vec::new();
     }
     // s[i][j-1]: at least j of xs[..=i] hold, for i < n − 1.
     let s: Vec<Vec<Lit>> = (0..n - 1)
@@ -258,19 +365,76 @@ fn at_most_k(cnf: &mut Cnf, xs: &[Lit], k: usize, prefix: &str) {
         cnf.add_clause(&[!xs[i], !s[i - 1][k - 1]]);
     }
     cnf.add_clause(&[!xs[n - 1], !s[n - 2][k - 1]]);
+    s
+}
+
+/// The Manhattan counter of [`Encoding::Strong`]: at most `slack` of the T moves take a tile
+/// away from its goal; `at_least[i][j − 1]` is implied by "at least j of moves `0..=i` do".
+struct SlackCounter {
+    slack: usize,
+    at_least: Vec<Vec<Lit>>,
+}
+
+/// Exact distances to the goal in the abstraction that tracks only `homes.len()` objects on a
+/// `rows × cols` board (object 0 is the blank, the others are tiles; every other tile is
+/// indistinguishable): `dist[Σ_j pos_j · n^j]` is the fewest moves taking the object at
+/// `pos_j` to `homes[j]` for every j, `u8::MAX` for overlapping or unreachable placements.
+/// Every real move projects to a move (or, when it moves an untracked tile, to the same
+/// blank move) of the abstraction, so this never exceeds the real distance of any board
+/// whose tracked objects stand there: an admissible (pattern database) estimate.
+fn abstract_distances(rows: usize, cols: usize, homes: &[usize]) -> Vec<u8> {
+    let n = rows * cols;
+    let k = homes.len();
+    let size = n.pow(k as u32);
+    let index = |pos: &[usize]| pos.iter().rev().fold(0, |acc, &p| acc * n + p);
+    let mut dist = vec![u8::MAX; size];
+    let mut queue = std::collections::VecDeque::new();
+    dist[index(homes)] = 0;
+    queue.push_back(homes.to_vec());
+    while let Some(pos) = queue.pop_front() {
+        let d = dist[index(&pos)];
+        let b = pos[0];
+        let (r, c) = (b / cols, b % cols);
+        let mut next = [None; 4];
+        if r > 0 {
+            next[0] = Some(b - cols);
+        }
+        if r + 1 < rows {
+            next[1] = Some(b + cols);
+        }
+        if c > 0 {
+            next[2] = Some(b - 1);
+        }
+        if c + 1 < cols {
+            next[3] = Some(b + 1);
+        }
+        for e in next.into_iter().flatten() {
+            let mut q = pos.clone();
+            q[0] = e;
+            if let Some(j) = (1..k).find(|&j| pos[j] == e) {
+                q[j] = b;
+            }
+            let qi = index(&q);
+            if dist[qi] == u8::MAX {
+                dist[qi] = d.saturating_add(1).min(u8::MAX - 1);
+                queue.push_back(q);
+            }
+        }
+    }
+    dist
 }
 
 impl SlidingSat {
-    fn add_clauses(&mut self, start: &[usize], target: Option<&[usize]>) {
+    fn add_clauses(&mut self, goal_units: bool) {
         let n = self.rows * self.cols;
         let big_t = self.horizon;
         let mut buf = Vec::new();
         let mut lits = Vec::new();
         for i in 0..n {
-            let s = self.a(i, start[i], 0);
+            let s = self.a(i, self.start[i], 0);
             implies(&mut self.cnf, &[], &[s], &mut buf);
-            if let Some(target) = target {
-                let g = self.a(i, target[i], big_t);
+            if goal_units {
+                let g = self.a(i, self.target[i], big_t);
                 implies(&mut self.cnf, &[], &[g], &mut buf);
             }
         }
@@ -316,15 +480,16 @@ impl SlidingSat {
         }
     }
 
-    /// The clauses of [`Encoding::Strong`] (see there and the module docs for soundness).
-    fn add_manhattan_slack(&mut self, puzzle: &SlidingPuzzle, goal: Goal) {
+    /// The clauses of [`Encoding::Strong`] (see there and the module docs for soundness);
+    /// `None` when T is below the start's Manhattan sum (no counter is needed then).
+    fn add_manhattan_slack(&mut self) -> Option<SlackCounter> {
         let (n, cols, big_t) = (self.rows * self.cols, self.cols, self.horizon);
-        let target = goal_cells(goal, n);
+        let target = self.target.clone();
         let dist = |a: usize, b: usize| cell_dist(cols, a, b);
-        let h0 = puzzle.manhattan(goal);
+        let h0: usize = (1..n).map(|i| dist(self.start[i], target[i])).sum();
         if big_t < h0 {
             // No plan at all; the goal units already make this unsatisfiable.
-            return;
+            return None;
         }
         let slack = (big_t - h0) / 2;
         let mut buf = Vec::new();
@@ -347,7 +512,167 @@ impl SlidingSat {
             }
             inc.push(b);
         }
-        at_most_k(&mut self.cnf, &inc, slack, "slack");
+        let at_least = at_most_k(&mut self.cnf, &inc, slack, "slack");
+        Some(SlackCounter { slack, at_least })
+    }
+
+    /// The clauses of [`Encoding::Pdb`]. Sound because on a plan of exactly T moves the board
+    /// after `t` moves reaches the goal in the remaining `T − t` moves, so every admissible
+    /// estimate of its distance is at most `T − t`; each family below forbids a partial board
+    /// whose estimate exceeds that:
+    /// - `¬a(i,c,t) ∨ ¬a(0,b,t)` when tile `i` at `c` with the blank at `b` is more than
+    ///   `T − t` moves from home in the abstraction tracking only the two
+    ///   ([`abstract_distances`]);
+    /// - `¬a(i,c,t) ∨ ¬a(j,d,t) ∨ ¬a(0,b,t)` likewise for two tiles whose goal cells share a
+    ///   row or column (where linear conflicts live), written only where neither tile alone
+    ///   already forbids it;
+    /// - linear conflicts on top of the Manhattan counter: `lc_l{l}_t{t}` is implied by two
+    ///   tiles of line `l` (goal row or column) standing in it in reversed order; each line in
+    ///   conflict costs at least two moves beyond Manhattan, rows and columns adding up
+    ///   (Hansson, Mayer & Yung 1992), and since the Manhattan sum after `t` moves is
+    ///   `h₀ + 2·inc − t` (`inc` the increasing moves so far), `h_LC ≤ T − t` reads
+    ///   `inc + #conflicting lines ≤ slack`: for every set of m ≤ 3 lines, "all m in conflict
+    ///   and at least `slack − m + 1` increasing moves before step t" is forbidden.
+    ///
+    /// A plan's assignment sets each `lc` literal true exactly when its line is in conflict,
+    /// and then satisfies every clause here.
+    fn add_bound_clauses(&mut self, counter: Option<&SlackCounter>, families: BoundFamilies) {
+        let (rows, cols, big_t) = (self.rows, self.cols, self.horizon);
+        let n = rows * cols;
+        let target = self.target.clone();
+        let mut buf = Vec::new();
+        // Tile with the blank.
+        let single: Vec<Vec<u8>> = (0..n)
+            .map(|i| {
+                if i == 0 {
+                    Vec::new()
+                } else {
+                    abstract_distances(rows, cols, &[target[0], target[i]])
+                }
+            })
+            .collect();
+        for t in (0..big_t).filter(|_| families.tile_blank) {
+            let left = big_t - t;
+            for (i, d1) in single.iter().enumerate().skip(1) {
+                for c in 0..n {
+                    for b in 0..n {
+                        if b != c && usize::from(d1[c * n + b]) > left {
+                            let when = [self.a(i, c, t), self.a(0, b, t)];
+                            implies(&mut self.cnf, &when, &[], &mut buf);
+                        }
+                    }
+                }
+            }
+        }
+        // Two tiles of one goal line with the blank.
+        let same_line = |x: usize, y: usize| x / cols == y / cols || x % cols == y % cols;
+        for i in (1..n).filter(|_| families.pair_blank) {
+            for j in i + 1..n {
+                if !same_line(target[i], target[j]) {
+                    continue;
+                }
+                let d2 = abstract_distances(rows, cols, &[target[0], target[i], target[j]]);
+                for t in 0..big_t {
+                    let left = big_t - t;
+                    for c in 0..n {
+                        let Some(ai) = self.a(i, c, t) else { continue };
+                        for d in 0..n {
+                            if d == c {
+                                continue;
+                            }
+                            let Some(aj) = self.a(j, d, t) else { continue };
+                            for b in 0..n {
+                                if b == c || b == d {
+                                    continue;
+                                }
+                                let est = usize::from(d2[(d * n + c) * n + b]);
+                                // Already forbidden by a tile-with-blank clause?
+                                let implied = families.tile_blank
+                                    && (usize::from(single[i][c * n + b]) > left
+                                        || usize::from(single[j][d * n + b]) > left);
+                                if est <= left || implied {
+                                    continue;
+                                }
+                                let Some(a0) = self.a(0, b, t) else { continue };
+                                self.cnf.add_clause(&[!ai, !aj, !a0]);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Linear conflicts on the Manhattan counter.
+        let Some(counter) = counter.filter(|_| families.linear_conflicts) else {
+            return;
+        };
+        // Lines as lists of cells in order: rows, then columns.
+        let lines: Vec<Vec<usize>> = (0..rows)
+            .map(|r| (0..cols).map(|k| r * cols + k).collect())
+            .chain((0..cols).map(|k| (0..rows).map(|r| r * cols + k).collect()))
+            .collect();
+        for t in 0..big_t {
+            let mut conflicts = Vec::new();
+            for (l, line) in lines.iter().enumerate() {
+                let mut lit = None;
+                // Tiles of this line, in goal order along it.
+                let tiles: Vec<usize> = line
+                    .iter()
+                    .filter_map(|&g| (1..n).find(|&i| target[i] == g))
+                    .collect();
+                for (x, &i) in tiles.iter().enumerate() {
+                    for &j in &tiles[x + 1..] {
+                        // i belongs before j; reversed when i stands after j in the line.
+                        for (q, &cj) in line.iter().enumerate() {
+                            for &ci in &line[q + 1..] {
+                                let (Some(ai), Some(aj)) = (self.a(i, ci, t), self.a(j, cj, t))
+                                else {
+                                    continue;
+                                };
+                                let v = *lit.get_or_insert_with(|| {
+                                    self.cnf.new_var(format!("lc_l{l}_t{t}")).positive()
+                                });
+                                self.cnf.add_clause(&[!ai, !aj, v]);
+                            }
+                        }
+                    }
+                }
+                conflicts.extend(lit);
+            }
+            // Sets of up to three conflicting lines against the increasing moves so far.
+            let slack = counter.slack;
+            let register = |m: usize| -> Option<Option<Lit>> {
+                if m > slack {
+                    Some(None) // the lines alone exceed the slack
+                } else if t >= 1 && slack - m < t {
+                    // "at least slack − m + 1 of moves 0..t" (index t − 1).
+                    counter.at_least.get(t - 1).map(|r| Some(r[slack - m]))
+                } else {
+                    None // cannot happen before step t
+                }
+            };
+            let k = conflicts.len();
+            for x in 0..k {
+                if let Some(r) = register(1) {
+                    self.add_forbidden(&[conflicts[x]], r);
+                }
+                for y in x + 1..k {
+                    if let Some(r) = register(2) {
+                        self.add_forbidden(&[conflicts[x], conflicts[y]], r);
+                    }
+                    for z in y + 1..k {
+                        if let Some(r) = register(3) {
+                            self.add_forbidden(&[conflicts[x], conflicts[y], conflicts[z]], r);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The clause "not all of `lits`, and not `register`".
+    fn add_forbidden(&mut self, lits: &[Lit], register: Option<Lit>) {
+        let clause: Vec<Lit> = lits.iter().chain(register.as_ref()).map(|&l| !l).collect();
+        self.cnf.add_clause(&clause);
     }
 
     fn neighbour(&self, c: usize, m: Move) -> Option<usize> {
@@ -398,8 +723,10 @@ impl SlidingSat {
         self.moves.get(t).map(|ms| ms[k])
     }
 
-    /// The moves a model encodes, read from the move literals alone (no replay: checking that
-    /// they reach the goal is the caller's independent step).
+    /// The plan from the puzzle's start to its goal that a model encodes, read from the move
+    /// literals alone (no replay: checking that they reach the goal is the caller's
+    /// independent step). A [`Direction::Backward`] model's moves run from the goal to the
+    /// start, so they are reversed and each inverted.
     pub fn decode(&self, model: &[bool]) -> Result<Vec<Move>, DecodeError> {
         if model.len() < self.cnf.num_vars() {
             return Err(DecodeError::ModelTooShort {
@@ -425,7 +752,15 @@ impl SlidingSat {
                 }
             }
         }
+        if self.direction == Direction::Backward {
+            plan = plan.iter().rev().map(|m| m.inverse()).collect();
+        }
         Ok(plan)
+    }
+
+    /// Which way the formula runs.
+    pub fn direction(&self) -> Direction {
+        self.direction
     }
 }
 
@@ -566,27 +901,75 @@ mod tests {
     /// position and move literal the plan dictates is forced true and the rest is left to
     /// varisat (the auxiliaries). This is the property an UNSAT certificate relies on.
     fn admits_plan(p: &SlidingPuzzle, goal: Goal, plan: &[Move], encoding: Encoding) -> bool {
+        [Direction::Forward, Direction::Backward]
+            .into_iter()
+            .all(|d| admits_plan_directed(p, goal, plan, encoding, d))
+    }
+
+    /// [`admits_plan`] one way: a backward formula's step t is the board `L − t` moves into
+    /// the plan, and its move at step t undoes the plan's move `L − 1 − t`.
+    fn admits_plan_directed(
+        p: &SlidingPuzzle,
+        goal: Goal,
+        plan: &[Move],
+        encoding: Encoding,
+        direction: Direction,
+    ) -> bool {
         let t_max = plan.len();
-        let enc = build_encoding(p, goal, t_max, encoding);
+        let enc = build_directed(p, goal, t_max, encoding, direction);
         let mut cnf = enc.cnf().clone();
-        let mut board = p.clone();
-        #[allow(
-            clippy::needless_range_loop,
-            reason = "t runs to t_max inclusive; plan has t_max"
-        )]
+        let mut boards = vec![p.clone()];
+        for &m in plan {
+            let mut b = boards.last().unwrap().clone();
+            assert!(b.apply(m));
+            boards.push(b);
+        }
         for t in 0..=t_max {
+            let (board, step) = match direction {
+                Direction::Forward => (&boards[t], plan.get(t).copied()),
+                Direction::Backward => (
+                    &boards[t_max - t],
+                    (t < t_max).then(|| plan[t_max - 1 - t].inverse()),
+                ),
+            };
             for cell in 0..p.cells() {
                 match enc.at_var(board.tile_at(cell) as usize, cell, t) {
                     Some(v) => cnf.add_clause(&[v.positive()]),
                     None => return false,
                 }
             }
-            if t < t_max {
-                cnf.add_clause(&[enc.move_var(t, plan[t]).unwrap().positive()]);
-                assert!(board.apply(plan[t]));
+            if let Some(m) = step {
+                cnf.add_clause(&[enc.move_var(t, m).unwrap().positive()]);
             }
         }
         matches!(solve_varisat(&cnf), SatOutcome::Sat(_))
+    }
+
+    #[test]
+    fn backward_formulas_agree_and_decode_to_forward_plans() {
+        for seed in 0..4 {
+            for goal in [Goal::BlankFirst, Goal::BlankLast] {
+                let (p, _) = SlidingPuzzle::random_walk(3, 3, goal, 30, seed);
+                let opt = bfs_optimum(&p, goal);
+                for e in [Encoding::Pruned, Encoding::Pdb] {
+                    let back = build_directed(&p, goal, opt, e, Direction::Backward);
+                    assert_eq!(back.direction(), Direction::Backward);
+                    let SatOutcome::Sat(model) = solve_varisat(back.cnf()) else {
+                        panic!("seed {seed} {goal} {e:?}: no plan at the optimum");
+                    };
+                    let plan = back.decode(&model).unwrap();
+                    assert_eq!(plan.len(), opt);
+                    assert!(
+                        p.replay(&plan).unwrap().is_goal(goal),
+                        "seed {seed} {goal} {e:?}"
+                    );
+                    if opt >= 2 {
+                        let below = build_directed(&p, goal, opt - 2, e, Direction::Backward);
+                        assert_eq!(solve_varisat(below.cnf()), SatOutcome::Unsat);
+                    }
+                }
+            }
+        }
     }
 
     /// The plan undoing a random walk from the goal, optionally padded by a back-and-forth.
@@ -609,7 +992,12 @@ mod tests {
                     let pad = Move::ALL.into_iter().find(|&m| p.target(m).is_some());
                     for plan in [walk_plan(&walk, None), walk_plan(&walk, pad)] {
                         assert!(p.replay(&plan).unwrap().is_goal(goal));
-                        for e in [Encoding::Plain, Encoding::Pruned, Encoding::Strong] {
+                        for e in [
+                            Encoding::Plain,
+                            Encoding::Pruned,
+                            Encoding::Strong,
+                            Encoding::Pdb,
+                        ] {
                             assert!(
                                 admits_plan(&p, goal, &plan, e),
                                 "{rows}x{cols} len {} seed {seed} {goal}: {e:?} cuts a real plan",
@@ -620,6 +1008,143 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// An optimal plan by breadth-first search (small boards only), independent of SAT.
+    fn bfs_plan(p: &SlidingPuzzle, goal: Goal) -> Vec<Move> {
+        let mut parent: std::collections::HashMap<Vec<u16>, Option<(Move, Vec<u16>)>> =
+            std::collections::HashMap::from([(p.tiles().to_vec(), None)]);
+        let mut queue = VecDeque::from([p.clone()]);
+        while let Some(q) = queue.pop_front() {
+            if q.is_goal(goal) {
+                let mut plan = Vec::new();
+                let mut key = q.tiles().to_vec();
+                while let Some(Some((m, prev))) = parent.get(&key) {
+                    plan.push(*m);
+                    key = prev.clone();
+                }
+                plan.reverse();
+                return plan;
+            }
+            for m in Move::ALL {
+                let mut r = q.clone();
+                if r.apply(m) && !parent.contains_key(r.tiles()) {
+                    parent.insert(r.tiles().to_vec(), Some((m, q.tiles().to_vec())));
+                    queue.push_back(r);
+                }
+            }
+        }
+        panic!("goal unreachable in the test instance");
+    }
+
+    /// The lower-bound clauses are tight exactly on optimal plans (every board on one is at
+    /// its true distance from the goal), so these are the plans that would expose an
+    /// overestimate: optimal 8-puzzle plans by BFS (both goals) and optimal 15-puzzle plans of
+    /// 20–34 moves by the native IDA* (blank-first, the instances' goal).
+    #[test]
+    fn every_encoding_admits_real_optimal_plans() {
+        let encodings = [
+            Encoding::Plain,
+            Encoding::Pruned,
+            Encoding::Strong,
+            Encoding::Pdb,
+        ];
+        for seed in 0..6 {
+            for goal in [Goal::BlankFirst, Goal::BlankLast] {
+                let (p, _) = SlidingPuzzle::random_walk(3, 3, goal, 40, seed);
+                let plan = bfs_plan(&p, goal);
+                assert!(p.replay(&plan).unwrap().is_goal(goal));
+                for e in encodings {
+                    assert!(
+                        admits_plan(&p, goal, &plan, e),
+                        "3x3 seed {seed} {goal} {e:?}"
+                    );
+                }
+            }
+        }
+        let text = include_str!("../../models/sliding/fifteen_small_by_length.txt");
+        let heur = crate::search::manhattan::ManhattanLc::new(4, 4);
+        let mut tried = 0;
+        for line in text.lines().filter(|l| !l.starts_with('#')) {
+            let f: Vec<usize> = line
+                .split_whitespace()
+                .map(|x| x.parse().unwrap())
+                .collect();
+            if ![20, 26, 30, 34].contains(&f[1]) {
+                continue;
+            }
+            let tiles: Vec<u8> = f[3..].iter().map(|&t| t as u8).collect();
+            let ida = crate::search::ida::search(&heur, 4, 4, &tiles, None);
+            let crate::search::ida::IdaOutcome::Solved(codes) = ida.outcome else {
+                panic!("no deadline, so IDA* solves it");
+            };
+            let plan = crate::search::codes_to_moves(&codes, Goal::BlankFirst);
+            assert_eq!(plan.len(), f[1], "the file's optimum");
+            let p =
+                SlidingPuzzle::new(4, 4, tiles.iter().map(|&t| u16::from(t)).collect()).unwrap();
+            assert!(p.replay(&plan).unwrap().is_goal(Goal::BlankFirst));
+            for e in encodings {
+                assert!(
+                    admits_plan(&p, Goal::BlankFirst, &plan, e),
+                    "15-puzzle id {} {e:?}",
+                    f[0]
+                );
+            }
+            tried += 1;
+        }
+        assert!(tried >= 8, "{tried}");
+    }
+
+    /// The small databases never exceed the real distance: every 8-puzzle board (BFS from the
+    /// goal over all 181,440), every tile with the blank and every pair of tiles with the blank.
+    #[test]
+    fn small_databases_never_exceed_the_real_distance() {
+        let goal = Goal::BlankLast;
+        let solved = SlidingPuzzle::solved(3, 3, goal);
+        let target = goal_cells(goal, 9);
+        let mut dist = std::collections::HashMap::from([(solved.tiles().to_vec(), 0usize)]);
+        let mut queue = VecDeque::from([solved]);
+        while let Some(q) = queue.pop_front() {
+            let d = dist[q.tiles()];
+            for m in Move::ALL {
+                let mut r = q.clone();
+                if r.apply(m) && !dist.contains_key(r.tiles()) {
+                    dist.insert(r.tiles().to_vec(), d + 1);
+                    queue.push_back(r);
+                }
+            }
+        }
+        assert_eq!(dist.len(), 181_440);
+        let singles: Vec<Vec<u8>> = (1..9)
+            .map(|i| abstract_distances(3, 3, &[target[0], target[i]]))
+            .collect();
+        let pairs: Vec<((usize, usize), Vec<u8>)> = (1..9)
+            .flat_map(|i| (i + 1..9).map(move |j| (i, j)))
+            .map(|(i, j)| {
+                (
+                    (i, j),
+                    abstract_distances(3, 3, &[target[0], target[i], target[j]]),
+                )
+            })
+            .collect();
+        let mut tight = 0;
+        for (tiles, &real) in &dist {
+            let mut cell = [0usize; 9];
+            for (c, &t) in tiles.iter().enumerate() {
+                cell[usize::from(t)] = c;
+            }
+            for (k, d1) in singles.iter().enumerate() {
+                let est = usize::from(d1[cell[0] + cell[k + 1] * 9]);
+                assert!(est <= real, "{tiles:?} tile {}: {est} > {real}", k + 1);
+            }
+            for ((i, j), d2) in &pairs {
+                let est = usize::from(d2[cell[0] + cell[*i] * 9 + cell[*j] * 81]);
+                assert!(est <= real, "{tiles:?} tiles {i},{j}: {est} > {real}");
+                tight += usize::from(est == real);
+            }
+        }
+        // Not vacuous: many boards are exactly at a pair's estimate.
+        assert!(tight > 1000, "{tight}");
     }
 
     #[test]

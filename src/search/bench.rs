@@ -167,6 +167,9 @@ pub(crate) fn parse_set(
 pub struct BenchOptions {
     /// Only the first `limit` instances.
     pub limit: Option<usize>,
+    /// Only the instances with these ids (all when empty), in the set's order; applied before
+    /// `limit`.
+    pub ids: Vec<u32>,
     /// Per-instance limit.
     pub time_limit: Option<Duration>,
     /// Instances solved at the same time (one thread each).
@@ -242,6 +245,18 @@ pub fn run(
     let mut cases = set.cases();
     // Read before truncating: a limit of 0 leaves no case to read the side from.
     let side = cases[0].puzzle.rows();
+    if let Some(&id) = opts
+        .ids
+        .iter()
+        .find(|&&id| cases.iter().all(|c| c.id != id))
+    {
+        return Err(SearchError::Options(format!(
+            "--instances: the set has no instance {id}"
+        )));
+    }
+    if !opts.ids.is_empty() {
+        cases.retain(|c| opts.ids.contains(&c.id));
+    }
     if let Some(l) = opts.limit {
         cases.truncate(l);
     }

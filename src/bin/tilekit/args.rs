@@ -107,6 +107,9 @@ pub enum EncodingArg {
     Pruned,
     /// Pruned, plus a redundant Manhattan cardinality constraint.
     Strong,
+    /// Strong, plus lower-bound clauses from small pattern databases (tile + blank, two tiles
+    /// of a goal line + blank) and linear conflicts on the Manhattan counter.
+    Pdb,
 }
 
 impl From<EncodingArg> for Encoding {
@@ -115,6 +118,7 @@ impl From<EncodingArg> for Encoding {
             EncodingArg::Plain => Encoding::Plain,
             EncodingArg::Pruned => Encoding::Pruned,
             EncodingArg::Strong => Encoding::Strong,
+            EncodingArg::Pdb => Encoding::Pdb,
         }
     }
 }
@@ -169,7 +173,8 @@ impl BenchSetArg {
 #[derive(clap::Args, Clone)]
 pub(crate) struct SalArgs {
     /// bench sal and edge: the instances, comma-separated (10x10, 12x12, 14x14, 16x16, EII;
-    /// default all).
+    /// default all). Sliding sets: the set's instance ids (e.g. 1,36 of korf50-24), run in
+    /// the set's order.
     #[arg(long, value_delimiter = ',')]
     pub instances: Vec<String>,
     /// bench edge: the methods, comma-separated (beam, dfs, greedy; default beam,dfs).
@@ -533,7 +538,8 @@ pub(crate) enum Cmd {
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
-        /// SAT encoding for --via sat (default pruned).
+        /// SAT encoding for --via sat (default pruned; pdb when --certify has the plan
+        /// already, from --plan or --via native).
         #[arg(long, value_enum)]
         encoding: Option<EncodingArg>,
         #[command(flatten)]
@@ -961,6 +967,30 @@ pub(crate) struct CertifyArgs {
     /// With --split: leaves solved and checked at once.
     #[arg(long, default_value_t = 2, requires = "certify")]
     pub split_jobs: usize,
+    /// Which way the refuted formula for L-2 runs: from the start (forward) or from the goal
+    /// back to the start (backward; the same question, often easier for the solver). Used
+    /// where the certificate refutes L-2 itself (--plan, --via native). Default: backward
+    /// there with the pdb encoding, else forward.
+    #[arg(long, value_enum, requires = "certify")]
+    pub direction: Option<DirectionArg>,
+}
+
+/// Which way a SAT formula runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DirectionArg {
+    /// From the start to the goal.
+    Forward,
+    /// From the goal back to the start.
+    Backward,
+}
+
+impl From<DirectionArg> for tilekit::formulate::sliding_sat::Direction {
+    fn from(d: DirectionArg) -> Self {
+        match d {
+            DirectionArg::Forward => Self::Forward,
+            DirectionArg::Backward => Self::Backward,
+        }
+    }
 }
 
 #[derive(Subcommand)]

@@ -318,6 +318,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                     proof_dir: certify.proof_dir.clone(),
                     split: certify.split,
                     jobs: certify.split_jobs,
+                    direction: certify.direction.map(Into::into),
                 }),
                 plan: certify.plan.clone(),
                 heuristic: tilekit::route::edge_heuristic::HeuristicFlags {
@@ -483,8 +484,20 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             let Some(set) = set.sliding() else {
                 return bench_sal(limit, time_limit, jobs, pdb.is_some(), json, sal);
             };
+            let ids = sal
+                .instances
+                .iter()
+                .map(|x| {
+                    x.trim().parse::<u32>().map_err(|_| {
+                        Error::Usage(format!(
+                            "--instances: `{x}` is not an instance id (a number from the set's first column)"
+                        ))
+                    })
+                })
+                .collect::<Result<Vec<u32>, Error>>()?;
             let opts = bench::BenchOptions {
                 limit,
+                ids,
                 time_limit: time_limit
                     .map(|t| tilekit::route::seconds("--time-limit", t))
                     .transpose()?,
