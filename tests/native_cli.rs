@@ -317,3 +317,33 @@ fn bench_search_options_solve_and_refuse_what_they_cannot() {
         );
     }
 }
+
+/// `bench … --instances` on a sliding set: only those ids, in the set's order; an id the set
+/// does not have, or one that is not a number, is a usage error (exit 2, one sentence).
+#[test]
+fn bench_instances_picks_ids_and_refuses_unknown_ones() {
+    let dir = TempDir::new().unwrap();
+    let r = tilekit(
+        dir.path(),
+        &["bench", "korf100", "--instances", "3,1", "--json"],
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let last = r.stdout.trim().lines().last().unwrap();
+    let v: serde_json::Value = serde_json::from_str(last).unwrap();
+    let ids: Vec<u64> = v["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| row["id"].as_u64().unwrap())
+        .collect();
+    assert_eq!(ids, [1, 3], "the set's order, only these");
+    for (arg, says) in [
+        ("101", "the set has no instance 101"),
+        ("x", "`x` is not an instance id"),
+    ] {
+        let r = tilekit(dir.path(), &["bench", "korf100", "--instances", arg]);
+        assert_eq!(r.code, 2, "{arg}: {}", r.stderr);
+        assert!(r.stderr.contains(says), "{arg}: {}", r.stderr);
+        assert_eq!(r.stderr.trim().lines().count(), 1, "{}", r.stderr);
+    }
+}
