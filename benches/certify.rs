@@ -62,6 +62,17 @@ fn instance(length: usize) -> Option<SlidingPuzzle> {
         .map(|f| SlidingPuzzle::new(4, 4, f[3..].iter().map(|&t| t as u16).collect()).unwrap())
 }
 
+/// One solver run on `cnf` (no proof) within `limit`: the outcome and its wall-clock seconds.
+fn timed_solve(producer: &Producer<'_>, cnf: &tilekit::Cnf, limit: Duration) -> (SatOutcome, f64) {
+    let t = Instant::now();
+    let limits = Limits {
+        time: limit,
+        ..producer.limits
+    };
+    let outcome = producer.solver.solve(cnf, &limits).unwrap();
+    (outcome, t.elapsed().as_secs_f64())
+}
+
 /// The SAT run at `l` (no proof): seconds and the plan's length, or `None` past the limit.
 fn plan_at(
     p: &SlidingPuzzle,
@@ -71,18 +82,7 @@ fn plan_at(
     limit: Duration,
 ) -> Option<(f64, usize)> {
     let enc = sliding_sat::build_encoding(p, Goal::BlankFirst, l, e);
-    let t = Instant::now();
-    let outcome = producer
-        .solver
-        .solve(
-            enc.cnf(),
-            &Limits {
-                time: limit,
-                ..producer.limits
-            },
-        )
-        .unwrap();
-    let secs = t.elapsed().as_secs_f64();
+    let (outcome, secs) = timed_solve(producer, enc.cnf(), limit);
     match outcome {
         SatOutcome::Sat(model) => {
             let moves = enc.decode(&model).unwrap();
@@ -336,18 +336,7 @@ fn families_mode(producer: &Producer<'_>, limit: Duration) {
                     sliding_sat::Direction::Backward,
                 ),
             };
-            let t = Instant::now();
-            let outcome = producer
-                .solver
-                .solve(
-                    enc.cnf(),
-                    &Limits {
-                        time: limit,
-                        ..producer.limits
-                    },
-                )
-                .unwrap();
-            let secs = t.elapsed().as_secs_f64();
+            let (outcome, secs) = timed_solve(producer, enc.cnf(), limit);
             let cell = match outcome {
                 SatOutcome::Unsat => format!("{secs:.2}"),
                 SatOutcome::Unknown => format!("> {} (no answer)", limit.as_secs()),
