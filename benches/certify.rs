@@ -23,10 +23,11 @@
 //! `CERT_DIRECTION=backward` refutes the formula running from the goal back to the start.
 //!
 //! `CERT_MODE=families` measures what each lower-bound clause family of the `pdb` encoding
-//! pays: the formula at L − 2 for every instance with id in `CERT_IDS` (default 109,121,138),
-//! in `strong` and with each family alone and all three (`sliding_sat::build_bounded`), solved
-//! without a proof (`CERT_SOLVER`, `CERT_LIMIT` seconds): clauses and seconds; then `strong`
-//! and `pdb` running backward (`sliding_sat::Direction`).
+//! pays: the formula at L − 2 for every instance with id in `CERT_IDS` (default 109,122,138),
+//! in `strong`, with each family alone, tile-blank with linear conflicts, and all three
+//! (`sliding_sat::build_bounded`; `CERT_VARIANTS` picks some by their 0-based index), each
+//! way in `CERT_DIRECTIONS` (default forward,backward), solved without a proof
+//! (`CERT_SOLVER`, `CERT_LIMIT` seconds): clauses and seconds.
 //!
 //! `CERT_MODE=search` instead times the whole horizon search with varisat (no proofs): rebuild
 //! a formula per horizon (pruned, strong) against one open formula solved incrementally with
@@ -274,7 +275,7 @@ fn instances(lengths: &[usize]) -> Vec<(usize, usize, SlidingPuzzle)> {
 /// `CERT_MODE=families`: see the module docs.
 fn families_mode(producer: &Producer<'_>, limit: Duration) {
     use sliding_sat::BoundFamilies;
-    let ids: Vec<usize> = env("CERT_IDS", "109,121,138")
+    let ids: Vec<usize> = env("CERT_IDS", "109,122,138")
         .split(',')
         .map(|x| x.parse().unwrap())
         .collect();
@@ -306,48 +307,59 @@ fn families_mode(producer: &Producer<'_>, limit: Duration) {
                 ..none
             },
         ),
+        (
+            "+ tile-blank + linear conflicts",
+            BoundFamilies {
+                pair_blank: false,
+                ..BoundFamilies::ALL
+            },
+        ),
         ("pdb (all three)", BoundFamilies::ALL),
     ];
+    let ways: Vec<sliding_sat::Direction> = env("CERT_DIRECTIONS", "forward,backward")
+        .split(',')
+        .map(|d| match d {
+            "forward" => sliding_sat::Direction::Forward,
+            "backward" => sliding_sat::Direction::Backward,
+            other => panic!("CERT_DIRECTIONS: forward or backward, not {other}"),
+        })
+        .collect();
+    let picked: Vec<usize> = env("CERT_VARIANTS", "")
+        .split(',')
+        .filter(|x| !x.is_empty())
+        .map(|x| x.parse().unwrap())
+        .collect();
     println!(
         "solver {}, no proof, limit {} s, one run each",
         producer.name(),
         limit.as_secs()
     );
-    println!("| id | L | clauses at L−2 | variant | refute L−2 (s) |");
-    println!("|---|---|---|---|---|");
+    println!("| id | L | clauses at L−2 | variant | direction | refute L−2 (s) |");
+    println!("|---|---|---|---|---|---|");
     let all: Vec<usize> = (4..=54).collect();
     for (id, l, p) in instances(&all)
         .into_iter()
         .filter(|(id, ..)| ids.contains(id))
     {
-        let backward = [Encoding::Strong, Encoding::Pdb].map(|e| {
-            let name = format!("{}, backward", e.name());
-            (name, Some(e), none)
-        });
-        let forward = variants.map(|(name, f)| (name.to_string(), None, f));
-        for (name, backward, families) in forward.into_iter().chain(backward) {
-            let enc = match backward {
-                None => sliding_sat::build_bounded(&p, Goal::BlankFirst, l - 2, families),
-                Some(e) => sliding_sat::build_directed(
-                    &p,
-                    Goal::BlankFirst,
-                    l - 2,
-                    e,
-                    sliding_sat::Direction::Backward,
-                ),
-            };
-            let (outcome, secs) = timed_solve(producer, enc.cnf(), limit);
-            let cell = match outcome {
-                SatOutcome::Unsat => format!("{secs:.2}"),
-                SatOutcome::Unknown => format!("> {} (no answer)", limit.as_secs()),
-                SatOutcome::Sat(_) => {
-                    panic!("id {id}: a plan of {} moves, below the optimum", l - 2)
+        for &way in &ways {
+            for (k, (name, families)) in variants.iter().enumerate() {
+                if !picked.is_empty() && !picked.contains(&k) {
+                    continue;
                 }
-            };
-            println!(
-                "| {id} | {l} | {} | {name} | {cell} |",
-                enc.cnf().num_clauses()
-            );
+                let enc = sliding_sat::build_bounded(&p, Goal::BlankFirst, l - 2, *families, way);
+                let (outcome, secs) = timed_solve(producer, enc.cnf(), limit);
+                let cell = match outcome {
+                    SatOutcome::Unsat => format!("{secs:.2}"),
+                    SatOutcome::Unknown => format!("> {} (no answer)", limit.as_secs()),
+                    SatOutcome::Sat(_) => {
+                        panic!("id {id}: a plan of {} moves, below the optimum", l - 2)
+                    }
+                };
+                println!(
+                    "| {id} | {l} | {} | {name} | {way:?} | {cell} |",
+                    enc.cnf().num_clauses()
+                );
+            }
         }
     }
 }

@@ -203,14 +203,16 @@ impl BoundFamilies {
     };
 }
 
-/// The `Strong` formula plus the chosen lower-bound families (all three: [`Encoding::Pdb`]).
+/// The `Strong` formula plus the chosen lower-bound families (all three: [`Encoding::Pdb`]),
+/// running `direction`.
 pub fn build_bounded(
     puzzle: &SlidingPuzzle,
     goal: Goal,
     horizon: usize,
     families: BoundFamilies,
+    direction: Direction,
 ) -> SlidingSat {
-    let mut enc = build_with(puzzle, goal, horizon, true);
+    let mut enc = build_inner(puzzle, goal, horizon, true, true, true, direction);
     let counter = enc.add_manhattan_slack();
     enc.add_bound_clauses(counter.as_ref(), families);
     enc
