@@ -768,7 +768,8 @@ fn solve_sat(
     };
     // With the plan in hand (`--plan`, `--via native`) only the refutation of L − 2 is
     // left, and the pattern-database clauses make that 3–4× faster end to end (README,
-    // "Lower-bound clauses"); the horizon search keeps `pruned`, whose plans come faster.
+    // "Lower-bound clauses"); the horizon search keeps its old default, `pruned`, so that its
+    // formulas and figures stay as they were (`--encoding pdb` is faster there too).
     let encoding = req
         .encoding
         .unwrap_or(if given.is_some() && req.certify.is_some() {
