@@ -20,7 +20,8 @@
 //! would (no SAT search): one row per instance and encoding (`CERT_ENCODINGS`, default
 //! strong,pdb) with the refutation, proof, check and whole `certify_plan` wall-clock; the
 //! solver and the checker each get `CERT_LIMIT` seconds. `CERT_IDS` keeps only those ids;
-//! `CERT_DIRECTION=backward` refutes the formula running from the goal back to the start.
+//! `CERT_DIRECTION=backward` refutes the formula running from the goal back to the start,
+//! `both` races the two.
 //!
 //! `CERT_MODE=families` measures what each lower-bound clause family of the `pdb` encoding
 //! pays: the formula at L − 2 for every instance with id in `CERT_IDS` (default 109,122,138),
@@ -184,10 +185,11 @@ fn main() {
         split: 0,
         jobs: 1,
         direction: match env("CERT_DIRECTION", "forward").as_str() {
-            "forward" => None,
+            "forward" | "both" => None,
             "backward" => Some(sliding_sat::Direction::Backward),
-            other => panic!("CERT_DIRECTION: forward or backward, not {other}"),
+            other => panic!("CERT_DIRECTION: forward, backward or both, not {other}"),
         },
+        race: env("CERT_DIRECTION", "forward") == "both",
     };
     if env("CERT_MODE", "certify") == "split" {
         return split_mode(&producer, opts, limit);

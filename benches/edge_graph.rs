@@ -140,6 +140,7 @@ fn reach(sizes: &str) {
                         args: vec!["--varisat-child".into(), n.to_string()],
                         time_limit: limit,
                         cwd: None,
+                        stop: None,
                     })
                     .expect("child");
                     let result = if run.timed_out {

@@ -62,6 +62,7 @@ fn certified(solver: &str, proof_dir: Option<PathBuf>) -> SolveRequest {
             split: 0,
             jobs: 1,
             direction: Default::default(),
+            race: false,
         }),
         ..SolveRequest::new(Route::Sat, Limits::new(Duration::from_secs(60), 1))
     }
@@ -494,7 +495,7 @@ fn cli_certifies_a_given_plan() {
     std::fs::write(&padded, format!("{text}DU\n")).unwrap();
     // Both ways (backward is the default with the pdb encoding a given plan gets): a model
     // of the backward formula is turned into a forward plan before it is replayed.
-    for direction in ["forward", "backward"] {
+    for direction in ["forward", "backward", "both"] {
         let r = tilekit(
             &[
                 &base[..],
@@ -657,6 +658,76 @@ fn pdb_proofs_recheck_only_in_their_own_direction() {
             "{name} against the other way"
         );
     }
+}
+
+/// `--direction both`: the two formulas are refuted at once, the first answer stops the other
+/// run, and the certificate names the winner; only the winner's files are kept, and its proof
+/// re-checks against the formula rebuilt in that direction.
+#[test]
+fn racing_both_directions_keeps_the_winner() {
+    if !(require("rate") && require("cadical")) {
+        return;
+    }
+    let f24 = models().join("fifteen_len24.txt");
+    let p = load_sliding(&f24, Goal::BlankFirst).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let kept = dir.path().join("proofs");
+    let r = tilekit(&[
+        "solve",
+        s(&f24),
+        "--goal",
+        "blank-first",
+        "--via",
+        "native",
+        "--certify",
+        "--solver",
+        "cadical",
+        "--direction",
+        "both",
+        "--proof-dir",
+        s(&kept),
+        "--json",
+    ]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let v = json(&r);
+    let c = &v["certificate"];
+    assert_eq!(c["certified"], true, "{c}");
+    assert_eq!(c["raced"], true);
+    assert_eq!(c["encoding"], "pdb");
+    let direction = match c["direction"].as_str().unwrap() {
+        "forward" => Direction::Forward,
+        "backward" => Direction::Backward,
+        other => panic!("direction {other}"),
+    };
+    assert!(
+        c["statement"]
+            .as_str()
+            .unwrap()
+            .contains("(both directions raced; this one answered first)"),
+        "{c}"
+    );
+    let mut names: Vec<String> = std::fs::read_dir(&kept)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["sliding_T22.cnf", "sliding_T22.drat"]);
+    let spec = CheckerSpec {
+        program: "rate".into(),
+        skip_unit_deletions: false,
+        time_limit: Duration::from_secs(60),
+    };
+    let proof = kept.join("sliding_T22.drat");
+    let again = certify::recheck(
+        &p,
+        Goal::BlankFirst,
+        22,
+        (Encoding::Pdb, direction),
+        &proof,
+        &spec,
+    )
+    .unwrap();
+    assert_eq!(again.verdict, CheckVerdict::Verified);
 }
 
 /// A proof producer that gives no answer for L − 2 within the limit: the plan still replays,
@@ -973,6 +1044,7 @@ fn split_leaves_missing_or_altered_are_not_a_covering() {
         split: 2,
         jobs: 2,
         direction: Default::default(),
+        race: false,
     };
     let c = certify::certify_plan(
         &p,

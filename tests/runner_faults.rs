@@ -199,6 +199,7 @@ fn a_hang_is_killed_at_the_limit() {
         args: vec![],
         time_limit: Duration::from_secs(1),
         cwd: None,
+        stop: None,
     })
     .unwrap();
     assert!(out.timed_out && out.signal == Some(9), "{out:?}");

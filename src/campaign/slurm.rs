@@ -167,6 +167,7 @@ pub(crate) fn submit(
         args,
         time_limit: limit,
         cwd: Some(work.clone()),
+        stop: None,
     })
     .map_err(|e| {
         Error::Usage(format!(
@@ -227,6 +228,7 @@ fn wait_for(job: &str, bound: Duration, progress: Progress<'_>) -> Result<(), Er
             ],
             time_limit: Duration::from_secs(30),
             cwd: None,
+            stop: None,
         })
         .map_err(|e| Error::Failure(format!("squeue could not run: {e}")))?;
         let live = out.stdout.lines().filter(|l| !l.trim().is_empty()).count();

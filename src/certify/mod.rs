@@ -30,7 +30,7 @@ use crate::model::cnf::Cnf;
 use crate::puzzle::sliding::{Goal, SlidingPuzzle};
 use crate::search::sat_horizon::{self, SatPlan, SatPlanError, SatStep, StepResult};
 use crate::solve::cleanup;
-use crate::solve::external::{self, RunError, RunSpec};
+use crate::solve::external::{self, RunError, RunSpec, StopFlag};
 use crate::solve::registry::find_command;
 use crate::solve::{Limits, ProofSatSolver};
 use std::path::{Path, PathBuf};
@@ -196,6 +196,7 @@ pub fn check_drat(spec: &CheckerSpec, cnf: &Path, proof: &Path) -> Result<CheckR
         args,
         time_limit: spec.time_limit,
         cwd: None,
+        stop: None,
     })
     .map_err(|error| {
         let program = spec.program.clone();
@@ -292,6 +293,8 @@ pub struct Certificate {
     pub encoding: Encoding,
     /// Which way the refuted formula runs (from the start, or from the goal back to it).
     pub direction: Direction,
+    /// Both directions were raced (`--direction both`) and `direction` answered first.
+    pub raced: bool,
     /// Variables of the refuted formula.
     pub cnf_vars: Option<usize>,
     /// Clauses of the refuted formula.
@@ -419,6 +422,9 @@ pub struct CertifyOptions {
     /// Which way the formula for L − 2 runs where the certificate refutes it itself
     /// (`--direction`; `None`: forward); a SAT search's own refutation runs forward.
     pub direction: Option<Direction>,
+    /// `--direction both`: refute L − 2 both ways at once and keep the first answer (the other
+    /// producer is stopped); overrides `direction`. Not with `split`.
+    pub race: bool,
 }
 
 /// The encoding of the proof file at `path`, from its first 64 kB (proofs can be gigabytes).
@@ -620,6 +626,7 @@ fn certify_length(
         statement: String::new(),
         encoding,
         direction: Direction::Forward,
+        raced: false,
         cnf_vars: None,
         cnf_clauses: None,
         producer: None,
@@ -652,47 +659,78 @@ fn certify_length(
             // Either the plan came from elsewhere, or the search began at L (the lower
             // bound) and never solved L − 2; the bound then already proves optimality, but
             // refute L − 2 anyway so that every certificate carries a checked proof.
-            cert.direction = opts.direction.unwrap_or_default();
-            let enc = sliding_sat::build_directed(puzzle, goal, t, encoding, cert.direction);
-            if opts.split > 0 {
-                let cert = certify_split(puzzle, goal, &enc, producer, opts, dir, cert)?;
-                let sat_leaf = cert.split.as_ref().is_some_and(|s| {
-                    s.leaves
-                        .iter()
-                        .any(|l| l.outcome == split::LeafOutcome::Sat)
-                });
-                if sat_leaf && from_search {
-                    return Err(CertifyError::Plan(format!(
-                        "the engine found horizon {t} satisfiable below the lower bound {len}: an encoding or engine bug"
-                    )));
+            if opts.race && opts.split == 0 {
+                let (enc, outcome, seconds) =
+                    race_directions(puzzle, goal, t, encoding, producer, dir)?;
+                cert.direction = enc.direction();
+                cert.raced = true;
+                match outcome {
+                    SatOutcome::Unsat => {}
+                    SatOutcome::Sat(_) if from_search => {
+                        return Err(CertifyError::Plan(format!(
+                            "the engine found horizon {t} satisfiable below the lower bound {len}: an encoding or engine bug"
+                        )));
+                    }
+                    SatOutcome::Sat(model) => {
+                        let plan = replay_model(puzzle, goal, &enc, &model)?;
+                        cert.statement = format!(
+                            "{} found a plan of exactly {t} moves ({plan}, verified by replay): the given plan of {len} is NOT optimal",
+                            producer.name()
+                        );
+                        return Ok(cert);
+                    }
+                    SatOutcome::Unknown => {
+                        cert.statement = format!(
+                            "{} gave no answer at horizon {t} either way: optimality NOT certified by proof",
+                            producer.name()
+                        );
+                        return Ok(cert);
+                    }
                 }
-                return Ok(cert);
-            }
-            let (outcome, seconds) = engine(enc.cnf(), t).map_err(CertifyError::Plan)?;
-            match outcome {
-                SatOutcome::Unsat => {}
-                SatOutcome::Sat(_) if from_search => {
-                    return Err(CertifyError::Plan(format!(
-                        "the engine found horizon {t} satisfiable below the lower bound {len}: an encoding or engine bug"
-                    )));
-                }
-                SatOutcome::Sat(model) => {
-                    let plan = replay_model(puzzle, goal, &enc, &model)?;
-                    cert.statement = format!(
-                        "{} found a plan of exactly {t} moves ({plan}, verified by replay): the given plan of {len} is NOT optimal",
-                        producer.name()
-                    );
+                (enc.cnf().num_vars(), enc.cnf().num_clauses(), seconds)
+            } else {
+                cert.direction = opts.direction.unwrap_or_default();
+                let enc = sliding_sat::build_directed(puzzle, goal, t, encoding, cert.direction);
+                if opts.split > 0 {
+                    let cert = certify_split(puzzle, goal, &enc, producer, opts, dir, cert)?;
+                    let sat_leaf = cert.split.as_ref().is_some_and(|s| {
+                        s.leaves
+                            .iter()
+                            .any(|l| l.outcome == split::LeafOutcome::Sat)
+                    });
+                    if sat_leaf && from_search {
+                        return Err(CertifyError::Plan(format!(
+                            "the engine found horizon {t} satisfiable below the lower bound {len}: an encoding or engine bug"
+                        )));
+                    }
                     return Ok(cert);
                 }
-                SatOutcome::Unknown => {
-                    cert.statement = format!(
-                        "{} gave no answer at horizon {t}: optimality NOT certified by proof",
-                        producer.name()
-                    );
-                    return Ok(cert);
+                let (outcome, seconds) = engine(enc.cnf(), t).map_err(CertifyError::Plan)?;
+                match outcome {
+                    SatOutcome::Unsat => {}
+                    SatOutcome::Sat(_) if from_search => {
+                        return Err(CertifyError::Plan(format!(
+                            "the engine found horizon {t} satisfiable below the lower bound {len}: an encoding or engine bug"
+                        )));
+                    }
+                    SatOutcome::Sat(model) => {
+                        let plan = replay_model(puzzle, goal, &enc, &model)?;
+                        cert.statement = format!(
+                            "{} found a plan of exactly {t} moves ({plan}, verified by replay): the given plan of {len} is NOT optimal",
+                            producer.name()
+                        );
+                        return Ok(cert);
+                    }
+                    SatOutcome::Unknown => {
+                        cert.statement = format!(
+                            "{} gave no answer at horizon {t}: optimality NOT certified by proof",
+                            producer.name()
+                        );
+                        return Ok(cert);
+                    }
                 }
+                (enc.cnf().num_vars(), enc.cnf().num_clauses(), seconds)
             }
-            (enc.cnf().num_vars(), enc.cnf().num_clauses(), seconds)
         }
     };
     let (cnf_path, proof_path) = files(dir, t);
@@ -730,8 +768,13 @@ fn certify_length(
             // A plan one way, reversed with each move inverted, is a plan the other way.
             Direction::Backward => " from the goal back to the start",
         };
+        let raced = if cert.raced {
+            " (both directions raced; this one answered first)"
+        } else {
+            ""
+        };
         format!(
-            "the {} formula for exactly {t} moves{way} is unsatisfiable (proof checked), so no plan of {t} moves exists, none shorter of the same parity (padding with back-and-forth moves), none of the other parity; the replayed plan of {len} is optimal{also}",
+            "the {} formula for exactly {t} moves{way}{raced} is unsatisfiable (proof checked), so no plan of {t} moves exists, none shorter of the same parity (padding with back-and-forth moves), none of the other parity; the replayed plan of {len} is optimal{also}",
             encoding.name()
         )
     } else {
@@ -741,6 +784,95 @@ fn certify_length(
         cert.proof_path = Some(proof_path.display().to_string());
     }
     Ok(cert)
+}
+
+/// `--direction both`: the formula for `t` written both ways and refuted at once, each by its
+/// own producer run on its own thread; the first definite answer (UNSAT or SAT) stops the
+/// other run. The winner's files take the usual names (`files(dir, t)`) and the loser's are
+/// removed. Returns the winner's formula, its answer and its seconds; with no answer either
+/// way, the forward formula and `Unknown`. An embedded producer cannot be stopped, so there
+/// the loser runs to its own end first.
+fn race_directions(
+    puzzle: &SlidingPuzzle,
+    goal: Goal,
+    t: usize,
+    encoding: Encoding,
+    producer: &Producer<'_>,
+    dir: &Path,
+) -> Result<(sliding_sat::SlidingSat, SatOutcome, f64), CertifyError> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let ways = [Direction::Forward, Direction::Backward];
+    let mut encs = Vec::with_capacity(2);
+    let mut paths = Vec::with_capacity(2);
+    for (way, tag) in ways.into_iter().zip(["forward", "backward"]) {
+        let enc = sliding_sat::build_directed(puzzle, goal, t, encoding, way);
+        let cnf = dir.join(format!("sliding_T{t}.{tag}.cnf"));
+        let proof = dir.join(format!("sliding_T{t}.{tag}.drat"));
+        write_cnf_file(enc.cnf(), &cnf)?;
+        encs.push(enc);
+        paths.push((cnf, proof));
+    }
+    let stop = StopFlag::new();
+    let finished = AtomicUsize::new(0);
+    let started = std::time::Instant::now();
+    let runs: Vec<_> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..2)
+            .map(|k| {
+                let (enc, (cnf, proof)) = (&encs[k], &paths[k]);
+                let (stop, finished) = (&stop, &finished);
+                scope.spawn(move || {
+                    let r = producer.solver.solve_with_proof_until(
+                        enc.cnf(),
+                        cnf,
+                        proof,
+                        &producer.limits,
+                        stop,
+                    );
+                    let seconds = started.elapsed().as_secs_f64();
+                    // Rank before raising the flag, so that the winner ranks first.
+                    let rank = finished.fetch_add(1, Ordering::SeqCst);
+                    if matches!(r, Ok(SatOutcome::Unsat | SatOutcome::Sat(_))) {
+                        stop.raise();
+                    }
+                    (r, seconds, rank)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a producer thread does not panic"))
+            .collect()
+    });
+    let definite =
+        |r: &Result<SatOutcome, _>| matches!(r, Ok(SatOutcome::Unsat | SatOutcome::Sat(_)));
+    let winner = (0..2)
+        .filter(|&k| definite(&runs[k].0))
+        .min_by_key(|&k| runs[k].2);
+    let Some(w) = winner else {
+        let all: Vec<PathBuf> = paths
+            .iter()
+            .flat_map(|(c, p)| [c.clone(), p.clone()])
+            .collect();
+        remove_quietly(&all);
+        // No answer either way: an error of either run is the failure to report.
+        for (r, ..) in &runs {
+            if let Err(e) = r {
+                return Err(CertifyError::Plan(e.to_string()));
+            }
+        }
+        let seconds = runs[0].1.max(runs[1].1);
+        return Ok((encs.swap_remove(0), SatOutcome::Unknown, seconds));
+    };
+    let loser = 1 - w;
+    remove_quietly(&[paths[loser].0.clone(), paths[loser].1.clone()]);
+    let (cnf, proof) = files(dir, t);
+    for (from, to) in [(&paths[w].0, &cnf), (&paths[w].1, &proof)] {
+        std::fs::rename(from, to).map_err(io_err(from))?;
+    }
+    let mut runs = runs;
+    let (r, seconds, _) = runs.swap_remove(w);
+    let outcome = r.map_err(|e| CertifyError::Plan(e.to_string()))?;
+    Ok((encs.swap_remove(w), outcome, seconds))
 }
 
 /// A producer's model of the formula for horizon `t`, decoded and replayed by the independent

@@ -1317,6 +1317,7 @@ mod tests {
             split: 0,
             jobs: 1,
             direction: Default::default(),
+            race: false,
         }
     }
 

@@ -25,7 +25,7 @@ pub fn solve_clique_file(
     num_vertices: usize,
 ) -> Result<(CliqueOutcome, RunOutput), SolveError> {
     check_kind(entry, SolverKind::Clique)?;
-    let (run, _) = launch(entry, graph_path, workdir, time_limit, 1, "out")?;
+    let (run, _) = launch(entry, graph_path, workdir, time_limit, 1, "out", None)?;
     if run.timed_out {
         return Ok((CliqueOutcome::TimeLimit, run));
     }

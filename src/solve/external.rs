@@ -26,6 +26,35 @@ pub struct RunSpec {
     pub time_limit: Duration,
     /// Working directory (the caller's when `None`).
     pub cwd: Option<PathBuf>,
+    /// Another thread may ask for the run to end early (a race another run has won): the
+    /// process group is then killed as at the time limit, and the run reports `timed_out`.
+    pub stop: Option<StopFlag>,
+}
+
+/// A shared "stop now" signal for [`RunSpec::stop`].
+#[derive(Debug, Clone, Default)]
+pub struct StopFlag(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl StopFlag {
+    /// A flag not yet raised.
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Ask every run holding this flag to end.
+    pub fn raise(&self) {
+        self.0.store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+    /// True once [`StopFlag::raise`] was called.
+    pub fn is_raised(&self) -> bool {
+        self.0.load(std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+impl PartialEq for StopFlag {
+    /// The same flag (shared), not merely the same state.
+    fn eq(&self, other: &Self) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
 }
 
 /// What a finished (or killed) process left behind.
@@ -160,7 +189,7 @@ pub fn run(spec: &RunSpec) -> Result<RunOutput, RunError> {
             }
         }
         let now = Instant::now();
-        if now >= deadline {
+        if now >= deadline || spec.stop.as_ref().is_some_and(StopFlag::is_raised) {
             timed_out = true;
             kill_group(&mut child);
             break group
@@ -236,6 +265,7 @@ mod tests {
             args: vec!["-c".into(), script.into()],
             time_limit: Duration::from_millis(limit_ms),
             cwd: None,
+            stop: None,
         })
     }
 
@@ -271,6 +301,30 @@ mod tests {
     }
 
     #[test]
+    fn a_raised_stop_flag_kills_the_group_early() {
+        let stop = StopFlag::new();
+        let raiser = stop.clone();
+        let t = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(200));
+            raiser.raise();
+        });
+        let o = run(&RunSpec {
+            program: "sh".into(),
+            args: vec!["-c".into(), "sleep 30 & echo started; sleep 30".into()],
+            time_limit: Duration::from_secs(20),
+            cwd: None,
+            stop: Some(stop.clone()),
+        })
+        .unwrap();
+        t.join().unwrap();
+        assert!(o.timed_out);
+        assert_eq!(o.signal, Some(9));
+        assert!(o.elapsed < Duration::from_secs(3), "{:?}", o.elapsed);
+        assert_eq!(stop, stop.clone());
+        assert_ne!(stop, StopFlag::new());
+    }
+
+    #[test]
     fn a_leftover_grandchild_does_not_hold_the_run() {
         let t = Instant::now();
         let o = sh("sleep 30 & exit 0", 10_000).unwrap();
@@ -285,6 +339,7 @@ mod tests {
             args: vec![],
             time_limit: Duration::from_secs(1),
             cwd: None,
+            stop: None,
         })
         .unwrap_err();
         assert!(matches!(e, RunError::NotFound { .. }));
@@ -297,6 +352,7 @@ mod tests {
             args: vec![],
             time_limit: Duration::from_secs(1),
             cwd: Some("/no/such/dir".into()),
+            stop: None,
         })
         .unwrap_err();
         assert!(matches!(e, RunError::Spawn { .. }), "{e}");

@@ -44,7 +44,7 @@ pub fn solve_maxsat_file(
     num_vars: usize,
 ) -> Result<(MaxsatOutcome, RunOutput), SolveError> {
     check_kind(entry, SolverKind::Maxsat)?;
-    let (run, _) = launch(entry, wcnf_path, workdir, time_limit, threads, "out")?;
+    let (run, _) = launch(entry, wcnf_path, workdir, time_limit, threads, "out", None)?;
     if run.timed_out {
         return Ok((MaxsatOutcome::Unknown, run));
     }

@@ -9,7 +9,7 @@ use crate::error::InputError;
 use crate::format::solution;
 use crate::model::answer::{ColumnValues, MilpSolution, Outcome, SatOutcome};
 use crate::solve::SolveError;
-use crate::solve::external::{self, RunOutput, RunSpec};
+use crate::solve::external::{self, RunOutput, RunSpec, StopFlag};
 use crate::solve::registry::{Placeholders, SolutionFormat, SolverEntry, SolverKind};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -48,7 +48,7 @@ pub fn solve_milp_file(
     threads: u32,
 ) -> Result<(MilpSolution, RunOutput), SolveError> {
     check_kind(entry, SolverKind::Milp)?;
-    let (run, sol_path) = launch(entry, model_path, workdir, time_limit, threads, "sol")?;
+    let (run, sol_path) = launch(entry, model_path, workdir, time_limit, threads, "sol", None)?;
     let exit = run.describe_exit();
 
     if !run.timed_out {
@@ -129,8 +129,20 @@ pub fn solve_sat_file(
     time_limit: Duration,
     num_vars: usize,
 ) -> Result<(SatOutcome, RunOutput), SolveError> {
+    solve_sat_file_until(entry, cnf_path, workdir, time_limit, num_vars, None)
+}
+
+/// [`solve_sat_file`] that a raised `stop` ends early, with no answer.
+pub fn solve_sat_file_until(
+    entry: &SolverEntry,
+    cnf_path: &Path,
+    workdir: &Path,
+    time_limit: Duration,
+    num_vars: usize,
+    stop: Option<&StopFlag>,
+) -> Result<(SatOutcome, RunOutput), SolveError> {
     check_kind(entry, SolverKind::Sat)?;
-    let (run, out_path) = launch(entry, cnf_path, workdir, time_limit, 1, "out")?;
+    let (run, out_path) = launch(entry, cnf_path, workdir, time_limit, 1, "out", stop)?;
     if run.timed_out {
         // Whatever a killed solver printed is at best partial.
         return Ok((SatOutcome::Unknown, run));
@@ -234,6 +246,7 @@ pub(crate) fn launch(
     time_limit: Duration,
     threads: u32,
     ext: &str,
+    stop: Option<&StopFlag>,
 ) -> Result<(RunOutput, PathBuf), SolveError> {
     let io = |path: &Path, source| SolveError::Io {
         solver: entry.name.clone(),
@@ -262,6 +275,7 @@ pub(crate) fn launch(
         args,
         time_limit: kill_limit(time_limit),
         cwd: Some(workdir),
+        stop: stop.cloned(),
     })?;
     Ok((run, sol_path))
 }

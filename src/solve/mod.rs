@@ -120,6 +120,20 @@ pub trait ProofSatSolver: SatSolver {
         proof: &Path,
         limits: &Limits,
     ) -> Result<SatOutcome, SolveError>;
+    /// [`ProofSatSolver::solve_with_proof`] that ends early, with no answer, once `stop` is
+    /// raised (external solvers: the process group is killed). The default cannot be stopped
+    /// and runs to its answer or its limit (the embedded varisat).
+    fn solve_with_proof_until(
+        &self,
+        cnf: &Cnf,
+        cnf_file: &Path,
+        proof: &Path,
+        limits: &Limits,
+        stop: &external::StopFlag,
+    ) -> Result<SatOutcome, SolveError> {
+        let _ = stop;
+        self.solve_with_proof(cnf, cnf_file, proof, limits)
+    }
     /// True when its proofs delete unit clauses, which the checker must be told to skip
     /// (varisat's binary DRAT does; CaDiCaL's and Kissat's do not).
     fn deletes_units(&self) -> bool {

@@ -493,6 +493,7 @@ pub fn probe(entry: &SolverEntry) -> SolverStatus {
             args: args.clone(),
             time_limit: Duration::from_secs(5),
             cwd: None,
+            stop: None,
         })
         .ok()?;
         if out.timed_out {

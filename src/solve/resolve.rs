@@ -11,6 +11,7 @@ use crate::model::graph::StreamedGraph;
 use crate::model::milp::Model;
 use crate::model::wcnf::Wcnf;
 use crate::solve::clique_external::solve_clique_file;
+use crate::solve::external::StopFlag;
 use crate::solve::maxsat_external::solve_maxsat_file;
 use crate::solve::milp_external::{check_kind, solve_milp_file, solve_sat_file};
 use crate::solve::registry::{InputFormat, Registry, RegistryError, SolverEntry, SolverKind};
@@ -316,6 +317,16 @@ impl ProofSatSolver for ExternalSat {
         proof: &Path,
         limits: &Limits,
     ) -> Result<SatOutcome, SolveError> {
+        self.solve_with_proof_until(cnf, cnf_file, proof, limits, &StopFlag::new())
+    }
+    fn solve_with_proof_until(
+        &self,
+        cnf: &Cnf,
+        cnf_file: &Path,
+        proof: &Path,
+        limits: &Limits,
+        stop: &StopFlag,
+    ) -> Result<SatOutcome, SolveError> {
         // The solver works beside the formula, where its certificate files live.
         let workdir = cnf_file.parent().unwrap_or(Path::new("."));
         let (outcome, _run) = crate::solve::sat_proof::solve_sat_file_with_proof(
@@ -325,6 +336,7 @@ impl ProofSatSolver for ExternalSat {
             limits.time,
             cnf.num_vars(),
             proof,
+            Some(stop),
         )?;
         Ok(outcome)
     }

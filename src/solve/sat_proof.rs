@@ -6,8 +6,8 @@
 
 use crate::model::answer::SatOutcome;
 use crate::solve::SolveError;
-use crate::solve::external::RunOutput;
-use crate::solve::milp_external::solve_sat_file;
+use crate::solve::external::{RunOutput, StopFlag};
+use crate::solve::milp_external::solve_sat_file_until;
 use crate::solve::registry::{SolutionFormat, SolverEntry};
 use std::path::Path;
 use std::time::Duration;
@@ -30,6 +30,7 @@ pub fn solve_sat_file_with_proof(
     time_limit: Duration,
     num_vars: usize,
     proof: &Path,
+    stop: Option<&StopFlag>,
 ) -> Result<(SatOutcome, RunOutput), SolveError> {
     if !writes_proofs(entry) {
         return Err(SolveError::Failed {
@@ -52,7 +53,7 @@ pub fn solve_sat_file_with_proof(
     let mut with_proof = entry.clone();
     // A literal path contains no placeholder, so expansion leaves it alone.
     with_proof.args.push(proof.display().to_string());
-    solve_sat_file(&with_proof, cnf_path, workdir, time_limit, num_vars)
+    solve_sat_file_until(&with_proof, cnf_path, workdir, time_limit, num_vars, stop)
 }
 
 #[cfg(test)]
@@ -75,6 +76,7 @@ mod tests {
             Duration::from_secs(1),
             1,
             &dir.path().join("f.drat"),
+            None,
         )
         .unwrap_err();
         assert_eq!(

@@ -967,28 +967,34 @@ pub(crate) struct CertifyArgs {
     /// With --split: leaves solved and checked at once.
     #[arg(long, default_value_t = 2, requires = "certify")]
     pub split_jobs: usize,
-    /// Which way the refuted formula for L-2 runs: from the start (forward) or from the goal
-    /// back to the start (backward; the same question, often easier for the solver). Used
-    /// where the certificate refutes L-2 itself (--plan, --via native). Default: backward
-    /// there with the pdb encoding, else forward.
+    /// Which way the refuted formula for L-2 runs: from the start (forward), from the goal
+    /// back to the start (backward; the same question, often easier for the solver), or both
+    /// at once on two producer runs, the first answer stopping the other (both). Used where
+    /// the certificate refutes L-2 itself (--plan, --via native). Default: backward there
+    /// with the pdb encoding, else forward.
     #[arg(long, value_enum, requires = "certify")]
     pub direction: Option<DirectionArg>,
 }
 
 /// Which way a SAT formula runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum DirectionArg {
+pub(crate) enum DirectionArg {
     /// From the start to the goal.
     Forward,
     /// From the goal back to the start.
     Backward,
+    /// Both at once; the first answer wins.
+    Both,
 }
 
-impl From<DirectionArg> for tilekit::formulate::sliding_sat::Direction {
-    fn from(d: DirectionArg) -> Self {
-        match d {
-            DirectionArg::Forward => Self::Forward,
-            DirectionArg::Backward => Self::Backward,
+impl DirectionArg {
+    /// The one direction asked for (`None` for both).
+    pub(crate) fn direction(self) -> Option<tilekit::formulate::sliding_sat::Direction> {
+        use tilekit::formulate::sliding_sat::Direction;
+        match self {
+            DirectionArg::Forward => Some(Direction::Forward),
+            DirectionArg::Backward => Some(Direction::Backward),
+            DirectionArg::Both => None,
         }
     }
 }

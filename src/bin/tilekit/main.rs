@@ -318,7 +318,8 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                     proof_dir: certify.proof_dir.clone(),
                     split: certify.split,
                     jobs: certify.split_jobs,
-                    direction: certify.direction.map(Into::into),
+                    direction: certify.direction.and_then(args::DirectionArg::direction),
+                    race: certify.direction == Some(args::DirectionArg::Both),
                 }),
                 plan: certify.plan.clone(),
                 heuristic: tilekit::route::edge_heuristic::HeuristicFlags {
