@@ -659,39 +659,14 @@ fn certify_length(
             // Either the plan came from elsewhere, or the search began at L (the lower
             // bound) and never solved L − 2; the bound then already proves optimality, but
             // refute L − 2 anyway so that every certificate carries a checked proof.
-            if opts.race && opts.split == 0 {
-                let (enc, outcome, seconds) =
-                    race_directions(puzzle, goal, t, encoding, producer, dir)?;
-                cert.direction = enc.direction();
+            let (enc, outcome, seconds) = if opts.race && opts.split == 0 {
                 cert.raced = true;
-                match outcome {
-                    SatOutcome::Unsat => {}
-                    SatOutcome::Sat(_) if from_search => {
-                        return Err(CertifyError::Plan(format!(
-                            "the engine found horizon {t} satisfiable below the lower bound {len}: an encoding or engine bug"
-                        )));
-                    }
-                    SatOutcome::Sat(model) => {
-                        let plan = replay_model(puzzle, goal, &enc, &model)?;
-                        cert.statement = format!(
-                            "{} found a plan of exactly {t} moves ({plan}, verified by replay): the given plan of {len} is NOT optimal",
-                            producer.name()
-                        );
-                        return Ok(cert);
-                    }
-                    SatOutcome::Unknown => {
-                        cert.statement = format!(
-                            "{} gave no answer at horizon {t} either way: optimality NOT certified by proof",
-                            producer.name()
-                        );
-                        return Ok(cert);
-                    }
-                }
-                (enc.cnf().num_vars(), enc.cnf().num_clauses(), seconds)
+                race_directions(puzzle, goal, t, encoding, producer, dir)?
             } else {
-                cert.direction = opts.direction.unwrap_or_default();
-                let enc = sliding_sat::build_directed(puzzle, goal, t, encoding, cert.direction);
+                let way = opts.direction.unwrap_or_default();
+                let enc = sliding_sat::build_directed(puzzle, goal, t, encoding, way);
                 if opts.split > 0 {
+                    cert.direction = way;
                     let cert = certify_split(puzzle, goal, &enc, producer, opts, dir, cert)?;
                     let sat_leaf = cert.split.as_ref().is_some_and(|s| {
                         s.leaves
@@ -706,31 +681,34 @@ fn certify_length(
                     return Ok(cert);
                 }
                 let (outcome, seconds) = engine(enc.cnf(), t).map_err(CertifyError::Plan)?;
-                match outcome {
-                    SatOutcome::Unsat => {}
-                    SatOutcome::Sat(_) if from_search => {
-                        return Err(CertifyError::Plan(format!(
-                            "the engine found horizon {t} satisfiable below the lower bound {len}: an encoding or engine bug"
-                        )));
-                    }
-                    SatOutcome::Sat(model) => {
-                        let plan = replay_model(puzzle, goal, &enc, &model)?;
-                        cert.statement = format!(
-                            "{} found a plan of exactly {t} moves ({plan}, verified by replay): the given plan of {len} is NOT optimal",
-                            producer.name()
-                        );
-                        return Ok(cert);
-                    }
-                    SatOutcome::Unknown => {
-                        cert.statement = format!(
-                            "{} gave no answer at horizon {t}: optimality NOT certified by proof",
-                            producer.name()
-                        );
-                        return Ok(cert);
-                    }
+                (enc, outcome, seconds)
+            };
+            cert.direction = enc.direction();
+            match outcome {
+                SatOutcome::Unsat => {}
+                SatOutcome::Sat(_) if from_search => {
+                    return Err(CertifyError::Plan(format!(
+                        "the engine found horizon {t} satisfiable below the lower bound {len}: an encoding or engine bug"
+                    )));
                 }
-                (enc.cnf().num_vars(), enc.cnf().num_clauses(), seconds)
+                SatOutcome::Sat(model) => {
+                    let plan = replay_model(puzzle, goal, &enc, &model)?;
+                    cert.statement = format!(
+                        "{} found a plan of exactly {t} moves ({plan}, verified by replay): the given plan of {len} is NOT optimal",
+                        producer.name()
+                    );
+                    return Ok(cert);
+                }
+                SatOutcome::Unknown => {
+                    let either = if cert.raced { " either way" } else { "" };
+                    cert.statement = format!(
+                        "{} gave no answer at horizon {t}{either}: optimality NOT certified by proof",
+                        producer.name()
+                    );
+                    return Ok(cert);
+                }
             }
+            (enc.cnf().num_vars(), enc.cnf().num_clauses(), seconds)
         }
     };
     let (cnf_path, proof_path) = files(dir, t);
