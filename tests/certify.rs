@@ -728,6 +728,26 @@ fn racing_both_directions_keeps_the_winner() {
     )
     .unwrap();
     assert_eq!(again.verdict, CheckVerdict::Verified);
+    // Racing splits nothing: with --split it is a usage error.
+    let r = tilekit(&[
+        "solve",
+        s(&f24),
+        "--goal",
+        "blank-first",
+        "--via",
+        "native",
+        "--certify",
+        "--direction",
+        "both",
+        "--split",
+        "1",
+    ]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("does not combine with --split"),
+        "{}",
+        r.stderr
+    );
 }
 
 /// A proof producer that gives no answer for L − 2 within the limit: the plan still replays,
@@ -996,6 +1016,10 @@ fn cli_split_with_a_tampered_leaf_is_not_certified() {
         "cadical",
         "--split",
         "1",
+        // The pruned encoding: a pdb leaf is so easy that half of its proof still refutes
+        // it (rate verifies the cut proof, rightly), which would leave nothing tampered.
+        "--encoding",
+        "pruned",
         "--checker",
         s(&wrapper),
     ];

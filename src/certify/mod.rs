@@ -821,35 +821,58 @@ fn race_directions(
             .map(|h| h.join().expect("a producer thread does not panic"))
             .collect()
     });
-    let definite =
-        |r: &Result<SatOutcome, _>| matches!(r, Ok(SatOutcome::Unsat | SatOutcome::Sat(_)));
-    let winner = (0..2)
-        .filter(|&k| definite(&runs[k].0))
-        .min_by_key(|&k| runs[k].2);
-    let Some(w) = winner else {
-        let all: Vec<PathBuf> = paths
-            .iter()
-            .flat_map(|(c, p)| [c.clone(), p.clone()])
-            .collect();
-        remove_quietly(&all);
-        // No answer either way: an error of either run is the failure to report.
-        for (r, ..) in &runs {
-            if let Err(e) = r {
-                return Err(CertifyError::Plan(e.to_string()));
-            }
+    let all: Vec<PathBuf> = paths
+        .iter()
+        .flat_map(|(c, p)| [c.clone(), p.clone()])
+        .collect();
+    // A stopped run comes back as no answer, so an error is a real failure of that run
+    // (crash, garbage output): report it even when the other direction answered.
+    for (r, ..) in &runs {
+        if let Err(e) = r {
+            remove_quietly(&all);
+            return Err(CertifyError::Plan(e.to_string()));
         }
+    }
+    let answer = |k: usize| match &runs[k].0 {
+        Ok(SatOutcome::Unsat) => Some(false),
+        Ok(SatOutcome::Sat(_)) => Some(true),
+        _ => None,
+    };
+    // Both answered (at nearly the same time, or an embedded producer that cannot be
+    // stopped): the two formulas are equisatisfiable, so a disagreement is a bug.
+    if let (Some(x), Some(y)) = (answer(0), answer(1))
+        && x != y
+    {
+        remove_quietly(&all);
+        return Err(CertifyError::Plan(format!(
+            "the producer called horizon {t} {} forward and {} backward: an encoding or engine bug",
+            if x { "satisfiable" } else { "unsatisfiable" },
+            if y { "satisfiable" } else { "unsatisfiable" },
+        )));
+    }
+    let winner = (0..2)
+        .filter(|&k| answer(k).is_some())
+        .min_by_key(|&k| runs[k].2);
+    let mut runs = runs;
+    let Some(w) = winner else {
+        remove_quietly(&all);
         let seconds = runs[0].1.max(runs[1].1);
         return Ok((encs.swap_remove(0), SatOutcome::Unknown, seconds));
     };
-    let loser = 1 - w;
-    remove_quietly(&[paths[loser].0.clone(), paths[loser].1.clone()]);
-    let (cnf, proof) = files(dir, t);
-    for (from, to) in [(&paths[w].0, &cnf), (&paths[w].1, &proof)] {
-        std::fs::rename(from, to).map_err(io_err(from))?;
+    let (outcome, seconds, _) = runs.swap_remove(w);
+    let outcome = outcome.map_err(|e| CertifyError::Plan(e.to_string()))?;
+    if outcome == SatOutcome::Unsat {
+        // The certificate's files: the winner's, under the usual names.
+        let loser = 1 - w;
+        remove_quietly(&[paths[loser].0.clone(), paths[loser].1.clone()]);
+        let (cnf, proof) = files(dir, t);
+        for (from, to) in [(&paths[w].0, &cnf), (&paths[w].1, &proof)] {
+            std::fs::rename(from, to).map_err(io_err(from))?;
+        }
+    } else {
+        // A shorter plan: nothing to keep (as for a single run).
+        remove_quietly(&all);
     }
-    let mut runs = runs;
-    let (r, seconds, _) = runs.swap_remove(w);
-    let outcome = r.map_err(|e| CertifyError::Plan(e.to_string()))?;
     Ok((encs.swap_remove(w), outcome, seconds))
 }
 

@@ -810,12 +810,13 @@ fn solve_sat(
             rep.status = Status::NoSolution;
         }
         if rep.verified {
-            // The pdb formula running backward refutes fastest (README, "Lower-bound clauses").
+            // The pdb formula running backward refutes fastest (README, "Lower-bound clauses");
+            // a split keeps forward, the way its cubes (the blank's first moves) are chosen.
+            let backward = encoding == sliding_sat::Encoding::Pdb && cert_opts.split == 0;
             let cert_opts = &CertifyOptions {
                 direction: cert_opts
                     .direction
-                    .or((encoding == sliding_sat::Encoding::Pdb)
-                        .then_some(sliding_sat::Direction::Backward)),
+                    .or(backward.then_some(sliding_sat::Direction::Backward)),
                 ..cert_opts.clone()
             };
             let cert = certify::certify_plan(p, goal, moves.len(), encoding, &producer, cert_opts)?;

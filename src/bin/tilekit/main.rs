@@ -304,6 +304,11 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             astar,
             common,
         } => {
+            if certify.direction == Some(args::DirectionArg::Both) && certify.split > 0 {
+                return Err(Error::Usage(
+                    "--direction both races two whole refutations; it does not combine with --split".into(),
+                ));
+            }
             let lim = tilekit::route::limits(time_limit, threads)?;
             let req = SolveRequest {
                 via,
