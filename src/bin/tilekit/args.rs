@@ -971,7 +971,7 @@ pub(crate) struct CertifyArgs {
     /// back to the start (backward; the same question, often easier for the solver), or both
     /// at once on two producer runs, the first answer stopping the other (both). Used where
     /// the certificate refutes L-2 itself (--plan, --via native). Default: backward there
-    /// with the pdb encoding, else forward.
+    /// with the pdb encoding (forward with --split), else forward.
     #[arg(long, value_enum, requires = "certify")]
     pub direction: Option<DirectionArg>,
 }
