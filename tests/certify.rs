@@ -750,6 +750,61 @@ fn racing_both_directions_keeps_the_winner() {
     );
 }
 
+/// `--direction both` with a producer that fails one way (a wrapper around CaDiCaL that exits
+/// 7 on the backward file): the other direction's answer does not hide the failure; it is a
+/// solver failure (exit 3) in one sentence, and the temporary files are gone.
+#[test]
+fn racing_reports_a_failure_of_either_direction() {
+    if !require("cadical") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let half = d.join("half.sh");
+    std::fs::write(
+        &half,
+        "#!/bin/sh\ncase \"$1\" in *backward*) echo broken >&2; exit 7;; esac\nexec cadical \"$@\"\n",
+    )
+    .unwrap();
+    std::process::Command::new("chmod")
+        .args(["+x", s(&half)])
+        .status()
+        .unwrap();
+    let reg = d.join("reg.toml");
+    std::fs::write(
+        &reg,
+        format!(
+            "[solver.half]\nkind = \"sat\"\ncommand = \"{}\"\ninput = \"cnf\"\nargs = [\"{{model}}\"]\nsolution = \"sat\"\n",
+            s(&half)
+        ),
+    )
+    .unwrap();
+    let kept = d.join("proofs");
+    let f20 = models().join("fifteen_len20.txt");
+    let r = tilekit(&[
+        "solve",
+        s(&f20),
+        "--goal",
+        "blank-first",
+        "--via",
+        "native",
+        "--certify",
+        "--direction",
+        "both",
+        "--solver",
+        "half",
+        "--solvers",
+        s(&reg),
+        "--proof-dir",
+        s(&kept),
+    ]);
+    assert_eq!(r.code, 3, "{}{}", r.stdout, r.stderr);
+    assert_eq!(r.stderr.trim().lines().count(), 1, "{}", r.stderr);
+    assert!(r.stderr.contains("exit code 7"), "{}", r.stderr);
+    let left: Vec<_> = std::fs::read_dir(&kept).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
 /// A proof producer that gives no answer for L − 2 within the limit: the plan still replays,
 /// but optimality is reported as NOT certified, with exit code 1.
 #[test]
