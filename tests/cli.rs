@@ -1129,3 +1129,45 @@ fn outputs_replace_the_old_file_whole_or_not_at_all() {
         .collect();
     assert_eq!(names, vec!["case.lp".to_string()], "{names:?}");
 }
+
+/// `--incumbent` input errors exit 2 with the file and what is wrong, before any solver
+/// runs: a missing file, a file that is not moves, a plan that does not reach the goal, and
+/// the flag on a route other than milp.
+#[test]
+fn incumbent_input_errors_exit_2() {
+    let d = tempfile::tempdir().unwrap();
+    let inst = instance();
+    let short = d.path().join("short.moves");
+    std::fs::write(&short, "LU\n").unwrap();
+    let garbage = d.path().join("garbage.moves");
+    std::fs::write(&garbage, "LUX\n").unwrap();
+    let missing = d.path().join("missing.moves");
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["--via", "milp", "--incumbent", s(&missing)],
+            "missing.moves",
+        ),
+        (
+            &["--via", "milp", "--incumbent", s(&garbage)],
+            "garbage.moves",
+        ),
+        (
+            &["--via", "milp", "--incumbent", s(&short)],
+            "does not solve the board",
+        ),
+        (
+            &["--via", "sat", "--incumbent", "native"],
+            "goes with --via milp",
+        ),
+    ];
+    for (extra, want) in cases {
+        let mut args = vec!["solve", s(&inst), "--model", "tight", "--solver", "highs"];
+        if extra[1] == "sat" {
+            args.truncate(2);
+        }
+        args.extend_from_slice(extra);
+        let r = tilekit(d.path(), &args);
+        assert_eq!(r.code, 2, "{extra:?}: {}{}", r.stdout, r.stderr);
+        assert!(r.stderr.contains(want), "{extra:?}: {}", r.stderr);
+    }
+}

@@ -273,6 +273,8 @@ pub struct SolveRequest {
     pub certify: Option<CertifyOptions>,
     /// Sliding: `--plan`, a move file to certify.
     pub plan: Option<PathBuf>,
+    /// Sliding `--via milp`: `--incumbent`, the plan the MILP starts from.
+    pub incumbent: Option<super::sliding::Incumbent>,
     /// Edge `--via heuristic`: its flags.
     pub heuristic: super::edge_heuristic::HeuristicFlags,
     /// Sliding `--via astar`: its flags.
@@ -293,6 +295,7 @@ impl SolveRequest {
             encoding: None,
             certify: None,
             plan: None,
+            incumbent: None,
             heuristic: Default::default(),
             astar: Default::default(),
             options: FamilyOptions::default(),
@@ -310,6 +313,9 @@ impl SolveRequest {
         }
         if self.plan.is_some() {
             g.push("--plan");
+        }
+        if self.incumbent.is_some() {
+            g.push("--incumbent");
         }
         g.extend(self.heuristic.given());
         g.extend(self.astar.given());

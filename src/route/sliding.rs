@@ -381,8 +381,52 @@ pub struct SolveRequest {
     pub certify: Option<CertifyOptions>,
     /// `--plan`: a plan to certify instead of searching.
     pub plan: Option<Vec<Move>>,
+    /// `--incumbent`: the plan the MILP route starts from.
+    pub incumbent: Option<Incumbent>,
     /// `--via astar`: its flags.
     pub astar: super::astar::AstarFlags,
+}
+
+/// `--incumbent`: where the MILP route's starting plan comes from. The plan, of L moves, is
+/// replayed by the independent checker; the MILP then decides whether a plan of at most
+/// L − 2 moves exists (plan lengths share one parity, so that is every shorter plan): the
+/// model at horizon L − 2 is infeasible, and the plan is optimal, or the MILP's optimum there
+/// is a shorter plan, optimal too. This is the standard use of an incumbent (a MIP start
+/// and its objective cutoff) made explicit in the model: a generous horizon costs nothing
+/// past the incumbent, and the proof of the lower bound is the MILP solver's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Incumbent {
+    /// The native IDA* plan: optimal by the search's own proof, which the MILP then proves
+    /// again independently (a cross-check of two proof systems).
+    Native,
+    /// Weighted A* (w = [`INCUMBENT_WEIGHT`]) on the pattern databases: a quick plan, not
+    /// necessarily optimal.
+    Astar,
+    /// A move file (from another solver, say).
+    File(PathBuf),
+}
+
+/// The weight of `--incumbent astar`'s weighted A*.
+pub const INCUMBENT_WEIGHT: f64 = 2.0;
+
+impl Incumbent {
+    /// `native`, `astar`, or a move file's path.
+    pub fn parse(text: &str) -> Self {
+        match text {
+            "native" => Incumbent::Native,
+            "astar" => Incumbent::Astar,
+            path => Incumbent::File(PathBuf::from(path)),
+        }
+    }
+
+    /// How the report names it.
+    pub fn describe(&self) -> String {
+        match self {
+            Incumbent::Native => "the native IDA* plan".into(),
+            Incumbent::Astar => format!("the weighted A* plan (w = {INCUMBENT_WEIGHT})"),
+            Incumbent::File(p) => format!("the plan in {}", p.display()),
+        }
+    }
 }
 
 /// A validated sliding solve: the route, its model and everything it needs.
@@ -412,6 +456,7 @@ impl SolveRequest {
             encoding: None,
             certify: None,
             plan: None,
+            incumbent: None,
             astar: Default::default(),
         }
     }
@@ -428,6 +473,12 @@ impl SolveRequest {
         if matches!(route, Route::Clique | Route::Maxsat | Route::Heuristic) {
             return Err(Error::Usage(format!(
                 "--via {} is not available for sliding puzzles: use native, astar, milp or sat",
+                route.name()
+            )));
+        }
+        if self.incumbent.is_some() && route != Route::Milp {
+            return Err(Error::Usage(format!(
+                "--incumbent starts the MILP route from a plan: it goes with --via milp, not --via {}",
                 route.name()
             )));
         }
@@ -551,7 +602,10 @@ pub fn solve(
         }
         Route::Native => solve_native(p, goal, req.limits.time, progress),
         Route::Astar => super::astar::solve(p, goal, &req.astar, req.limits.time, progress),
-        Route::Milp => solve_milp(p, goal, plan.model, req, horizon, progress),
+        Route::Milp => match &req.incumbent {
+            Some(source) => solve_milp_from(p, goal, plan.model, req, horizon, source, progress),
+            None => solve_milp(p, goal, plan.model, req, horizon, progress),
+        },
         _ => solve_sat(p, goal, req, horizon, req.plan.as_deref(), progress),
     }
 }
@@ -655,6 +709,186 @@ fn solve_milp(
     let name = req.solver.as_deref().unwrap_or("microlp");
     let solver = registry(req)?.milp(name)?;
     solve_milp_with(p, goal, model, horizon, &*solver, &req.limits, progress)
+}
+
+/// The plan `--incumbent` names, replayed by the independent checker, and its source in
+/// words. A plan that does not reach the goal is the user's input error (exit 2).
+fn incumbent_plan(
+    p: &SlidingPuzzle,
+    goal: Goal,
+    source: &Incumbent,
+    limit: Duration,
+    progress: Progress<'_>,
+) -> Result<Vec<Move>, Error> {
+    let found = |rep: Report, what: &str| -> Result<Vec<Move>, Error> {
+        rep.plan().map(<[Move]>::to_vec).ok_or_else(|| {
+            Error::Failure(format!(
+                "--incumbent {what}: no plan within the time limit ({})",
+                rep.solver_status
+            ))
+        })
+    };
+    let moves = match source {
+        Incumbent::Native => found(solve_native(p, goal, limit, progress)?, "native")?,
+        Incumbent::Astar => {
+            let flags = super::astar::AstarFlags {
+                weight: Some(INCUMBENT_WEIGHT),
+                ..Default::default()
+            };
+            found(
+                super::astar::solve(p, goal, &flags, limit, progress)?,
+                "astar",
+            )?
+        }
+        Incumbent::File(path) => crate::puzzle::sliding::parse_moves(
+            &super::read_text(path, "incumbent plan")?,
+            &path.display().to_string(),
+        )?,
+    };
+    let v = PlanChecker { goal }.check(p, &moves, None);
+    if !v.errors.is_empty() {
+        return Err(Error::Usage(format!(
+            "--incumbent: {} does not solve the board: {}",
+            source.describe(),
+            v.errors.join("; ")
+        )));
+    }
+    Ok(moves)
+}
+
+/// The MILP route from an incumbent plan of L moves (`--incumbent`, see [`Incumbent`]): the
+/// model at horizon L − 2 (or the `--horizon` given, if smaller) decides whether a shorter
+/// plan exists. Infeasible: the incumbent is optimal, proven by the MILP solver (the model's
+/// own lower bound rows included). A solution: a shorter plan, decoded and replayed, optimal
+/// when the solver proves its optimum (every plan of at most L − 2 moves is in the model).
+/// When L − 2 is below the admissible bound the `tight` model fixes, no MILP is run: the
+/// heuristic alone proves the plan optimal, and the report says so rather than crediting a
+/// solver.
+fn solve_milp_from(
+    p: &SlidingPuzzle,
+    goal: Goal,
+    model: SlidingModel,
+    req: &SolveRequest,
+    horizon: Option<usize>,
+    source: &Incumbent,
+    progress: Progress<'_>,
+) -> Result<Report, Error> {
+    let started = Instant::now();
+    let moves = incumbent_plan(p, goal, source, req.limits.time, progress)?;
+    let l = moves.len();
+    let (estimate, heuristic) = root_bound(p, goal)?;
+    let bound = sliding_tight::parity_bound(p, goal, estimate);
+    if bound > l {
+        return Err(Error::Failure(format!(
+            "the admissible bound {bound} ({heuristic}) exceeds a verified plan of {l} moves: a heuristic bug"
+        )));
+    }
+    // Plan lengths share the blank's parity: a plan shorter than L has at most L − 2 moves.
+    let shorter = l.saturating_sub(2);
+    let h = horizon.map_or(shorter, |t| t.min(shorter));
+    let name = req.solver.as_deref().unwrap_or("microlp");
+    let incumbent_answer = |proven: bool, floor: usize, words: String| {
+        let mut a = Answer::judged(
+            Checked {
+                solution: Some(moves.clone()),
+                objective: Some(l as f64),
+                errors: Vec::new(),
+            },
+            proven,
+            None,
+            words,
+        );
+        if !proven {
+            a.bound = Some(floor as f64);
+        }
+        a
+    };
+    let origin = source.describe();
+    if l < bound + 2 || l < 2 {
+        // Nothing shorter can exist: the plan's length is the admissible bound.
+        let mut rep = sliding_report(model.name(), "none", l);
+        fill(
+            &mut rep,
+            incumbent_answer(
+                true,
+                l,
+                format!(
+                    "optimal: {origin} has {l} moves, the admissible lower bound ({heuristic}); no MILP was needed"
+                ),
+            ),
+        );
+        rep.seconds = started.elapsed().as_secs_f64();
+        return Ok(rep);
+    }
+    let solver = registry(req)?.milp(name)?;
+    let limits = req.limits.remaining(started).ok_or_else(|| {
+        Error::Failure(format!(
+            "the time limit ({:.0} s) was spent finding the incumbent",
+            req.limits.time.as_secs_f64()
+        ))
+    })?;
+    progress(&format!(
+        "incumbent: {origin}, {l} moves; asking the MILP for a plan of at most {h}"
+    ));
+    let built = build_milp(p, goal, model, h)?;
+    let sol = super::milp::run(&*built, &*solver, &limits, progress)?;
+    let judged = super::milp::judge(&*built, &PlanChecker { goal }, p, &sol);
+    let mut rep = sliding_report(model.name(), solver.name(), h);
+    let a = match judged.status {
+        // No plan of at most h moves: lengths up to h are refuted, the next of the plans'
+        // parity is the bound, and at h = L − 2 that is L itself.
+        Status::Infeasible => {
+            let floor = if h + 1 >= l {
+                l
+            } else {
+                h + 1 + (l - h - 1) % 2
+            };
+            let proven = floor >= l;
+            incumbent_answer(
+                proven,
+                floor,
+                if proven {
+                    format!(
+                        "optimal: {origin} has {l} moves and {} proved the model at horizon {h} infeasible ({})",
+                        solver.name(),
+                        sol.status_text
+                    )
+                } else {
+                    format!(
+                        "{origin} has {l} moves; {} proved no plan of at most {h} moves exists ({})",
+                        solver.name(),
+                        sol.status_text
+                    )
+                },
+            )
+        }
+        // A shorter plan, verified: the answer (optimal when the solver proved it, since
+        // every plan of at most h moves is a point of the model; else the heuristic's
+        // bound stands).
+        Status::Solved => {
+            let mut a = judged;
+            if !a.optimal {
+                a.bound = Some(bound as f64);
+            }
+            a
+        }
+        // No answer within the limit: the incumbent stands, unproven, above the bound.
+        Status::TimeLimit | Status::NoSolution => incumbent_answer(
+            false,
+            bound,
+            format!(
+                "{origin} has {l} moves; {} did not decide horizon {h} ({}): at least {bound} moves ({heuristic})",
+                solver.name(),
+                sol.status_text
+            ),
+        ),
+        // A solution that fails the checks, or an unbounded claim: a solver failure, reported
+        // as such (the incumbent is not claimed optimal on its word).
+        Status::Unverified | Status::Unbounded => judged,
+    };
+    fill(&mut rep, a);
+    rep.seconds = started.elapsed().as_secs_f64();
+    Ok(rep)
 }
 
 /// The MILP route with any MILP solver object (a local solver, NEOS): build the `model` of
@@ -1148,7 +1382,14 @@ fn solve_command(
     req: &family::SolveRequest,
     progress: Progress<'_>,
 ) -> Result<Solved, Error> {
-    let mut takes = vec!["--goal", "--horizon", "--encoding", "--certify", "--plan"];
+    let mut takes = vec![
+        "--goal",
+        "--horizon",
+        "--encoding",
+        "--certify",
+        "--plan",
+        "--incumbent",
+    ];
     takes.extend(super::astar::AstarFlags::FLAGS);
     FAMILY.check_flags(&req.given(), &takes)?;
     let goal = req.options.goal();
@@ -1164,6 +1405,7 @@ fn solve_command(
         encoding: req.encoding,
         certify: req.certify.clone(),
         plan: req.plan.as_ref().map(|_| Vec::new()),
+        incumbent: req.incumbent.clone(),
         astar: req.astar.clone(),
     }
     .plan()?;
@@ -1240,6 +1482,7 @@ mod tests {
             encoding: None,
             certify: None,
             plan: None,
+            incumbent: None,
             astar: Default::default(),
         }
     }
@@ -1373,6 +1616,19 @@ mod tests {
             }),
             "--plan gives the plan to certify, so it goes with --via sat, not --via native"
         );
+        for via in [Route::Native, Route::Sat, Route::Astar] {
+            assert_eq!(
+                err(SolveRequest {
+                    via: Some(via),
+                    incumbent: Some(Incumbent::Native),
+                    ..req()
+                }),
+                format!(
+                    "--incumbent starts the MILP route from a plan: it goes with --via milp, not --via {}",
+                    via.name()
+                )
+            );
+        }
         assert_eq!(
             err(SolveRequest {
                 via: Some(Route::Milp),

@@ -509,8 +509,8 @@ pub(crate) enum Cmd {
         /// for the rest).
         #[arg(long, value_parser = route_names())]
         via: Option<Route>,
-        /// Sliding: neos (default) or flow for --via milp, sat for --via sat. Edge: milp,
-        /// clique, sat or maxsat (default: the --via route's own model).
+        /// Sliding: neos (default), flow or tight for --via milp, sat for --via sat. Edge:
+        /// milp, clique, sat or maxsat (default: the --via route's own model).
         #[arg(long, value_parser = model_names())]
         model: Option<ModelName>,
         /// An embedded engine (microlp, varisat, and highs-embedded when built with the
@@ -542,6 +542,13 @@ pub(crate) enum Cmd {
         /// already, from --plan or --via native).
         #[arg(long, value_enum)]
         encoding: Option<EncodingArg>,
+        /// Sliding, --via milp: start from a plan of L moves (native: the IDA* plan; astar:
+        /// weighted A*, w = 2, quick and not always optimal; or a move file). The plan is
+        /// replayed, then the MILP decides whether a plan of at most L - 2 moves exists:
+        /// infeasible proves the plan optimal, a solution is a shorter plan. The horizon
+        /// defaults to L - 2 (a smaller --horizon is kept).
+        #[arg(long, value_name = "native|astar|FILE")]
+        incumbent: Option<String>,
         #[command(flatten)]
         certify: CertifyArgs,
         #[command(flatten)]

@@ -299,6 +299,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             solvers,
             json,
             encoding,
+            incumbent,
             certify,
             heuristic,
             astar,
@@ -327,6 +328,9 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                     race: certify.direction == Some(args::DirectionArg::Both),
                 }),
                 plan: certify.plan.clone(),
+                incumbent: incumbent
+                    .as_deref()
+                    .map(tilekit::route::sliding::Incumbent::parse),
                 heuristic: tilekit::route::edge_heuristic::HeuristicFlags {
                     construct: heuristic.construct.map(Into::into),
                     region: heuristic.region,
