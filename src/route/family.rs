@@ -275,6 +275,8 @@ pub struct SolveRequest {
     pub plan: Option<PathBuf>,
     /// Sliding `--via milp`: `--incumbent`, the plan the MILP starts from.
     pub incumbent: Option<super::sliding::Incumbent>,
+    /// Sliding `--via milp`: `--step`, the horizon stepped up from the admissible bound.
+    pub step: bool,
     /// Edge `--via heuristic`: its flags.
     pub heuristic: super::edge_heuristic::HeuristicFlags,
     /// Sliding `--via astar`: its flags.
@@ -296,6 +298,7 @@ impl SolveRequest {
             certify: None,
             plan: None,
             incumbent: None,
+            step: false,
             heuristic: Default::default(),
             astar: Default::default(),
             options: FamilyOptions::default(),
@@ -316,6 +319,9 @@ impl SolveRequest {
         }
         if self.incumbent.is_some() {
             g.push("--incumbent");
+        }
+        if self.step {
+            g.push("--step");
         }
         g.extend(self.heuristic.given());
         g.extend(self.astar.given());

@@ -383,6 +383,8 @@ pub struct SolveRequest {
     pub plan: Option<Vec<Move>>,
     /// `--incumbent`: the plan the MILP route starts from.
     pub incumbent: Option<Incumbent>,
+    /// `--step`: the MILP route steps the horizon up from the admissible bound.
+    pub step: bool,
     /// `--via astar`: its flags.
     pub astar: super::astar::AstarFlags,
 }
@@ -457,6 +459,7 @@ impl SolveRequest {
             certify: None,
             plan: None,
             incumbent: None,
+            step: false,
             astar: Default::default(),
         }
     }
@@ -473,6 +476,12 @@ impl SolveRequest {
         if matches!(route, Route::Clique | Route::Maxsat | Route::Heuristic) {
             return Err(Error::Usage(format!(
                 "--via {} is not available for sliding puzzles: use native, astar, milp or sat",
+                route.name()
+            )));
+        }
+        if self.step && route != Route::Milp {
+            return Err(Error::Usage(format!(
+                "--step steps the MILP route's horizon: it goes with --via milp, not --via {}",
                 route.name()
             )));
         }
@@ -706,6 +715,9 @@ fn solve_milp(
     progress: Progress<'_>,
 ) -> Result<Report, Error> {
     let horizon = resolve_horizon(p, horizon)?;
+    if req.step {
+        return solve_milp_stepped(p, goal, model, req, horizon, progress);
+    }
     let name = req.solver.as_deref().unwrap_or("microlp");
     let solver = registry(req)?.milp(name)?;
     solve_milp_with(p, goal, model, horizon, &*solver, &req.limits, progress)
@@ -821,23 +833,25 @@ fn solve_milp_from(
         return Ok(rep);
     }
     let solver = registry(req)?.milp(name)?;
-    let limits = req.limits.remaining(started).ok_or_else(|| {
-        Error::Failure(format!(
-            "the time limit ({:.0} s) was spent finding the incumbent",
-            req.limits.time.as_secs_f64()
-        ))
-    })?;
+    // With --step: horizons B, B + 2, …, h; else h alone (every plan of at most h moves).
+    let from = if req.step { bound.min(h) } else { h };
     progress(&format!(
         "incumbent: {origin}, {l} moves; asking the MILP for a plan of at most {h}"
     ));
-    let built = build_milp(p, goal, model, h)?;
-    let sol = super::milp::run(&*built, &*solver, &limits, progress)?;
-    let judged = super::milp::judge(&*built, &PlanChecker { goal }, p, &sol);
-    let mut rep = sliding_report(model.name(), solver.name(), h);
-    let a = match judged.status {
+    let job = StepJob {
+        p,
+        goal,
+        model,
+        solver: &*solver,
+        limits: &req.limits,
+        started,
+    };
+    let steps = step_horizons(&job, (from, h), bound, progress)?;
+    let mut rep = sliding_report(model.name(), solver.name(), steps.horizon);
+    let a = match steps.end {
         // No plan of at most h moves: lengths up to h are refuted, the next of the plans'
         // parity is the bound, and at h = L − 2 that is L itself.
-        Status::Infeasible => {
+        StepEnd::Refuted => {
             let floor = if h + 1 >= l {
                 l
             } else {
@@ -849,46 +863,236 @@ fn solve_milp_from(
                 floor,
                 if proven {
                     format!(
-                        "optimal: {origin} has {l} moves and {} proved the model at horizon {h} infeasible ({})",
+                        "optimal: {origin} has {l} moves and {} proved {} infeasible ({})",
                         solver.name(),
-                        sol.status_text
+                        steps.horizons(),
+                        steps.status_text
                     )
                 } else {
                     format!(
                         "{origin} has {l} moves; {} proved no plan of at most {h} moves exists ({})",
                         solver.name(),
-                        sol.status_text
+                        steps.status_text
                     )
                 },
             )
         }
-        // A shorter plan, verified: the answer (optimal when the solver proved it, since
-        // every plan of at most h moves is a point of the model; else the heuristic's
-        // bound stands).
-        Status::Solved => {
-            let mut a = judged;
-            if !a.optimal {
-                a.bound = Some(bound as f64);
-            }
-            a
+        // A shorter plan, verified (see [`step_horizons`] for when it is optimal).
+        StepEnd::Found(a) => a,
+        // No answer within the limit: the incumbent stands, unproven, above the floor.
+        StepEnd::Stopped(a) if matches!(a.status, Status::TimeLimit | Status::NoSolution) => {
+            let floor = steps.floor;
+            incumbent_answer(
+                false,
+                floor,
+                format!(
+                    "{origin} has {l} moves; {} did not decide horizon {} ({}): at least {floor} moves",
+                    solver.name(),
+                    steps.horizon,
+                    steps.status_text
+                ),
+            )
         }
-        // No answer within the limit: the incumbent stands, unproven, above the bound.
-        Status::TimeLimit | Status::NoSolution => incumbent_answer(
-            false,
-            bound,
-            format!(
-                "{origin} has {l} moves; {} did not decide horizon {h} ({}): at least {bound} moves ({heuristic})",
-                solver.name(),
-                sol.status_text
-            ),
-        ),
         // A solution that fails the checks, or an unbounded claim: a solver failure, reported
         // as such (the incumbent is not claimed optimal on its word).
-        Status::Unverified | Status::Unbounded => judged,
+        StepEnd::Stopped(a) => a,
     };
     fill(&mut rep, a);
     rep.seconds = started.elapsed().as_secs_f64();
     Ok(rep)
+}
+
+/// `--step` without an incumbent: the MILP at horizons B, B + 2, …, T, where B is the
+/// admissible bound rounded to the plans' parity. Each model asks whether a plan of at most
+/// that many moves exists; the first that has one gives the optimum (every shorter length is
+/// refuted by the solver or by the bound), so a generous T costs nothing past the optimum.
+fn solve_milp_stepped(
+    p: &SlidingPuzzle,
+    goal: Goal,
+    model: SlidingModel,
+    req: &SolveRequest,
+    horizon: usize,
+    progress: Progress<'_>,
+) -> Result<Report, Error> {
+    let started = Instant::now();
+    let (estimate, heuristic) = root_bound(p, goal)?;
+    let bound = sliding_tight::parity_bound(p, goal, estimate);
+    let name = req.solver.as_deref().unwrap_or("microlp");
+    let solver = registry(req)?.milp(name)?;
+    progress(&format!(
+        "stepping the horizon from {bound} ({heuristic}) by 2 up to {horizon}"
+    ));
+    let mut rep;
+    if bound > horizon {
+        rep = sliding_report(model.name(), "none", horizon);
+        let mut a = Answer::without(
+            Status::Infeasible,
+            format!(
+                "the admissible bound {bound} ({heuristic}) exceeds the horizon; no MILP was needed"
+            ),
+        );
+        a.errors.push(format!("no plan of at most {horizon} moves"));
+        fill(&mut rep, a);
+    } else {
+        let job = StepJob {
+            p,
+            goal,
+            model,
+            solver: &*solver,
+            limits: &req.limits,
+            started,
+        };
+        let steps = step_horizons(&job, (bound, horizon), bound, progress)?;
+        rep = sliding_report(model.name(), solver.name(), steps.horizon);
+        let a = match steps.end {
+            StepEnd::Refuted => {
+                let mut a = Answer::without(
+                    Status::Infeasible,
+                    format!("{} infeasible ({})", steps.horizons(), steps.status_text),
+                );
+                a.errors.push(format!("no plan of at most {horizon} moves"));
+                a
+            }
+            StepEnd::Found(mut a) => {
+                // Say what proved the length: the bound alone, or the refuted horizons.
+                a.solver_status = if steps.horizon == bound {
+                    format!(
+                        "{}: a plan at horizon {bound}, the admissible bound ({heuristic})",
+                        a.solver_status
+                    )
+                } else {
+                    format!(
+                        "{}: a plan at horizon {}; horizons {bound} to {} proven infeasible",
+                        a.solver_status,
+                        steps.horizon,
+                        steps.horizon - 2
+                    )
+                };
+                a
+            }
+            StepEnd::Stopped(mut a) => {
+                if a.bound.is_none() && a.status != Status::Unverified {
+                    a.bound = Some(steps.floor as f64);
+                }
+                a
+            }
+        };
+        fill(&mut rep, a);
+    }
+    rep.seconds = started.elapsed().as_secs_f64();
+    Ok(rep)
+}
+
+/// How a run of MILP solves at several horizons ended.
+enum StepEnd {
+    /// Every horizon was proven infeasible.
+    Refuted,
+    /// A verified plan at the last horizon.
+    Found(Answer<Vec<Move>>),
+    /// The last horizon was not decided (time limit, no answer), or its answer failed the
+    /// checks: that answer.
+    Stopped(Answer<Vec<Move>>),
+}
+
+/// [`step_horizons`]' result.
+struct Steps {
+    /// How it ended.
+    end: StepEnd,
+    /// The first horizon solved.
+    first: usize,
+    /// The last horizon solved.
+    horizon: usize,
+    /// Plans are at least this long: every shorter horizon refuted, or the bound.
+    floor: usize,
+    /// The solver's words at the last horizon.
+    status_text: String,
+}
+
+impl Steps {
+    /// "the model at horizon h" or "the models at horizons a..=b".
+    fn horizons(&self) -> String {
+        if self.first == self.horizon {
+            format!("the model at horizon {}", self.horizon)
+        } else if self.first + 2 == self.horizon {
+            format!("the models at horizons {} and {}", self.first, self.horizon)
+        } else {
+            format!(
+                "the models at horizons {}, {}, …, {}",
+                self.first,
+                self.first + 2,
+                self.horizon
+            )
+        }
+    }
+}
+
+/// What every horizon of [`step_horizons`] is solved with.
+struct StepJob<'a> {
+    p: &'a SlidingPuzzle,
+    goal: Goal,
+    model: SlidingModel,
+    solver: &'a dyn MilpSolver,
+    limits: &'a Limits,
+    /// The whole command's start: the time limit counts from it.
+    started: Instant,
+}
+
+/// Solve the sliding MILP `model` at horizons `from`, `from + 2`, …, `to` (one solve when
+/// they are equal) until one is not infeasible, under `limits` counted from `started`.
+/// `bound` is the admissible bound at the plans' parity: below it no plan exists, so when
+/// the run starts at it (or has refuted a horizon) every length below the current horizon is
+/// refuted, and a verified plan there that reaches that floor is optimal whatever the solver
+/// proved. Each answer is judged as a one-shot solve's is (point and plan checked).
+fn step_horizons(
+    job: &StepJob<'_>,
+    (from, to): (usize, usize),
+    bound: usize,
+    progress: Progress<'_>,
+) -> Result<Steps, Error> {
+    let mut h = from;
+    loop {
+        // Plans shorter than h: refuted by the steps before, or below the bound.
+        let floor = if h > from || from == bound {
+            h.max(bound)
+        } else {
+            bound
+        };
+        let left = job.limits.remaining(job.started).ok_or_else(|| {
+            Error::Failure(format!(
+                "the time limit ({:.0} s) was spent before the MILP at horizon {h}",
+                job.limits.time.as_secs_f64()
+            ))
+        })?;
+        let built = build_milp(job.p, job.goal, job.model, h)?;
+        let sol = super::milp::run(&*built, job.solver, &left, progress)?;
+        let mut a = super::milp::judge(&*built, &PlanChecker { goal: job.goal }, job.p, &sol);
+        let steps = |end| Steps {
+            end,
+            first: from,
+            horizon: h,
+            floor,
+            status_text: sol.status_text.clone(),
+        };
+        match a.status {
+            Status::Infeasible if h + 2 <= to => {
+                progress(&format!("horizon {h}: infeasible ({})", job.solver.name()));
+                h += 2;
+            }
+            Status::Infeasible => return Ok(steps(StepEnd::Refuted)),
+            Status::Solved => {
+                if a.objective == Some(floor as f64) {
+                    a.optimal = true;
+                }
+                a.bound = Some(if a.optimal {
+                    a.objective.unwrap_or(floor as f64)
+                } else {
+                    floor as f64
+                });
+                return Ok(steps(StepEnd::Found(a)));
+            }
+            _ => return Ok(steps(StepEnd::Stopped(a))),
+        }
+    }
 }
 
 /// The MILP route with any MILP solver object (a local solver, NEOS): build the `model` of
@@ -1389,6 +1593,7 @@ fn solve_command(
         "--certify",
         "--plan",
         "--incumbent",
+        "--step",
     ];
     takes.extend(super::astar::AstarFlags::FLAGS);
     FAMILY.check_flags(&req.given(), &takes)?;
@@ -1406,6 +1611,7 @@ fn solve_command(
         certify: req.certify.clone(),
         plan: req.plan.as_ref().map(|_| Vec::new()),
         incumbent: req.incumbent.clone(),
+        step: req.step,
         astar: req.astar.clone(),
     }
     .plan()?;
@@ -1483,6 +1689,7 @@ mod tests {
             certify: None,
             plan: None,
             incumbent: None,
+            step: false,
             astar: Default::default(),
         }
     }
@@ -1617,6 +1824,17 @@ mod tests {
             "--plan gives the plan to certify, so it goes with --via sat, not --via native"
         );
         for via in [Route::Native, Route::Sat, Route::Astar] {
+            assert_eq!(
+                err(SolveRequest {
+                    via: Some(via),
+                    step: true,
+                    ..req()
+                }),
+                format!(
+                    "--step steps the MILP route's horizon: it goes with --via milp, not --via {}",
+                    via.name()
+                )
+            );
             assert_eq!(
                 err(SolveRequest {
                     via: Some(via),

@@ -549,6 +549,11 @@ pub(crate) enum Cmd {
         /// defaults to L - 2 (a smaller --horizon is kept).
         #[arg(long, value_name = "native|astar|FILE")]
         incumbent: Option<String>,
+        /// Sliding, --via milp: solve horizons B, B + 2, ... up to --horizon (B: the
+        /// admissible bound at the plans' parity), each a question "a plan of at most h
+        /// moves?"; the first with a plan gives the optimum. With --incumbent: B to L - 2.
+        #[arg(long)]
+        step: bool,
         #[command(flatten)]
         certify: CertifyArgs,
         #[command(flatten)]

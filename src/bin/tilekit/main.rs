@@ -300,6 +300,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             json,
             encoding,
             incumbent,
+            step,
             certify,
             heuristic,
             astar,
@@ -331,6 +332,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                 incumbent: incumbent
                     .as_deref()
                     .map(tilekit::route::sliding::Incumbent::parse),
+                step,
                 heuristic: tilekit::route::edge_heuristic::HeuristicFlags {
                     construct: heuristic.construct.map(Into::into),
                     region: heuristic.region,
