@@ -299,6 +299,51 @@ fn solve_milp_highs() {
     }
 }
 
+/// `--step` and `--incumbent` through the command line: the case study at its own horizon
+/// 80, stepped from the bound (the first horizon, 11, has the plan); and from the native
+/// plan, with HiGHS asked nothing since the plan meets the bound.
+#[test]
+fn solve_milp_tight_stepped_and_from_an_incumbent() {
+    if require("highs") {
+        let stepped = [
+            "--via",
+            "milp",
+            "--model",
+            "tight",
+            "--horizon",
+            "80",
+            "--step",
+        ];
+        assert_solve_route("tight", "highs", &stepped);
+        let dir = TempDir::new().unwrap();
+        let inst = instance();
+        let r = tilekit(
+            dir.path(),
+            &[
+                "solve",
+                s(&inst),
+                "--via",
+                "milp",
+                "--model",
+                "tight",
+                "--solver",
+                "highs",
+            ]
+            .into_iter()
+            .chain(["--incumbent", "native", "--json"])
+            .collect::<Vec<_>>(),
+        );
+        assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+        let v = json(&r);
+        assert_eq!(
+            (v["optimal"].as_bool(), v["solver"].as_str()),
+            (Some(true), Some("none")),
+            "{v}"
+        );
+        assert_eq!(v["objective"].as_f64(), Some(OPT_LEN as f64), "{v}");
+    }
+}
+
 #[test]
 fn solve_milp_glpk() {
     // GLPK needs minutes at horizon 13; at 11 it takes seconds.
