@@ -300,10 +300,12 @@ fn solve_milp_highs() {
 }
 
 /// `--step` and `--incumbent` through the command line: the case study at its own horizon
-/// 80, stepped from the bound (the first horizon, 11, has the plan); and from the native
-/// plan, with HiGHS asked nothing since the plan meets the bound.
+/// 80, stepped from the bound (the run stops at horizon 11, which has the plan; a one-shot
+/// solve reports 80); and from the native plan, with no solver run since the plan meets the
+/// bound (the solver's name is still checked first).
 #[test]
 fn solve_milp_tight_stepped_and_from_an_incumbent() {
+    let inst = instance();
     if require("highs") {
         let stepped = [
             "--via",
@@ -316,32 +318,35 @@ fn solve_milp_tight_stepped_and_from_an_incumbent() {
         ];
         assert_solve_route("tight", "highs", &stepped);
         let dir = TempDir::new().unwrap();
-        let inst = instance();
-        let r = tilekit(
-            dir.path(),
-            &[
-                "solve",
-                s(&inst),
-                "--via",
-                "milp",
-                "--model",
-                "tight",
-                "--solver",
-                "highs",
-            ]
-            .into_iter()
-            .chain(["--incumbent", "native", "--json"])
-            .collect::<Vec<_>>(),
-        );
-        assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-        let v = json(&r);
-        assert_eq!(
-            (v["optimal"].as_bool(), v["solver"].as_str()),
-            (Some(true), Some("none")),
-            "{v}"
-        );
-        assert_eq!(v["objective"].as_f64(), Some(OPT_LEN as f64), "{v}");
+        let mut args = vec!["solve", s(&inst), "--solver", "highs", "--json"];
+        args.extend_from_slice(&stepped);
+        let v = json(&tilekit(dir.path(), &args));
+        assert_eq!(v["horizon"].as_u64(), Some(OPT_LEN as u64), "{v}");
     }
+    let dir = TempDir::new().unwrap();
+    let from = |solver: &str| {
+        let args = [
+            "solve",
+            s(&inst),
+            "--via",
+            "milp",
+            "--model",
+            "tight",
+            "--json",
+        ];
+        let mut args = args.to_vec();
+        args.extend_from_slice(&["--solver", solver, "--incumbent", "native"]);
+        tilekit(dir.path(), &args)
+    };
+    let r = from("highs");
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let v = json(&r);
+    let proof = (v["optimal"].as_bool(), v["solver"].as_str());
+    assert_eq!(proof, (Some(true), Some("none")), "{v}");
+    assert_eq!(v["objective"].as_f64(), Some(OPT_LEN as f64), "{v}");
+    let r = from("no-such-solver");
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("no-such-solver"), "{}", r.stderr);
 }
 
 #[test]

@@ -399,13 +399,21 @@ pub struct SolveRequest {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Incumbent {
     /// The native IDA* plan: optimal by the search's own proof, which the MILP then proves
-    /// again independently (a cross-check of two proof systems).
+    /// again (the `tight` model embeds an admissible bound of the same kind as IDA*'s; the
+    /// `neos` and `flow` models none). No MILP runs when the plan meets that bound.
     Native,
     /// Weighted A* (w = [`INCUMBENT_WEIGHT`]) on the pattern databases: a quick plan, not
     /// necessarily optimal.
     Astar,
     /// A move file (from another solver, say).
     File(PathBuf),
+    /// A move file already read (the command reads it before anything runs).
+    Moves {
+        /// The file's moves.
+        moves: Vec<Move>,
+        /// The file.
+        from: PathBuf,
+    },
 }
 
 /// The weight of `--incumbent astar`'s weighted A*.
@@ -426,7 +434,9 @@ impl Incumbent {
         match self {
             Incumbent::Native => "the native IDA* plan".into(),
             Incumbent::Astar => format!("the weighted A* plan (w = {INCUMBENT_WEIGHT})"),
-            Incumbent::File(p) => format!("the plan in {}", p.display()),
+            Incumbent::File(p) | Incumbent::Moves { from: p, .. } => {
+                format!("the plan in {}", p.display())
+            }
         }
     }
 }
@@ -478,6 +488,11 @@ impl SolveRequest {
                 "--via {} is not available for sliding puzzles: use native, astar, milp or sat",
                 route.name()
             )));
+        }
+        if self.plan.is_some() && route == Route::Milp {
+            return Err(Error::usage(
+                "--plan gives the plan to certify (--via sat); the MILP route starts from a plan with --incumbent",
+            ));
         }
         if self.step && route != Route::Milp {
             return Err(Error::Usage(format!(
@@ -723,59 +738,69 @@ fn solve_milp(
     solve_milp_with(p, goal, model, horizon, &*solver, &req.limits, progress)
 }
 
-/// The plan `--incumbent` names, replayed by the independent checker, and its source in
-/// words. A plan that does not reach the goal is the user's input error (exit 2).
+/// The plan `--incumbent` names, replayed by the independent checker. `Ok(Err(report))`
+/// when the native search or A* found none (time limit, or an unsolvable board): that
+/// run's report, which the command returns. A plan that does not reach the goal is the
+/// user's input error (exit 2).
 fn incumbent_plan(
     p: &SlidingPuzzle,
     goal: Goal,
     source: &Incumbent,
     limit: Duration,
     progress: Progress<'_>,
-) -> Result<Vec<Move>, Error> {
-    let found = |rep: Report, what: &str| -> Result<Vec<Move>, Error> {
-        rep.plan().map(<[Move]>::to_vec).ok_or_else(|| {
-            Error::Failure(format!(
-                "--incumbent {what}: no plan within the time limit ({})",
+) -> Result<Result<Vec<Move>, Box<Report>>, Error> {
+    let found = |mut rep: Report| match rep.plan() {
+        Some(m) => Ok(m.to_vec()),
+        None => {
+            rep.solver_status = format!(
+                "--incumbent {}: no plan ({})",
+                source.describe(),
                 rep.solver_status
-            ))
-        })
+            );
+            Err(Box::new(rep))
+        }
     };
     let moves = match source {
-        Incumbent::Native => found(solve_native(p, goal, limit, progress)?, "native")?,
+        Incumbent::Native => found(solve_native(p, goal, limit, progress)?),
         Incumbent::Astar => {
             let flags = super::astar::AstarFlags {
                 weight: Some(INCUMBENT_WEIGHT),
                 ..Default::default()
             };
-            found(
-                super::astar::solve(p, goal, &flags, limit, progress)?,
-                "astar",
-            )?
+            found(super::astar::solve(p, goal, &flags, limit, progress)?)
         }
-        Incumbent::File(path) => crate::puzzle::sliding::parse_moves(
-            &super::read_text(path, "incumbent plan")?,
-            &path.display().to_string(),
-        )?,
+        Incumbent::File(path) => Ok(read_incumbent(path)?),
+        Incumbent::Moves { moves, .. } => Ok(moves.clone()),
     };
-    let v = PlanChecker { goal }.check(p, &moves, None);
-    if !v.errors.is_empty() {
-        return Err(Error::Usage(format!(
-            "--incumbent: {} does not solve the board: {}",
-            source.describe(),
-            v.errors.join("; ")
-        )));
+    if let Ok(m) = &moves {
+        let v = PlanChecker { goal }.check(p, m, None);
+        if !v.errors.is_empty() {
+            return Err(Error::Usage(format!(
+                "--incumbent: {} does not solve the board: {}",
+                source.describe(),
+                v.errors.join("; ")
+            )));
+        }
     }
     Ok(moves)
 }
 
+/// The moves of an `--incumbent` file (input errors name the file and line: exit 2).
+fn read_incumbent(path: &Path) -> Result<Vec<Move>, Error> {
+    Ok(crate::puzzle::sliding::parse_moves(
+        &super::read_text(path, "incumbent plan")?,
+        &path.display().to_string(),
+    )?)
+}
+
 /// The MILP route from an incumbent plan of L moves (`--incumbent`, see [`Incumbent`]): the
 /// model at horizon L − 2 (or the `--horizon` given, if smaller) decides whether a shorter
-/// plan exists. Infeasible: the incumbent is optimal, proven by the MILP solver (the model's
-/// own lower bound rows included). A solution: a shorter plan, decoded and replayed, optimal
-/// when the solver proves its optimum (every plan of at most L − 2 moves is in the model).
-/// When L − 2 is below the admissible bound the `tight` model fixes, no MILP is run: the
-/// heuristic alone proves the plan optimal, and the report says so rather than crediting a
-/// solver.
+/// plan exists. Infeasible: the incumbent is optimal, proven by the MILP solver (given the
+/// admissible bound the `tight` model embeds; `neos` and `flow` embed none). A solution: a
+/// shorter plan, decoded and replayed, optimal when the solver proves its optimum (every plan
+/// of at most L − 2 moves is in the model). When L − 2 is below the admissible bound B no
+/// MILP is run: the heuristic alone proves the plan optimal, and the report says so rather
+/// than crediting a solver; likewise a `--horizon` below B leaves nothing to refute.
 fn solve_milp_from(
     p: &SlidingPuzzle,
     goal: Goal,
@@ -786,7 +811,16 @@ fn solve_milp_from(
     progress: Progress<'_>,
 ) -> Result<Report, Error> {
     let started = Instant::now();
-    let moves = incumbent_plan(p, goal, source, req.limits.time, progress)?;
+    // The flags first: a bad solver name or horizon must not wait for the incumbent.
+    if let Some(t) = horizon {
+        resolve_horizon(p, Some(t))?;
+    }
+    let name = req.solver.as_deref().unwrap_or("microlp");
+    let solver = registry(req)?.milp(name)?;
+    let moves = match incumbent_plan(p, goal, source, req.limits.time, progress)? {
+        Ok(m) => m,
+        Err(rep) => return Ok(*rep),
+    };
     let l = moves.len();
     let (estimate, heuristic) = root_bound(p, goal)?;
     let bound = sliding_tight::parity_bound(p, goal, estimate);
@@ -798,7 +832,6 @@ fn solve_milp_from(
     // Plan lengths share the blank's parity: a plan shorter than L has at most L − 2 moves.
     let shorter = l.saturating_sub(2);
     let h = horizon.map_or(shorter, |t| t.min(shorter));
-    let name = req.solver.as_deref().unwrap_or("microlp");
     let incumbent_answer = |proven: bool, floor: usize, words: String| {
         let mut a = Answer::judged(
             Checked {
@@ -816,25 +849,32 @@ fn solve_milp_from(
         a
     };
     let origin = source.describe();
-    if l < bound + 2 || l < 2 {
-        // Nothing shorter can exist: the plan's length is the admissible bound.
-        let mut rep = sliding_report(model.name(), "none", l);
+    if l < bound + 2 || h < bound {
+        // Nothing to refute: the plan's length is the admissible bound (optimal), or the
+        // horizon lies below it (the bound is all that is known).
+        let proven = l < bound + 2;
+        let mut rep = sliding_report(model.name(), "none", if proven { l } else { h });
         fill(
             &mut rep,
             incumbent_answer(
-                true,
-                l,
-                format!(
-                    "optimal: {origin} has {l} moves, the admissible lower bound ({heuristic}); no MILP was needed"
-                ),
+                proven,
+                bound,
+                if proven {
+                    format!(
+                        "optimal: {origin} has {l} moves, the admissible lower bound ({heuristic}); no MILP was needed"
+                    )
+                } else {
+                    format!(
+                        "{origin} has {l} moves; horizon {h} lies below the admissible bound {bound} ({heuristic}), so no MILP was run"
+                    )
+                },
             ),
         );
         rep.seconds = started.elapsed().as_secs_f64();
         return Ok(rep);
     }
-    let solver = registry(req)?.milp(name)?;
     // With --step: horizons B, B + 2, …, h; else h alone (every plan of at most h moves).
-    let from = if req.step { bound.min(h) } else { h };
+    let from = if req.step { bound } else { h };
     progress(&format!(
         "incumbent: {origin}, {l} moves; asking the MILP for a plan of at most {h}"
     ));
@@ -850,13 +890,10 @@ fn solve_milp_from(
     let mut rep = sliding_report(model.name(), solver.name(), steps.horizon);
     let a = match steps.end {
         // No plan of at most h moves: lengths up to h are refuted, the next of the plans'
-        // parity is the bound, and at h = L − 2 that is L itself.
+        // parity (L's; h may have the other) and at least B is the bound, and at h = L − 2
+        // that is L itself.
         StepEnd::Refuted => {
-            let floor = if h + 1 >= l {
-                l
-            } else {
-                h + 1 + (l - h - 1) % 2
-            };
+            let floor = (h + 1 + (l - h - 1) % 2).min(l).max(bound);
             let proven = floor >= l;
             incumbent_answer(
                 proven,
@@ -870,15 +907,19 @@ fn solve_milp_from(
                     )
                 } else {
                     format!(
-                        "{origin} has {l} moves; {} proved no plan of at most {h} moves exists ({})",
+                        "{origin} has {l} moves; {} proved {} infeasible ({}): at least {floor} moves",
                         solver.name(),
+                        steps.horizons(),
                         steps.status_text
                     )
                 },
             )
         }
         // A shorter plan, verified (see [`step_horizons`] for when it is optimal).
-        StepEnd::Found(a) => a,
+        StepEnd::Found(mut a) => {
+            a.solver_status = format!("{}: beats {origin} ({l} moves)", a.solver_status);
+            a
+        }
         // No answer within the limit: the incumbent stands, unproven, above the floor.
         StepEnd::Stopped(a) if matches!(a.status, Status::TimeLimit | Status::NoSolution) => {
             let floor = steps.floor;
@@ -915,24 +956,31 @@ fn solve_milp_stepped(
     progress: Progress<'_>,
 ) -> Result<Report, Error> {
     let started = Instant::now();
-    let (estimate, heuristic) = root_bound(p, goal)?;
-    let bound = sliding_tight::parity_bound(p, goal, estimate);
     let name = req.solver.as_deref().unwrap_or("microlp");
     let solver = registry(req)?.milp(name)?;
+    let (estimate, heuristic) = root_bound(p, goal)?;
+    let bound = sliding_tight::parity_bound(p, goal, estimate);
     progress(&format!(
         "stepping the horizon from {bound} ({heuristic}) by 2 up to {horizon}"
     ));
+    let no_plan = |words: String, floor: usize| {
+        let mut a = Answer::without(Status::Infeasible, words);
+        a.errors.push(format!("no plan of at most {horizon} moves"));
+        a.bound = Some(floor as f64);
+        a
+    };
     let mut rep;
     if bound > horizon {
         rep = sliding_report(model.name(), "none", horizon);
-        let mut a = Answer::without(
-            Status::Infeasible,
-            format!(
-                "the admissible bound {bound} ({heuristic}) exceeds the horizon; no MILP was needed"
+        fill(
+            &mut rep,
+            no_plan(
+                format!(
+                    "the admissible bound {bound} ({heuristic}) exceeds the horizon; no MILP was needed"
+                ),
+                bound,
             ),
         );
-        a.errors.push(format!("no plan of at most {horizon} moves"));
-        fill(&mut rep, a);
     } else {
         let job = StepJob {
             p,
@@ -945,14 +993,10 @@ fn solve_milp_stepped(
         let steps = step_horizons(&job, (bound, horizon), bound, progress)?;
         rep = sliding_report(model.name(), solver.name(), steps.horizon);
         let a = match steps.end {
-            StepEnd::Refuted => {
-                let mut a = Answer::without(
-                    Status::Infeasible,
-                    format!("{} infeasible ({})", steps.horizons(), steps.status_text),
-                );
-                a.errors.push(format!("no plan of at most {horizon} moves"));
-                a
-            }
+            StepEnd::Refuted => no_plan(
+                format!("{} infeasible ({})", steps.horizons(), steps.status_text),
+                steps.horizon + 2,
+            ),
             StepEnd::Found(mut a) => {
                 // Say what proved the length: the bound alone, or the refuted horizons.
                 a.solver_status = if steps.horizon == bound {
@@ -962,17 +1006,17 @@ fn solve_milp_stepped(
                     )
                 } else {
                     format!(
-                        "{}: a plan at horizon {}; horizons {bound} to {} proven infeasible",
+                        "{}: a plan at horizon {}; {} proven infeasible",
                         a.solver_status,
                         steps.horizon,
-                        steps.horizon - 2
+                        horizons_text(bound, steps.horizon - 2)
                     )
                 };
                 a
             }
             StepEnd::Stopped(mut a) => {
-                if a.bound.is_none() && a.status != Status::Unverified {
-                    a.bound = Some(steps.floor as f64);
+                if a.status != Status::Unverified {
+                    a.bound = Some(a.bound.unwrap_or(0.0).max(steps.floor as f64));
                 }
                 a
             }
@@ -1000,7 +1044,7 @@ struct Steps {
     end: StepEnd,
     /// The first horizon solved.
     first: usize,
-    /// The last horizon solved.
+    /// The last horizon solved (or due, when the time ran out before it).
     horizon: usize,
     /// Plans are at least this long: every shorter horizon refuted, or the bound.
     floor: usize,
@@ -1009,20 +1053,20 @@ struct Steps {
 }
 
 impl Steps {
-    /// "the model at horizon h" or "the models at horizons a..=b".
+    /// The horizons solved, in words.
     fn horizons(&self) -> String {
-        if self.first == self.horizon {
-            format!("the model at horizon {}", self.horizon)
-        } else if self.first + 2 == self.horizon {
-            format!("the models at horizons {} and {}", self.first, self.horizon)
-        } else {
-            format!(
-                "the models at horizons {}, {}, …, {}",
-                self.first,
-                self.first + 2,
-                self.horizon
-            )
-        }
+        horizons_text(self.first, self.horizon)
+    }
+}
+
+/// "the model at horizon a", "the models at horizons a and b" or "… a, a + 2, …, b".
+fn horizons_text(first: usize, last: usize) -> String {
+    if first == last {
+        format!("the model at horizon {first}")
+    } else if first + 2 == last {
+        format!("the models at horizons {first} and {last}")
+    } else {
+        format!("the models at horizons {first}, {}, …, {last}", first + 2)
     }
 }
 
@@ -1042,7 +1086,11 @@ struct StepJob<'a> {
 /// `bound` is the admissible bound at the plans' parity: below it no plan exists, so when
 /// the run starts at it (or has refuted a horizon) every length below the current horizon is
 /// refuted, and a verified plan there that reaches that floor is optimal whatever the solver
-/// proved. Each answer is judged as a one-shot solve's is (point and plan checked).
+/// proved. A verified plan shorter than that floor contradicts the refutations (or the
+/// bound): a solver or heuristic failure, reported as unverified. Each answer is judged as a
+/// one-shot solve's is (point and plan checked). A time limit spent between horizons ends
+/// the run as not decided, keeping what the refuted horizons proved; a solver that fails to
+/// run is the command's error, as in a one-shot solve.
 fn step_horizons(
     job: &StepJob<'_>,
     (from, to): (usize, usize),
@@ -1057,28 +1105,48 @@ fn step_horizons(
         } else {
             bound
         };
-        let left = job.limits.remaining(job.started).ok_or_else(|| {
-            Error::Failure(format!(
-                "the time limit ({:.0} s) was spent before the MILP at horizon {h}",
-                job.limits.time.as_secs_f64()
-            ))
-        })?;
-        let built = build_milp(job.p, job.goal, job.model, h)?;
-        let sol = super::milp::run(&*built, job.solver, &left, progress)?;
-        let mut a = super::milp::judge(&*built, &PlanChecker { goal: job.goal }, job.p, &sol);
-        let steps = |end| Steps {
+        let steps = |end, status_text: String| Steps {
             end,
             first: from,
             horizon: h,
             floor,
-            status_text: sol.status_text.clone(),
+            status_text,
         };
+        let stopped = |why: String| {
+            steps(
+                StepEnd::Stopped(Answer::without(Status::TimeLimit, why.clone())),
+                why,
+            )
+        };
+        let Some(left) = job.limits.remaining(job.started) else {
+            return Ok(stopped(format!(
+                "the time limit ({:.0} s) was spent before horizon {h}",
+                job.limits.time.as_secs_f64()
+            )));
+        };
+        // A model too large or a solver that fails to run is an error of the command, as
+        // in a one-shot solve (a missing solver must fail loudly, not read as "undecided").
+        let built = build_milp(job.p, job.goal, job.model, h)?;
+        let sol = super::milp::run(&*built, job.solver, &left, progress)?;
+        let mut a = super::milp::judge(&*built, &PlanChecker { goal: job.goal }, job.p, &sol);
         match a.status {
             Status::Infeasible if h + 2 <= to => {
                 progress(&format!("horizon {h}: infeasible ({})", job.solver.name()));
                 h += 2;
             }
-            Status::Infeasible => return Ok(steps(StepEnd::Refuted)),
+            Status::Infeasible => return Ok(steps(StepEnd::Refuted, sol.status_text)),
+            Status::Solved if a.objective.is_some_and(|o| o < floor as f64) => {
+                a.status = Status::Unverified;
+                a.optimal = false;
+                a.verified = false;
+                a.bound = None;
+                a.errors.push(format!(
+                    "a plan of {} moves contradicts the proof that none is shorter than {floor} (horizons refuted by {}, or the admissible bound {bound})",
+                    a.objective.unwrap_or(0.0),
+                    job.solver.name()
+                ));
+                return Ok(steps(StepEnd::Stopped(a), sol.status_text));
+            }
             Status::Solved => {
                 if a.objective == Some(floor as f64) {
                     a.optimal = true;
@@ -1088,9 +1156,9 @@ fn step_horizons(
                 } else {
                     floor as f64
                 });
-                return Ok(steps(StepEnd::Found(a)));
+                return Ok(steps(StepEnd::Found(a), sol.status_text));
             }
-            _ => return Ok(steps(StepEnd::Stopped(a))),
+            _ => return Ok(steps(StepEnd::Stopped(a), sol.status_text)),
         }
     }
 }
@@ -1621,6 +1689,13 @@ fn solve_command(
             &path.display().to_string(),
         )?);
     }
+    // An incumbent file is read now, like --plan: its errors come before any search.
+    if let Some(Incumbent::File(path)) = &plan.request.incumbent {
+        plan.request.incumbent = Some(Incumbent::Moves {
+            moves: read_incumbent(path)?,
+            from: path.clone(),
+        });
+    }
     let p = parse(inst, goal)?;
     let report = solve(&p, goal, &plan, progress)?;
     let solution_text = report.plan().map(|moves| {
@@ -1822,6 +1897,14 @@ mod tests {
                 ..req()
             }),
             "--plan gives the plan to certify, so it goes with --via sat, not --via native"
+        );
+        assert_eq!(
+            err(SolveRequest {
+                via: Some(Route::Milp),
+                plan: Some(vec![]),
+                ..req()
+            }),
+            "--plan gives the plan to certify (--via sat); the MILP route starts from a plan with --incumbent"
         );
         for via in [Route::Native, Route::Sat, Route::Astar] {
             assert_eq!(
