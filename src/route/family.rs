@@ -16,7 +16,7 @@ use crate::error::InputError;
 use crate::format::Format;
 use crate::format::neos_job::InputMethod;
 use crate::formulate::sliding_sat::Encoding;
-use crate::puzzle::sliding::Goal;
+use crate::puzzle::sliding::{Goal, Move};
 use crate::solve::Limits;
 use std::path::PathBuf;
 
@@ -274,7 +274,7 @@ pub struct SolveRequest {
     /// Sliding: `--plan`, a move file to certify.
     pub plan: Option<PathBuf>,
     /// Sliding `--via milp`: `--incumbent`, the plan the MILP starts from.
-    pub incumbent: Option<super::sliding::Incumbent>,
+    pub incumbent: Option<Incumbent>,
     /// Sliding `--via milp`: `--step`, the horizon stepped up from the admissible bound.
     pub step: bool,
     /// Edge `--via heuristic`: its flags.
@@ -387,6 +387,58 @@ impl RenderRequest {
             g.push("--ids");
         }
         g
+    }
+}
+
+/// `--incumbent`: where the MILP route's starting plan comes from. The plan, of L moves, is
+/// replayed by the independent checker; the MILP then decides whether a plan of at most
+/// L − 2 moves exists (plan lengths share one parity, so that is every shorter plan): the
+/// model at horizon L − 2 is infeasible, and the plan is optimal, or the MILP's optimum there
+/// is a shorter plan, optimal too. This is the standard use of an incumbent (a MIP start
+/// and its objective cutoff) made explicit in the model: a generous horizon costs nothing
+/// past the incumbent, and the proof of the lower bound is the MILP solver's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Incumbent {
+    /// The native IDA* plan: optimal by the search's own proof, which the MILP then proves
+    /// again (the `tight` model embeds an admissible bound of the same kind as IDA*'s; the
+    /// `neos` and `flow` models none). No MILP runs when the plan meets that bound.
+    Native,
+    /// Weighted A* (w = [`INCUMBENT_WEIGHT`]) on the pattern databases: a quick plan, not
+    /// necessarily optimal.
+    Astar,
+    /// A move file (from another solver, say).
+    File(PathBuf),
+    /// A move file already read (the command reads it before anything runs).
+    Moves {
+        /// The file's moves.
+        moves: Vec<Move>,
+        /// The file.
+        from: PathBuf,
+    },
+}
+
+/// The weight of `--incumbent astar`'s weighted A*.
+pub const INCUMBENT_WEIGHT: f64 = 2.0;
+
+impl Incumbent {
+    /// `native`, `astar`, or a move file's path.
+    pub fn parse(text: &str) -> Self {
+        match text {
+            "native" => Incumbent::Native,
+            "astar" => Incumbent::Astar,
+            path => Incumbent::File(PathBuf::from(path)),
+        }
+    }
+
+    /// How the report names it.
+    pub fn describe(&self) -> String {
+        match self {
+            Incumbent::Native => "the native IDA* plan".into(),
+            Incumbent::Astar => format!("the weighted A* plan (w = {INCUMBENT_WEIGHT})"),
+            Incumbent::File(p) | Incumbent::Moves { from: p, .. } => {
+                format!("the plan in {}", p.display())
+            }
+        }
     }
 }
 

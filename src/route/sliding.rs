@@ -149,7 +149,7 @@ pub fn resolve_horizon(p: &SlidingPuzzle, horizon: Option<usize>) -> Result<usiz
     }
 }
 
-pub use super::family::Horizon;
+pub use super::family::{Horizon, INCUMBENT_WEIGHT, Incumbent};
 
 /// Seconds `--horizon auto` may spend finding the optimum when no time limit applies.
 pub const AUTO_HORIZON_SECONDS: f64 = 300.0;
@@ -387,58 +387,6 @@ pub struct SolveRequest {
     pub step: bool,
     /// `--via astar`: its flags.
     pub astar: super::astar::AstarFlags,
-}
-
-/// `--incumbent`: where the MILP route's starting plan comes from. The plan, of L moves, is
-/// replayed by the independent checker; the MILP then decides whether a plan of at most
-/// L − 2 moves exists (plan lengths share one parity, so that is every shorter plan): the
-/// model at horizon L − 2 is infeasible, and the plan is optimal, or the MILP's optimum there
-/// is a shorter plan, optimal too. This is the standard use of an incumbent (a MIP start
-/// and its objective cutoff) made explicit in the model: a generous horizon costs nothing
-/// past the incumbent, and the proof of the lower bound is the MILP solver's.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Incumbent {
-    /// The native IDA* plan: optimal by the search's own proof, which the MILP then proves
-    /// again (the `tight` model embeds an admissible bound of the same kind as IDA*'s; the
-    /// `neos` and `flow` models none). No MILP runs when the plan meets that bound.
-    Native,
-    /// Weighted A* (w = [`INCUMBENT_WEIGHT`]) on the pattern databases: a quick plan, not
-    /// necessarily optimal.
-    Astar,
-    /// A move file (from another solver, say).
-    File(PathBuf),
-    /// A move file already read (the command reads it before anything runs).
-    Moves {
-        /// The file's moves.
-        moves: Vec<Move>,
-        /// The file.
-        from: PathBuf,
-    },
-}
-
-/// The weight of `--incumbent astar`'s weighted A*.
-pub const INCUMBENT_WEIGHT: f64 = 2.0;
-
-impl Incumbent {
-    /// `native`, `astar`, or a move file's path.
-    pub fn parse(text: &str) -> Self {
-        match text {
-            "native" => Incumbent::Native,
-            "astar" => Incumbent::Astar,
-            path => Incumbent::File(PathBuf::from(path)),
-        }
-    }
-
-    /// How the report names it.
-    pub fn describe(&self) -> String {
-        match self {
-            Incumbent::Native => "the native IDA* plan".into(),
-            Incumbent::Astar => format!("the weighted A* plan (w = {INCUMBENT_WEIGHT})"),
-            Incumbent::File(p) | Incumbent::Moves { from: p, .. } => {
-                format!("the plan in {}", p.display())
-            }
-        }
-    }
 }
 
 /// A validated sliding solve: the route, its model and everything it needs.
