@@ -37,6 +37,20 @@ fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
     path
 }
 
+/// A registry file in `dir` naming one SAT solver `name` run as `command MODEL`.
+fn sat_registry(dir: &Path, name: &str, command: &Path) -> PathBuf {
+    let reg = dir.join("reg.toml");
+    std::fs::write(
+        &reg,
+        format!(
+            "[solver.{name}]\nkind = \"sat\"\ncommand = \"{}\"\ninput = \"cnf\"\nargs = [\"{{model}}\"]\nsolution = \"sat\"\n",
+            s(command)
+        ),
+    )
+    .unwrap();
+    reg
+}
+
 fn require(cmd: &str) -> bool {
     let found = std::env::var_os("PATH")
         .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(cmd).is_file()));
@@ -760,25 +774,12 @@ fn racing_reports_a_failure_of_either_direction() {
     }
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let half = d.join("half.sh");
-    std::fs::write(
-        &half,
+    let half = script(
+        d,
+        "half.sh",
         "#!/bin/sh\ncase \"$1\" in *backward*) echo broken >&2; exit 7;; esac\nexec cadical \"$@\"\n",
-    )
-    .unwrap();
-    std::process::Command::new("chmod")
-        .args(["+x", s(&half)])
-        .status()
-        .unwrap();
-    let reg = d.join("reg.toml");
-    std::fs::write(
-        &reg,
-        format!(
-            "[solver.half]\nkind = \"sat\"\ncommand = \"{}\"\ninput = \"cnf\"\nargs = [\"{{model}}\"]\nsolution = \"sat\"\n",
-            s(&half)
-        ),
-    )
-    .unwrap();
+    );
+    let reg = sat_registry(d, "half", &half);
     let kept = d.join("proofs");
     let f20 = models().join("fifteen_len20.txt");
     let r = tilekit(&[
@@ -814,21 +815,8 @@ fn cli_producer_without_an_answer_is_not_a_certificate() {
     }
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let slow = d.join("slow.sh");
-    std::fs::write(&slow, "#!/bin/sh\nsleep 30\n").unwrap();
-    std::process::Command::new("chmod")
-        .args(["+x", s(&slow)])
-        .status()
-        .unwrap();
-    let reg = d.join("reg.toml");
-    std::fs::write(
-        &reg,
-        format!(
-            "[solver.slow]\nkind = \"sat\"\ncommand = \"{}\"\ninput = \"cnf\"\nargs = [\"{{model}}\"]\nsolution = \"sat\"\n",
-            s(&slow)
-        ),
-    )
-    .unwrap();
+    let slow = script(d, "slow.sh", "#!/bin/sh\nsleep 30\n");
+    let reg = sat_registry(d, "slow", &slow);
     let f20 = models().join("fifteen_len20.txt");
     let plan = d.join("plan.txt");
     let r = tilekit(&["solve", s(&f20), "--goal", "blank-first", "-o", s(&plan)]);
@@ -936,15 +924,7 @@ fn cli_engine_claiming_sat_below_the_bound_is_a_bug() {
         "#!/bin/sh\ncase \"$1\" in *_T9.cnf|*_T9_leaf0.cnf) echo 's SATISFIABLE'; echo 'v 0'; exit 10;; esac\n\
          exec cadical \"$@\"\n",
     );
-    let reg = d.join("reg.toml");
-    std::fs::write(
-        &reg,
-        format!(
-            "[solver.liar]\nkind = \"sat\"\ncommand = \"{}\"\ninput = \"cnf\"\nargs = [\"{{model}}\"]\nsolution = \"sat\"\n",
-            s(&liar)
-        ),
-    )
-    .unwrap();
+    let reg = sat_registry(d, "liar", &liar);
     let case = models().join("neos_case_study.txt");
     let args = ["solve", s(&case), "--certify", "--solver", "liar"];
     let r = tilekit(&[&args[..], &["--solvers", s(&reg)]].concat());
@@ -1199,15 +1179,7 @@ fn cli_split_respects_one_deadline() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let slow = script(d, "slow.sh", "#!/bin/sh\nsleep 30\n");
-    let reg = d.join("reg.toml");
-    std::fs::write(
-        &reg,
-        format!(
-            "[solver.slow]\nkind = \"sat\"\ncommand = \"{}\"\ninput = \"cnf\"\nargs = [\"{{model}}\"]\nsolution = \"sat\"\n",
-            s(&slow)
-        ),
-    )
-    .unwrap();
+    let reg = sat_registry(d, "slow", &slow);
     let f24 = models().join("fifteen_len24.txt");
     let started = std::time::Instant::now();
     let r = tilekit(&[
