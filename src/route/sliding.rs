@@ -224,6 +224,18 @@ pub fn build_milp(
     model: SlidingModel,
     horizon: usize,
 ) -> Result<SlidingMilp, Error> {
+    build_milp_from(p, goal, model, horizon, None)
+}
+
+/// [`build_milp`] with the `tight` model's admissible estimate already known (`estimate`,
+/// from [`root_bound`]), so that a run over several horizons computes it once.
+fn build_milp_from(
+    p: &SlidingPuzzle,
+    goal: Goal,
+    model: SlidingModel,
+    horizon: usize,
+    estimate: Option<usize>,
+) -> Result<SlidingMilp, Error> {
     if model != SlidingModel::Sat {
         check_size(p, goal, model, horizon)?;
     }
@@ -235,7 +247,10 @@ pub fn build_milp(
             Box::new(sliding_flow::build(p, goal, horizon).map_err(Error::failure)?)
         }
         SlidingModel::Tight => {
-            let (bound, _) = root_bound(p, goal)?;
+            let bound = match estimate {
+                Some(e) => e,
+                None => root_bound(p, goal)?.0,
+            };
             Box::new(sliding_tight::build(p, goal, horizon, bound).map_err(Error::failure)?)
         }
         SlidingModel::Sat => return Err(Error::usage("the sat model is a CNF, not a MILP")),
@@ -833,6 +848,7 @@ fn solve_milp_from(
         solver: &*solver,
         limits: &req.limits,
         started,
+        estimate,
     };
     let steps = step_horizons(&job, (from, h), bound, progress)?;
     let mut rep = sliding_report(model.name(), solver.name(), steps.horizon);
@@ -937,6 +953,7 @@ fn solve_milp_stepped(
             solver: &*solver,
             limits: &req.limits,
             started,
+            estimate,
         };
         let steps = step_horizons(&job, (bound, horizon), bound, progress)?;
         rep = sliding_report(model.name(), solver.name(), steps.horizon);
@@ -1027,6 +1044,8 @@ struct StepJob<'a> {
     limits: &'a Limits,
     /// The whole command's start: the time limit counts from it.
     started: Instant,
+    /// [`root_bound`]'s estimate, computed once for every horizon.
+    estimate: usize,
 }
 
 /// Solve the sliding MILP `model` at horizons `from`, `from + 2`, …, `to` (one solve when
@@ -1074,7 +1093,7 @@ fn step_horizons(
         };
         // A model too large or a solver that fails to run is an error of the command, as
         // in a one-shot solve (a missing solver must fail loudly, not read as "undecided").
-        let built = build_milp(job.p, job.goal, job.model, h)?;
+        let built = build_milp_from(job.p, job.goal, job.model, h, Some(job.estimate))?;
         let sol = super::milp::run(&*built, job.solver, &left, progress)?;
         let mut a = super::milp::judge(&*built, &PlanChecker { goal: job.goal }, job.p, &sol);
         match a.status {
