@@ -343,3 +343,56 @@ fn stepping_proves_the_optimum_with_highs() {
 fn stepping_proves_the_optimum_with_cbc() {
     stepping_proves_the_optimum("cbc");
 }
+
+/// A solver that contradicts itself is caught: HiGHS behind a wrapper that calls horizon 17
+/// of #41 (17 moves) infeasible. Stepping goes on to 19, where HiGHS finds a 17-move plan:
+/// shorter than the refutations allow, so the answer is unverified (a solver failure), not
+/// an optimum, although the plan itself replays.
+#[test]
+fn stepping_reports_a_solver_that_contradicts_its_refutations() {
+    use std::os::unix::fs::PermissionsExt;
+    if !available("highs") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let liar = dir.path().join("liar.sh");
+    std::fs::write(
+        &liar,
+        "#!/bin/sh\n\
+         if head -1 \"$2\" | grep -q '_T17,'; then\n\
+           printf 'Model status\\nInfeasible\\n\\n# Primal solution values\\nNone\\n' > \"$4\"; exit 0\n\
+         fi\n\
+         exec highs \"$@\"\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&liar, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let reg = dir.path().join("reg.toml");
+    std::fs::write(
+        &reg,
+        format!(
+            "[solver.liar]\nkind = \"milp\"\ncommand = \"{}\"\ninput = \"lp\"\nargs = [\"--model_file\", \"{{model}}\", \"--solution_file\", \"{{solution}}\", \"--time_limit\", \"{{time_limit}}\"]\nsolution = \"highs\"\n",
+            liar.display()
+        ),
+    )
+    .unwrap();
+    let (_, p, stated) = fifteen(&[41]).remove(0);
+    assert_eq!(stated, 17);
+    let plan = SolveRequest {
+        model: Some(ModelName::Tight),
+        solver: Some("liar".into()),
+        solvers_file: Some(reg),
+        horizon: Some(Horizon::Steps(30)),
+        step: true,
+        ..SolveRequest::new(Route::Milp, Limits::new(Duration::from_secs(300), 1))
+    }
+    .plan()
+    .unwrap();
+    let rep = sliding::solve(&p, Goal::BlankFirst, &plan, &quiet).unwrap();
+    assert_eq!(rep.status, "unverified", "{rep:?}");
+    assert!(!rep.optimal && !rep.verified, "{rep:?}");
+    assert_eq!(rep.horizon(), Some(19), "{rep:?}");
+    assert!(
+        rep.errors.iter().any(|e| e.contains("contradicts")),
+        "{rep:?}"
+    );
+}
