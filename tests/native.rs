@@ -312,6 +312,55 @@ fn corrupt_cache_file_is_detected_and_rebuilt() {
     assert_eq!(info.source, DbSource::Loaded);
 }
 
+/// The dual lookups' extra tables are cached like the partition's: written once, loaded
+/// after, rebuilt when corrupt, and the loaded copy gives the same estimates.
+#[test]
+fn dual_tables_are_cached_checked_and_rebuilt() {
+    use tilekit::search::ida::Heuristic;
+    let dir = tempfile::tempdir().unwrap();
+    let p = Partition {
+        rows: 3,
+        cols: 3,
+        groups: vec![vec![1, 2, 3, 4], vec![5, 6, 7, 8]],
+    };
+    let plain = AdditivePdb::build(&p, &quiet).unwrap();
+    let (built, info) = plain.clone().with_dual_cached(Some(dir.path()), &quiet);
+    assert_eq!(info.source, DbSource::Built(None));
+    let path = info.path.expect("the file was written");
+    assert_eq!(path, tilekit::search::pdb::dual_cache_path(dir.path(), &p));
+    let (loaded, info) = plain.clone().with_dual_cached(Some(dir.path()), &quiet);
+    assert_eq!(info.source, DbSource::Loaded);
+    let boards: [&[u8]; 3] = [
+        &[8, 7, 6, 5, 4, 3, 2, 1, 0],
+        &[1, 2, 3, 0, 4, 5, 6, 7, 8],
+        &[4, 1, 2, 3, 0, 5, 6, 7, 8],
+    ];
+    for b in boards {
+        let (x, y) = (built.refine(&built.init(b)), loaded.refine(&loaded.init(b)));
+        assert_eq!(x, y, "{b:?}");
+    }
+    let good = std::fs::read(&path).unwrap();
+    let mut bad = good.clone();
+    let mid = bad.len() / 2;
+    bad[mid] ^= 0x01;
+    std::fs::write(&path, &bad).unwrap();
+    let (_, info) = plain.clone().with_dual_cached(Some(dir.path()), &quiet);
+    assert_eq!(
+        info.source,
+        DbSource::Built(Some("checksum mismatch (corrupt file)".into()))
+    );
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        good,
+        "the file was rewritten"
+    );
+    // The partition's own file is no dual file: its header differs.
+    let (_, own) = AdditivePdb::load_or_build(&p, Some(dir.path()), &quiet).unwrap();
+    std::fs::copy(own.path.unwrap(), &path).unwrap();
+    let (_, info) = plain.with_dual_cached(Some(dir.path()), &quiet);
+    assert!(matches!(info.source, DbSource::Built(Some(_))), "{info:?}");
+}
+
 #[test]
 fn time_limit_and_unsolvable_are_outcomes() {
     // The 24-puzzle with Manhattan + LC cannot finish Korf-Felner #1 in 0.2 s.

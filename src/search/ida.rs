@@ -638,7 +638,9 @@ mod tests {
             cols: 3,
             groups: vec![vec![1, 2, 3, 4], vec![5, 6, 7, 8]],
         };
-        let db = AdditivePdb::build(&p, &|_: &str| {}).unwrap().with_dual();
+        let db = AdditivePdb::build(&p, &|_: &str| {})
+            .unwrap()
+            .with_dual(&|_: &str| {});
         let f = Fsm::build(3, 3, 12).unwrap();
         for tiles in &boards {
             for bpmx in [false, true] {

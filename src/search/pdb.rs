@@ -411,7 +411,11 @@ fn header(p: &Partition, lens: &[u64]) -> Vec<u8> {
 /// The file bytes for `tables` built for `p`.
 pub fn encode(p: &Partition, tables: &[Vec<u8>]) -> Vec<u8> {
     let lens: Vec<u64> = tables.iter().map(|t| t.len() as u64).collect();
-    let mut out = header(p, &lens);
+    encode_raw(header(p, &lens), tables)
+}
+
+/// `head`, the tables, and the checksum of both.
+fn encode_raw(mut out: Vec<u8>, tables: &[Vec<u8>]) -> Vec<u8> {
     for t in tables {
         out.extend_from_slice(t);
     }
@@ -422,6 +426,17 @@ pub fn encode(p: &Partition, tables: &[Vec<u8>]) -> Vec<u8> {
 
 /// Parse and check a cache file for `p`; the reason it is unusable otherwise.
 pub fn decode(p: &Partition, bytes: &[u8]) -> Result<Vec<Vec<u8>>, String> {
+    let lens: Vec<u64> = p
+        .groups
+        .iter()
+        .map(|g| table_len(p.rows * p.cols, p.bits(), g.len()))
+        .collect();
+    decode_raw(&header(p, &lens), &lens, bytes)
+}
+
+/// The tables of a file written by [`encode_raw`] with header `head` and tables of `lens`
+/// bytes; the reason it is unusable otherwise.
+fn decode_raw(head: &[u8], lens: &[u64], bytes: &[u8]) -> Result<Vec<Vec<u8>>, String> {
     if bytes.len() < 16 || &bytes[..8] != MAGIC {
         return Err("not a tilekit pattern database".into());
     }
@@ -430,26 +445,36 @@ pub fn decode(p: &Partition, bytes: &[u8]) -> Result<Vec<Vec<u8>>, String> {
     if checksum(body) != stored {
         return Err("checksum mismatch (corrupt file)".into());
     }
-    let expected_lens: Vec<u64> = p
-        .groups
-        .iter()
-        .map(|g| table_len(p.rows * p.cols, p.bits(), g.len()))
-        .collect();
-    let head = header(p, &expected_lens);
     if body.len() < head.len() || body[..head.len()] != head[..] {
         return Err("built for another version, board or partition".into());
     }
     let payload = &body[head.len()..];
-    if payload.len() as u64 != expected_lens.iter().sum::<u64>() {
+    if payload.len() as u64 != lens.iter().sum::<u64>() {
         return Err("wrong length".into());
     }
     let mut tables = Vec::new();
     let mut at = 0;
-    for l in expected_lens {
+    for &l in lens {
         tables.push(payload[at..at + l as usize].to_vec());
         at += l as usize;
     }
     Ok(tables)
+}
+
+/// Write `bytes` to `path` in `dir` beside, then rename (a reader never sees half a file);
+/// whether it worked (a failure is reported through `progress`, not an error: the tables
+/// are in memory).
+fn save(dir: &Path, path: &Path, bytes: &[u8], progress: &(dyn Fn(&str) + Sync)) -> bool {
+    std::fs::create_dir_all(dir)
+        .and_then(|_| {
+            let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+            // A signal mid-write removes the partial file too.
+            let _record = crate::solve::cleanup::track_path(&tmp);
+            std::fs::write(&tmp, bytes)?;
+            std::fs::rename(&tmp, path)
+        })
+        .map_err(|e| progress(&format!("cannot save {}: {e}", path.display())))
+        .is_ok()
 }
 
 /// Where the databases live: `$TILEKIT_CACHE`, else `$XDG_CACHE_HOME/tilekit`, else
@@ -470,6 +495,11 @@ pub fn default_cache_dir() -> PathBuf {
 /// The cache file of `p` under `dir`.
 pub fn cache_path(dir: &Path, p: &Partition) -> PathBuf {
     dir.join(format!("pdb-v{FILE_VERSION}-{}.bin", p.name()))
+}
+
+/// The cache file of the extra tables of `p`'s dual lookups ([`DualPlan`]) under `dir`.
+pub fn dual_cache_path(dir: &Path, p: &Partition) -> PathBuf {
+    dir.join(format!("pdb-v{FILE_VERSION}-{}-dual.bin", p.name()))
 }
 
 /// How the tables were obtained.
@@ -526,12 +556,138 @@ pub struct AdditivePdb {
 /// What the dual lookups need besides the tables (see [`AdditivePdb::with_dual`]).
 #[derive(Debug, Clone)]
 struct Dual {
-    /// `ok[g]` bit `b`: group `g`'s table bounds the dual board whose blank object is `b`.
-    /// That holds when cell `b` is free and in cell 0's region once the group is home: the
-    /// dual's goal has its blank in cell `b`, the table's goal has it in cell 0's region.
-    ok: [u32; MAX_GROUPS],
+    /// `picks[g * cells + b]`: the table that bounds group `g` of a dual board whose blank
+    /// object is `b`.
+    picks: Vec<Pick>,
+    /// The tables besides the partition's own, ranked ([`DualPlan::extra`] says for what).
+    extra: Vec<Vec<u8>>,
     /// Manhattan distance between two cells, `dist[a * cells + b]`.
     dist: Vec<u8>,
+}
+
+/// Which table bounds one group of a dual board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pick {
+    /// The group's own table: the group does not hold the dual blank, and the dual goal's
+    /// blank cell is in the region the table's goal puts the blank in.
+    Own,
+    /// Extra table `table`, looked up at the group's cells less slot `skip` (the dual blank,
+    /// when the group holds it; [`NO_SKIP`] otherwise).
+    Extra { table: u16, skip: u8 },
+    /// The group is the dual blank alone: nothing of it to count.
+    Nothing,
+}
+
+/// [`Pick::Extra`]'s `skip` when the group keeps all its objects.
+const NO_SKIP: u8 = u8::MAX;
+
+/// The tables the dual lookups of a partition need (a pure function of the partition, so
+/// the cache file names the partition only).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DualPlan {
+    picks: Vec<Pick>,
+    /// Each extra table: its tiles (home cell = number) and the goal region of the blank,
+    /// a cell mask. For a group holding the dual blank `b`, the group less `b` with the
+    /// blank in `b`'s region; for a group whose home cells wall `b` off from cell 0, the
+    /// group with the blank in `b`'s region.
+    pub extra: Vec<(Vec<u8>, u32)>,
+}
+
+impl DualPlan {
+    /// Work out, for every group and every dual blank, which table bounds it.
+    pub fn of(p: &Partition) -> Self {
+        let n = p.rows * p.cols;
+        let nbrs = neighbours(p.rows, p.cols);
+        let mut picks = Vec::with_capacity(p.groups.len() * n);
+        let mut extra: Vec<(Vec<u8>, u32)> = Vec::new();
+        for group in &p.groups {
+            for b in 0..n as u8 {
+                let tiles: Vec<u8> = group.iter().copied().filter(|&t| t != b).collect();
+                let skip = group
+                    .iter()
+                    .position(|&t| t == b)
+                    .map_or(NO_SKIP, |i| i as u8);
+                if tiles.is_empty() {
+                    picks.push(Pick::Nothing);
+                    continue;
+                }
+                let home = tiles.iter().fold(0u32, |m, &t| m | 1 << t);
+                let region = flood(b, rank::full_mask(n) & !home, &nbrs);
+                if skip == NO_SKIP && region & 1 == 1 {
+                    picks.push(Pick::Own);
+                    continue;
+                }
+                let key = (tiles, region);
+                let table = match extra.iter().position(|e| *e == key) {
+                    Some(i) => i,
+                    None => {
+                        extra.push(key);
+                        extra.len() - 1
+                    }
+                };
+                picks.push(Pick::Extra {
+                    table: table as u16,
+                    skip,
+                });
+            }
+        }
+        DualPlan { picks, extra }
+    }
+
+    /// Bytes of the extra tables.
+    pub fn bytes(&self, n: usize) -> u64 {
+        self.extra.iter().map(|(t, _)| perm_count(n, t.len())).sum()
+    }
+
+    /// Build the extra tables, each on every core.
+    fn build(&self, p: &Partition, progress: &(dyn Fn(&str) + Sync)) -> Vec<Vec<u8>> {
+        let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
+        self.extra
+            .iter()
+            .map(|(tiles, region)| {
+                let goal = region.trailing_zeros() as u8;
+                region::build_towards(p.rows, p.cols, tiles, goal, threads, progress)
+            })
+            .collect()
+    }
+
+    /// The cache file's header: the partition's, then every extra table's tiles and region.
+    fn header(&self, p: &Partition) -> Vec<u8> {
+        let n = p.rows * p.cols;
+        let lens: Vec<u64> = self
+            .extra
+            .iter()
+            .map(|(t, _)| perm_count(n, t.len()))
+            .collect();
+        let mut h = header(p, &lens);
+        h.extend_from_slice(b"DUAL");
+        for (tiles, region) in &self.extra {
+            h.push(tiles.len() as u8);
+            h.extend_from_slice(tiles);
+            h.extend_from_slice(&region.to_le_bytes());
+        }
+        h
+    }
+}
+
+/// The cells of `seed`'s connected region among the `free` cells.
+fn flood(seed: u8, free: u32, nbrs: &[Vec<(usize, u8)>]) -> u32 {
+    let mut region = 1u32 << seed;
+    loop {
+        let mut grown = region;
+        for (c, list) in nbrs.iter().enumerate() {
+            if region >> c & 1 == 1 {
+                for &(d, _) in list {
+                    grown |= 1 << d;
+                }
+            }
+        }
+        grown &= free | 1 << seed;
+        if grown == region {
+            return region;
+        }
+        region = grown;
+    }
 }
 
 /// Per-node state of [`AdditivePdb`]: the board and its diagonal reflection, and (with the
@@ -554,8 +710,6 @@ pub struct PdbAcc {
 #[derive(Debug, Clone, Copy)]
 struct DualSide {
     idx: [u32; MAX_GROUPS],
-    /// Each group's objects' Manhattan distances from home, summed.
-    md: [u8; MAX_GROUPS],
     /// Object 0's Manhattan distance from cell 0 (a tile of the dual board, unless the blank
     /// is home).
     md0: u8,
@@ -564,7 +718,6 @@ struct DualSide {
 impl DualSide {
     const EMPTY: DualSide = DualSide {
         idx: [0; MAX_GROUPS],
-        md: [0; MAX_GROUPS],
         md0: 0,
     };
 }
@@ -692,17 +845,7 @@ impl AdditivePdb {
             why.as_ref().map(|w| format!(" ({w})")).unwrap_or_default()
         ));
         let db = Self::build(p, progress)?;
-        let saved = std::fs::create_dir_all(&dir)
-            .and_then(|_| {
-                // Write beside, then rename: a reader never sees half a file.
-                let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-                // A signal mid-write removes the partial file too.
-                let _record = crate::solve::cleanup::track_path(&tmp);
-                std::fs::write(&tmp, encode(p, &db.tables))?;
-                std::fs::rename(&tmp, &path)
-            })
-            .map_err(|e| progress(&format!("cannot save {}: {e}", path.display())))
-            .is_ok();
+        let saved = save(&dir, &path, &encode(p, &db.tables), progress);
         let info = DbInfo {
             source: DbSource::Built(why),
             seconds: started.elapsed().as_secs_f64(),
@@ -734,59 +877,108 @@ impl AdditivePdb {
     pub fn reflects(&self) -> bool {
         self.reflect.is_some()
     }
-
     /// Add the dual lookups (Felner, Zahavi, Schaeffer & Holte, "Dual lookups in pattern
     /// databases", IJCAI 2005), and their reflection when the board is square, to the
-    /// estimate's maximum.
+    /// estimate's maximum. The extra tables they need ([`DualPlan`]) are built in memory;
+    /// [`with_dual_cached`](Self::with_dual_cached) keeps them on disk.
     ///
     /// The dual board puts object `x` in cell `tiles[x]`. Let `b` be the blank's cell. Replay
     /// a plan of the board backwards from the goal: each move swaps the object `b` with a
     /// neighbour, so the dual board is a legal position whose blank is the object `b`
     /// (sitting in cell 0), and the reversed plan takes it, move for move, to the identity,
     /// whose blank is in cell `b`. So every plan of the board is a plan of the dual board of
-    /// the same length, and a lower bound for the dual board is one for the board, provided
-    /// that it respects the dual board's blank:
-    /// - a group's table counts that group's moves towards its home cells with the blank
-    ///   ending in cell 0's region; it bounds the dual board when the group does not hold
-    ///   the object `b` and cell `b` lies in that region too (`Dual::ok`);
-    /// - every other object (object 0 included, a tile of the dual board) needs at least
-    ///   its Manhattan distance.
+    /// the same length, and a lower bound for the dual board towards that goal is one for
+    /// the board:
+    /// - a group that does not hold the object `b` needs the moves its table counts when the
+    ///   table's goal puts the blank in cell `b`'s region: its own table when that region is
+    ///   cell 0's, else an extra table built towards `b`'s region;
+    /// - a group that holds the object `b` (the dual blank, whose moves are no tile's) is
+    ///   bounded by an extra table of its other objects, towards the blank in cell `b`;
+    /// - object 0 (a tile of the dual board, unless the blank is home) needs at least its
+    ///   Manhattan distance.
     ///
     /// Each move of the plan moves exactly one object other than `b`, so these terms add
-    /// up. With the blank home every group counts and the dual board is the inverse
-    /// permutation, as distant from the goal as the board. The plain inverse is not a bound
-    /// otherwise: on the 8-puzzle with this module's 4-4 tables it overestimates 17,105 of
-    /// the 181,440 boards (the unit tests count them, and check the rule here against every
-    /// board).
-    pub fn with_dual(mut self) -> Self {
-        let p = &self.partition;
+    /// up. With the blank home every group uses its own table and the dual board is the
+    /// inverse permutation, as distant from the goal as the board. The plain inverse is not
+    /// a bound otherwise: on the 8-puzzle with this module's 4-4 tables it overestimates
+    /// 17,105 of the 181,440 boards (the unit tests count them, and check the rule here
+    /// against every board).
+    pub fn with_dual(self, progress: &(dyn Fn(&str) + Sync)) -> Self {
+        let plan = DualPlan::of(&self.partition);
+        let extra = plan.build(&self.partition, progress);
+        self.set_dual(plan, extra)
+    }
+
+    /// [`with_dual`](Self::with_dual), the extra tables loaded from `dir` (default:
+    /// [`default_cache_dir`]), or built and saved there when the file is missing or
+    /// unusable. For the 15-puzzle's 7-8 partition they are 16 tables, 560 MB.
+    pub fn with_dual_cached(
+        self,
+        dir: Option<&Path>,
+        progress: &(dyn Fn(&str) + Sync),
+    ) -> (Self, DbInfo) {
+        let started = Instant::now();
+        let p = self.partition.clone();
         let n = self.cells;
-        let (rows, cols) = (p.rows, p.cols);
-        let mut ok = [0u32; MAX_GROUPS];
-        let nbrs = neighbours(rows, cols);
-        for (g, tiles) in p.groups.iter().enumerate() {
-            let mut free = rank::full_mask(n);
-            for &t in tiles {
-                free &= !(1u32 << t);
-            }
-            // Cell 0's region among the free cells once the group is home.
-            let mut region = 1u32;
-            loop {
-                let mut grown = region;
-                for (c, list) in nbrs.iter().enumerate() {
-                    if region >> c & 1 == 1 {
-                        for &(d, _) in list {
-                            grown |= 1 << d;
-                        }
-                    }
+        let plan = DualPlan::of(&p);
+        let bytes = plan.bytes(n);
+        if plan.extra.is_empty() {
+            let info = DbInfo {
+                source: DbSource::Loaded,
+                seconds: 0.0,
+                path: None,
+                bytes,
+            };
+            return (self.set_dual(plan, Vec::new()), info);
+        }
+        let dir = dir.map_or_else(default_cache_dir, Path::to_path_buf);
+        let path = dual_cache_path(&dir, &p);
+        let head = plan.header(&p);
+        let lens: Vec<u64> = plan
+            .extra
+            .iter()
+            .map(|(t, _)| perm_count(n, t.len()))
+            .collect();
+        let why = match std::fs::read(&path) {
+            Ok(file) => match decode_raw(&head, &lens, &file) {
+                Ok(tables) => {
+                    let info = DbInfo {
+                        source: DbSource::Loaded,
+                        seconds: started.elapsed().as_secs_f64(),
+                        path: Some(path),
+                        bytes,
+                    };
+                    return (self.set_dual(plan, tables), info);
                 }
-                grown &= free;
-                if grown == region {
-                    break;
-                }
-                region = grown;
-            }
-            ok[g] = region;
+                Err(why) => Some(why),
+            },
+            Err(_) => None,
+        };
+        progress(&format!(
+            "{}building the {} dual lookups' {} extra tables {}{} (once: later runs load them)",
+            super::NOTICE,
+            p.shape(),
+            plan.extra.len(),
+            path.display(),
+            why.as_ref().map(|w| format!(" ({w})")).unwrap_or_default()
+        ));
+        let tables = plan.build(&p, progress);
+        let saved = save(&dir, &path, &encode_raw(head, &tables), progress);
+        let info = DbInfo {
+            source: DbSource::Built(why),
+            seconds: started.elapsed().as_secs_f64(),
+            path: saved.then_some(path),
+            bytes,
+        };
+        (self.set_dual(plan, tables), info)
+    }
+
+    fn set_dual(mut self, plan: DualPlan, extra: Vec<Vec<u8>>) -> Self {
+        let n = self.cells;
+        let cols = self.partition.cols;
+        assert_eq!(extra.len(), plan.extra.len(), "one table per planned one");
+        for ((tiles, _), t) in plan.extra.iter().zip(&extra) {
+            assert_eq!(t.len() as u64, perm_count(n, tiles.len()), "table length");
         }
         let dist = (0..n * n)
             .map(|i| {
@@ -794,7 +986,11 @@ impl AdditivePdb {
                 ((a / cols).abs_diff(b / cols) + (a % cols).abs_diff(b % cols)) as u8
             })
             .collect();
-        self.dual = Some(Dual { ok, dist });
+        self.dual = Some(Dual {
+            picks: plan.picks,
+            extra,
+            dist,
+        });
         self
     }
 
@@ -830,10 +1026,8 @@ impl AdditivePdb {
     /// cell yet).
     #[inline(always)]
     fn place_dual(&self, d: &Dual, side: &mut DualSide, y: u8, from: u8, to: u8, fresh: bool) {
-        let n = self.cells;
-        let md = |c: u8| d.dist[c as usize * n + y as usize];
         if y == 0 {
-            side.md0 = md(to);
+            side.md0 = d.dist[to as usize * self.cells];
             return;
         }
         let g = self.group_of[y as usize];
@@ -843,32 +1037,36 @@ impl AdditivePdb {
         let (g, s) = (g as usize, self.shift[y as usize]);
         if fresh {
             side.idx[g] |= (to as u32) << s;
-            side.md[g] += md(to);
         } else {
             side.idx[g] = side.idx[g]
                 .wrapping_sub((from as u32) << s)
                 .wrapping_add((to as u32) << s);
-            side.md[g] = side.md[g] - md(from) + md(to);
         }
     }
 
     /// The dual bound of one side whose blank object is `b` (see [`with_dual`](Self::with_dual)).
     #[inline]
     fn dual_value(&self, d: &Dual, side: &DualSide, b: u8) -> u32 {
+        let n = self.cells;
         let mut sum = side.md0 as u32;
         for g in 0..self.tables.len() {
-            sum += if d.ok[g] >> b & 1 == 1 {
-                self.get(g, side.idx[g]) as u32
-            } else {
-                side.md[g] as u32
-            };
-        }
-        // The object b is the dual board's blank (in cell 0): its distance is no tile's.
-        if b != 0 && self.group_of[b as usize] != u8::MAX {
-            sum -= d.dist[b as usize] as u32;
+            sum += match d.picks[g * n + b as usize] {
+                Pick::Own => self.get(g, side.idx[g]),
+                Pick::Extra { table, skip } => {
+                    let k = self.partition.groups[g].len();
+                    let (bits, idx) = (self.bits, side.idx[g]);
+                    let mask = (1u32 << bits) - 1;
+                    let cells = (0..k)
+                        .filter(|&i| i != skip as usize)
+                        .map(|i| (idx >> (bits * i as u32)) & mask);
+                    d.extra[table as usize][rank::rank(cells, n) as usize]
+                }
+                Pick::Nothing => 0,
+            } as u32;
         }
         sum
     }
+
     /// The value of a whole board (blank-first goal), without the reflection.
     pub fn lookup(&self, tiles: &[u8]) -> u32 {
         self.lookups(tiles, None).sum
@@ -1061,7 +1259,7 @@ mod tests {
             },
         ] {
             // The dual sides are carried along too (their values only count in `refine`).
-            let db = AdditivePdb::build(&p, &quiet).unwrap().with_dual();
+            let db = AdditivePdb::build(&p, &quiet).unwrap().with_dual(&quiet);
             let nb = neighbours(p.rows, p.cols);
             let mut tiles: Vec<u8> = (0..(p.rows * p.cols) as u8).collect();
             let mut acc = db.init(&tiles);

@@ -124,12 +124,31 @@ pub fn build(
     threads: usize,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Vec<u8> {
+    build_towards(rows, cols, tiles, 0, threads, progress)
+}
+
+/// [`build`] for a goal whose blank is in cell `goal` (a cell none of `tiles` calls home):
+/// the fewest pattern-tile moves that bring the tiles home with the blank in `goal`'s
+/// region. The dual lookups need these ([`super::pdb::AdditivePdb::with_dual`]): a dual
+/// board's goal has its blank wherever the board's blank is.
+pub fn build_towards(
+    rows: usize,
+    cols: usize,
+    tiles: &[u8],
+    goal: u8,
+    threads: usize,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Vec<u8> {
+    assert!(
+        (goal as usize) < rows * cols && !tiles.contains(&goal),
+        "the goal's blank cell must be free"
+    );
     // With the cell count a constant, the divisions of unrank become multiplications.
     match rows * cols {
-        16 => run::<16, AtomicU16>(rows, cols, tiles, threads, progress),
-        n if n <= 16 => run::<0, AtomicU16>(rows, cols, tiles, threads, progress),
-        25 => run::<25, AtomicU32>(rows, cols, tiles, threads, progress),
-        _ => run::<0, AtomicU32>(rows, cols, tiles, threads, progress),
+        16 => run::<16, AtomicU16>(rows, cols, tiles, goal, threads, progress),
+        n if n <= 16 => run::<0, AtomicU16>(rows, cols, tiles, goal, threads, progress),
+        25 => run::<25, AtomicU32>(rows, cols, tiles, goal, threads, progress),
+        _ => run::<0, AtomicU32>(rows, cols, tiles, goal, threads, progress),
     }
 }
 
@@ -140,6 +159,7 @@ fn run<const N: usize, M: MaskSlot>(
     rows: usize,
     cols: usize,
     tiles: &[u8],
+    goal: u8,
     threads: usize,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Vec<u8> {
@@ -158,7 +178,7 @@ fn run<const N: usize, M: MaskSlot>(
 
     let home = rank_cells(tiles, n) as usize;
     let occupied = tiles.iter().fold(0u32, |m, &t| m | 1 << t);
-    let region = board.flood(1, full_mask(n) & !occupied);
+    let region = board.flood(1 << goal, full_mask(n) & !occupied);
     seen[home].or(region);
     cur[home].or(region);
     dist[home].store(0, Ordering::Relaxed);
@@ -323,6 +343,80 @@ mod tests {
             if k + 1 < n {
                 // With two free cells, parity no longer splits the placements.
                 assert!(by_region.iter().all(|&v| v != u8::MAX), "all reachable");
+            }
+        }
+    }
+
+    /// [`build_towards`] against a plain search written here: Dijkstra over (cells of the
+    /// tiles, blank cell) from the home placement with the blank in `goal`, pattern moves
+    /// costing one and blank moves among free cells nothing.
+    #[test]
+    fn towards_another_blank_cell_agrees_with_a_direct_search() {
+        use std::collections::{BTreeSet, HashMap};
+        for (rows, cols, tiles, goal) in [
+            (3, 3, vec![1u8, 3], 4u8),
+            (3, 3, vec![1, 3], 0),
+            (3, 3, vec![2, 4, 5], 8),
+            (2, 4, vec![1, 2, 4], 7),
+            (2, 3, vec![1, 2, 3, 4], 5),
+            (3, 3, vec![5, 6, 7, 8], 2),
+        ] {
+            let n = rows * cols;
+            let k = tiles.len();
+            let near = |c: usize| {
+                let mut v = Vec::new();
+                if c >= cols {
+                    v.push(c - cols);
+                }
+                if c + cols < n {
+                    v.push(c + cols);
+                }
+                if !c.is_multiple_of(cols) {
+                    v.push(c - 1);
+                }
+                if c % cols + 1 < cols {
+                    v.push(c + 1);
+                }
+                v
+            };
+            let start = (tiles.clone(), goal);
+            let mut dist: HashMap<(Vec<u8>, u8), u32> = HashMap::from([(start.clone(), 0)]);
+            let mut open = BTreeSet::from([(0u32, start)]);
+            while let Some((d, (cells, blank))) = open.pop_first() {
+                if dist[&(cells.clone(), blank)] < d {
+                    continue;
+                }
+                for c in near(blank as usize) {
+                    let mut next = cells.clone();
+                    let cost = match cells.iter().position(|&x| x as usize == c) {
+                        Some(j) => {
+                            next[j] = blank;
+                            1
+                        }
+                        None => 0,
+                    };
+                    let key = (next, c as u8);
+                    if dist.get(&key).is_none_or(|&old| d + cost < old) {
+                        dist.insert(key.clone(), d + cost);
+                        open.insert((d + cost, key));
+                    }
+                }
+            }
+            let mut best: HashMap<Vec<u8>, u32> = HashMap::new();
+            for ((cells, _), d) in dist {
+                let e = best.entry(cells).or_insert(d);
+                *e = (*e).min(d);
+            }
+            let table = build_towards(rows, cols, &tiles, goal, 2, &quiet);
+            assert_eq!(table.len() as u64, perm_count(n, k));
+            // With only two free cells parity leaves some placements unreachable (u8::MAX).
+            for (r, &v) in table.iter().enumerate() {
+                let cells = unrank_cells(r as u32, k, n)[..k].to_vec();
+                let d = best.get(&cells).map_or(u8::MAX as u32, |&d| d);
+                assert_eq!(
+                    v as u32, d,
+                    "{rows}×{cols} {tiles:?} goal {goal} at {cells:?}"
+                );
             }
         }
     }

@@ -642,7 +642,7 @@ pub(crate) enum Cmd {
         #[arg(long)]
         json: bool,
         /// Sliding sets: add the dual lookups (and their reflection) to the pattern
-        /// databases' maximum.
+        /// databases' maximum (their extra tables are built once and cached).
         #[arg(long)]
         dual: bool,
         /// Sliding sets: propagate inconsistent heuristic values by bidirectional pathmax.
