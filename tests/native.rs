@@ -312,6 +312,98 @@ fn corrupt_cache_file_is_detected_and_rebuilt() {
     assert_eq!(info.source, DbSource::Loaded);
 }
 
+/// Interleaved solving gives every board what solving it alone gives (plan, nodes, bound),
+/// answers each board once, in any order, and reports boards that need no search (an
+/// unsolvable one, one of another size) without holding the others up.
+#[test]
+fn interleaved_solving_matches_one_at_a_time() {
+    let solver = fifteen();
+    // Random walks from the goal (seconds for all, unlike Korf's positions on 6-6-3).
+    let mut seed = 0x5DEE_CE66_u64;
+    let mut boards: Vec<(SlidingPuzzle, Goal)> = (0..6)
+        .map(|i| {
+            let mut t: Vec<u16> = (0..16).collect();
+            let mut b = 0usize;
+            for _ in 0..30 + 5 * i {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let near: Vec<usize> = [b.wrapping_sub(4), b + 4, b.wrapping_sub(1), b + 1]
+                    .into_iter()
+                    .filter(|&c| c < 16 && (c / 4 == b / 4 || c % 4 == b % 4))
+                    .collect();
+                let c = near[seed as usize % near.len()];
+                t.swap(b, c);
+                b = c;
+            }
+            let goal = if i % 2 == 0 {
+                Goal::BlankFirst
+            } else {
+                Goal::BlankLast
+            };
+            let p = SlidingPuzzle::new(4, 4, t).unwrap();
+            (to_blank_first(&p, goal), goal)
+        })
+        .collect();
+    // Unsolvable (two tiles swapped) and of another size.
+    let mut swapped: Vec<u16> = (0..16).collect();
+    swapped.swap(1, 2);
+    boards.insert(
+        2,
+        (SlidingPuzzle::new(4, 4, swapped).unwrap(), Goal::BlankFirst),
+    );
+    let small = SlidingPuzzle::new(3, 3, vec![1, 2, 3, 4, 5, 6, 7, 0, 8]).unwrap();
+    boards.insert(4, (small, Goal::BlankLast));
+    for width in [1, 3, 8] {
+        let mut queue = boards.iter().cloned().enumerate();
+        let mut next = || queue.next().map(|(i, (p, g))| (i, p, g, None));
+        let mut got: Vec<Option<Result<tilekit::search::NativeResult, String>>> =
+            vec![None; boards.len()];
+        let mut done = |i: usize, r: Result<tilekit::search::NativeResult, _>| {
+            assert!(got[i].is_none(), "board {i} answered twice");
+            got[i] = Some(r.map_err(|e: tilekit::search::SearchError| e.to_string()));
+            true
+        };
+        solver.solve_interleaved(width, &mut next, &mut done);
+        for (i, (p, goal)) in boards.iter().enumerate() {
+            let alone = solver.solve(p, *goal, None).map_err(|e| e.to_string());
+            let mixed = got[i]
+                .clone()
+                .unwrap_or_else(|| panic!("board {i} not answered"));
+            match (&alone, &mixed) {
+                (Ok(a), Ok(m)) => {
+                    assert_eq!(a.status, m.status, "board {i}, width {width}");
+                    assert_eq!(a.moves, m.moves, "board {i}, width {width}");
+                    assert_eq!(a.nodes, m.nodes, "board {i}, width {width}");
+                    assert_eq!(a.lower_bound, m.lower_bound, "board {i}, width {width}");
+                }
+                (Err(a), Err(m)) => assert_eq!(a, m, "board {i}"),
+                _ => panic!("board {i}, width {width}: {alone:?} against {mixed:?}"),
+            }
+        }
+        assert!(matches!(got[2], Some(Ok(ref r)) if r.status == NativeStatus::Unsolvable));
+        for i in [0, 1, 3, 5, 6, 7] {
+            assert!(
+                matches!(got[i], Some(Ok(ref r)) if r.status == NativeStatus::Solved),
+                "board {i}"
+            );
+        }
+        assert!(
+            matches!(got[4], Some(Err(_))),
+            "a 3×3 board for a 4×4 solver"
+        );
+    }
+    // `done` returning false stops the run: nothing more is answered.
+    let mut queue = boards.iter().cloned().enumerate();
+    let mut next = || queue.next().map(|(i, (p, g))| (i, p, g, None));
+    let mut answered = 0;
+    solver.solve_interleaved(4, &mut next, &mut |_, _| {
+        answered += 1;
+        false
+    });
+    assert_eq!(answered, 1);
+}
+
 /// The dual lookups' extra tables are cached like the partition's: written once, loaded
 /// after, rebuilt when corrupt, and the loaded copy gives the same estimates.
 #[test]

@@ -300,22 +300,49 @@ fn bench_search_options_solve_and_refuse_what_they_cannot() {
     for (args, says) in [
         (
             &["bench", "edge", "--dual"][..],
-            "--dual, --bpmx and --fsm apply",
+            "--dual, --bpmx, --fsm and --interleave apply",
+        ),
+        (
+            &["bench", "korf100", "--interleave", "4", "--bpmx"],
+            "does not combine with --bpmx or --threads",
         ),
         (
             &["bench", "korf100", "--threads", "0"],
             "--threads takes 1 to 256",
         ),
         (&["bench", "korf100", "--fsm", "21"], "21 is not in 0..=20"),
+        (
+            &["bench", "korf100", "--interleave", "0"],
+            "0 is not in 1..=64",
+        ),
     ] {
         let r = tilekit(dir.path(), args);
         assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
         assert!(r.stderr.contains(says), "{args:?}: {}", r.stderr);
         assert_eq!(
             r.stderr.trim().lines().count(),
-            1 + 2 * usize::from(args[2] == "--fsm")
+            1 + 2 * usize::from(args[2] == "--fsm" || args[2..] == ["--interleave", "0"])
         );
     }
+    // Interleaved searches give each instance its one-at-a-time node count.
+    let nodes = |extra: &[&str]| {
+        let mut args = vec!["bench", "korf100", "--limit", "4", "--fsm", "12", "--json"];
+        args.extend_from_slice(extra);
+        let r = tilekit(dir.path(), &args);
+        assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+        let json: serde_json::Value =
+            serde_json::from_str(r.stdout.trim().lines().last().unwrap()).unwrap();
+        assert_eq!(json["mismatches"], 0);
+        json["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|row| (row["id"].as_u64().unwrap(), row["nodes"].as_u64().unwrap()))
+            .collect::<Vec<_>>()
+    };
+    let alone = nodes(&[]);
+    assert_eq!(alone.len(), 4);
+    assert_eq!(nodes(&["--interleave", "3", "--jobs", "2"]), alone);
 }
 
 /// `bench … --instances` on a sliding set: only those ids, in the set's order; an id the set

@@ -3,7 +3,7 @@
 //! The sets are compiled in from `models/sliding/` (provenance in their headers).
 
 use super::pdb::Partition;
-use super::{NativeOptions, NativeSolver, NativeStatus, SearchError};
+use super::{NativeOptions, NativeResult, NativeSolver, NativeStatus, SearchError};
 use crate::puzzle::sliding::{Goal, SlidingPuzzle, moves_to_string};
 use std::io::Write;
 use std::sync::Mutex;
@@ -174,6 +174,9 @@ pub struct BenchOptions {
     pub time_limit: Option<Duration>,
     /// Instances solved at the same time (one thread each).
     pub jobs: usize,
+    /// Searches each job interleaves node by node
+    /// ([`NativeSolver::solve_interleaved`]); 1 = one at a time.
+    pub interleave: usize,
     /// Solver settings (cache dir, partition).
     pub native: NativeOptions,
     /// A named partition for the set's board ([`Partition::named`]), or `none` for Manhattan
@@ -300,14 +303,18 @@ pub fn run(
     std::thread::scope(|s| {
         for _ in 0..opts.jobs.max(1) {
             s.spawn(|| {
-                loop {
+                let mut next_case = || {
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(case) = cases.get(i) else { break };
-                    let row = match solve_case(&solver, case, opts.time_limit) {
-                        Ok(r) => r,
+                    cases
+                        .get(i)
+                        .map(|c| (i, c.puzzle.clone(), c.goal, opts.time_limit))
+                };
+                let mut finish = |i: usize, r: Result<NativeResult, SearchError>| -> bool {
+                    let row = match r {
+                        Ok(r) => row_of(&cases[i], r),
                         Err(e) => {
                             *failure.lock().expect("not poisoned") = Some(e);
-                            break;
+                            return false;
                         }
                     };
                     let mut o = out.lock().expect("not poisoned");
@@ -339,9 +346,11 @@ pub fn run(
                     // Nobody reads the table any more (`bench … | head`): stop, say why.
                     if let Err(e) = written {
                         *failure.lock().expect("not poisoned") = Some(SearchError::Output(e));
-                        break;
+                        return false;
                     }
-                }
+                    true
+                };
+                solver.solve_interleaved(opts.interleave.max(1), &mut next_case, &mut finish);
             });
         }
     });
@@ -394,12 +403,9 @@ pub fn run(
     Ok(summary)
 }
 
-fn solve_case(
-    solver: &NativeSolver,
-    case: &BenchCase,
-    limit: Option<Duration>,
-) -> Result<BenchRow, SearchError> {
-    let r = solver.solve(&case.puzzle, case.goal, limit)?;
+/// One instance's row from the solver's result: the plan replayed and its length checked
+/// against the published optimum.
+fn row_of(case: &BenchCase, r: NativeResult) -> BenchRow {
     let mut row = BenchRow {
         id: case.id,
         optimal: case.optimal,
@@ -438,7 +444,7 @@ fn solve_case(
         }
     }
     row.ok = row.error.is_none() && row.found.is_some();
-    Ok(row)
+    row
 }
 
 #[cfg(test)]

@@ -25,6 +25,30 @@ pub trait Heuristic {
     fn refines(&self) -> bool {
         false
     }
+    /// [`update`](Self::update) of `acc` into `into`, with its memory reads only requested
+    /// (prefetched), to be finished by [`complete`](Self::complete) before the value is
+    /// read: interleaved searches ([`Stepper`]) do other work while the reads are under
+    /// way. Written in place: an accumulator can be a few hundred bytes.
+    fn update_deferred(
+        &self,
+        acc: &Self::Acc,
+        into: &mut Self::Acc,
+        tiles: &[u8],
+        (tile, from, to): (u8, usize, usize),
+    ) {
+        *into = self.update(acc, tiles, tile, from, to);
+    }
+    /// Finish an [`update_deferred`](Self::update_deferred).
+    fn complete(&self, acc: &mut Self::Acc) {
+        let _ = acc;
+    }
+    /// A lower bound on [`value`](Self::value) after a deferred update, from only part of
+    /// its reads (the first): a node it already cuts off needs the rest only when its exact
+    /// value matters.
+    fn partial_value(&self, acc: &Self::Acc) -> u32 {
+        let _ = acc;
+        0
+    }
 }
 
 /// How IDA* treats the heuristic.
@@ -354,6 +378,260 @@ pub fn search_with<H: Heuristic>(
     }
 }
 
+/// A node of [`Stepper`]'s path: entered, or (one above the top) generated and waiting
+/// for its table reads.
+#[derive(Clone, Copy)]
+struct Frame<A> {
+    blank: u8,
+    /// The move that led here (`NONE` at the root).
+    code: u8,
+    /// The tile that move slid (into the parent's blank cell).
+    tile: u8,
+    /// The next neighbour to try.
+    next: u8,
+    state: u32,
+    acc: A,
+}
+
+/// IDA* ([`search_with`] without BPMX) as a machine that evaluates one node per
+/// [`step`](Self::step), so that one thread can interleave several searches: a step
+/// requests the next child's table entries ([`Heuristic::update_deferred`]) and returns, and
+/// the search's next step reads them, by when the other searches' steps have hidden the
+/// memory latency. The nodes are visited in [`search_with`]'s order, so the node count,
+/// iterations and plan are the same.
+pub struct Stepper<'a, H: Heuristic> {
+    heur: &'a H,
+    nbrs: &'a [([(usize, u8); 4], u8)],
+    fsm: Option<&'a Fsm>,
+    deadline: Option<Instant>,
+    refines: bool,
+    tiles: Vec<u8>,
+    /// The path: `frames[..depth]` entered, `frames[depth]` the pending child when
+    /// `pending`. Frames are written in place: an accumulator is a few hundred bytes, and
+    /// moving it per node costs more than the search's arithmetic.
+    frames: Vec<Frame<H::Acc>>,
+    depth: usize,
+    pending: bool,
+    bound: u32,
+    next_bound: u32,
+    nodes: u64,
+    initial_h: u32,
+    iterations: Vec<u32>,
+    result: Option<IdaOutcome>,
+}
+
+/// The blank's neighbours of every cell, as [`Stepper::new`] takes them (build once, share
+/// between steppers).
+pub fn stepper_neighbours(rows: usize, cols: usize) -> Vec<([(usize, u8); 4], u8)> {
+    flat_neighbours(rows, cols)
+}
+
+impl<'a, H: Heuristic> Stepper<'a, H> {
+    /// A search of `tiles` (blank-first goal; the board must be solvable), its first
+    /// iteration begun. `nbrs` comes from [`stepper_neighbours`] for the board.
+    pub fn new(
+        heur: &'a H,
+        nbrs: &'a [([(usize, u8); 4], u8)],
+        tiles: &[u8],
+        deadline: Option<Instant>,
+        fsm: Option<&'a Fsm>,
+    ) -> Self {
+        let acc = heur.init(tiles);
+        let initial_h = heur.refine(&acc);
+        let blank = tiles.iter().position(|&t| t == 0).unwrap_or(0) as u8;
+        let root = Frame {
+            blank,
+            code: NONE,
+            tile: 0,
+            next: 0,
+            state: fsm::START,
+            acc,
+        };
+        let mut s = Stepper {
+            heur,
+            nbrs,
+            fsm,
+            deadline,
+            refines: heur.refines(),
+            tiles: tiles.to_vec(),
+            // Frame 0 is the root, kept for every iteration; the others are overwritten.
+            frames: vec![root; 128],
+            depth: 0,
+            pending: false,
+            bound: initial_h,
+            next_bound: u32::MAX,
+            nodes: 0,
+            initial_h,
+            iterations: Vec::new(),
+            result: None,
+        };
+        s.begin_iteration();
+        s
+    }
+
+    /// Enter the root at the current bound (counted as a node, as [`search_with`] does).
+    fn begin_iteration(&mut self) {
+        self.iterations.push(self.bound);
+        self.next_bound = u32::MAX;
+        self.nodes += 1;
+        // The root's estimate never exceeds the bound: the first is its estimate, and
+        // every later one is an f-value above it.
+        if self.initial_h == 0 && self.solved() {
+            self.result = Some(IdaOutcome::Solved(Vec::new()));
+            return;
+        }
+        self.frames[0].next = 0;
+        self.depth = 1;
+    }
+
+    fn solved(&self) -> bool {
+        self.tiles.iter().enumerate().all(|(c, &t)| t as usize == c)
+    }
+
+    /// Advance by one node; `true` once the search has ended ([`result`](Self::result)).
+    #[inline]
+    pub fn step(&mut self) -> bool {
+        if self.result.is_some() {
+            return true;
+        }
+        if self.pending {
+            self.pending = false;
+            self.evaluate();
+            if self.result.is_some() {
+                return true;
+            }
+        }
+        self.generate();
+        self.result.is_some()
+    }
+
+    /// Evaluate the pending child `frames[depth]`: cut it off, or enter it.
+    #[inline]
+    fn evaluate(&mut self) {
+        self.nodes += 1;
+        let d = self.depth;
+        let g = d as u32;
+        let parent_blank = self.frames[d - 1].blank as usize;
+        let (blank, tile) = (self.frames[d].blank as usize, self.frames[d].tile);
+        // Cut off on part of the reads when the rest could not lower the next bound (the
+        // cut-off nodes' minimum f): the node count and the iterations stay the same.
+        let lower = g + self.heur.partial_value(&self.frames[d].acc);
+        if lower > self.bound && lower >= self.next_bound {
+            self.tiles[blank] = tile;
+            self.tiles[parent_blank] = 0;
+            return;
+        }
+        let acc = &mut self.frames[d].acc;
+        self.heur.complete(acc);
+        let mut h = self.heur.value(acc);
+        if g + h <= self.bound && self.refines {
+            h = self.heur.refine(acc);
+        }
+        if g + h > self.bound {
+            self.next_bound = self.next_bound.min(g + h);
+            self.tiles[blank] = tile;
+            self.tiles[parent_blank] = 0;
+            return;
+        }
+        if h == 0 && self.solved() {
+            let path: Vec<u8> = self.frames[1..=d].iter().map(|f| f.code).collect();
+            self.result = Some(IdaOutcome::Solved(path));
+            return;
+        }
+        // Look at the clock rarely: it costs more than a node.
+        if self.nodes & 0xF_FFFF == 0
+            && let Some(dl) = self.deadline
+            && Instant::now() >= dl
+        {
+            self.result = Some(IdaOutcome::TimeLimit {
+                lower_bound: self.bound,
+            });
+            return;
+        }
+        self.frames[d].next = 0;
+        self.depth = d + 1;
+        if self.frames.len() == self.depth {
+            let spare = self.frames[0];
+            self.frames.push(spare);
+        }
+    }
+
+    /// Generate the next child in depth-first order into `frames[depth]` (pending), backing
+    /// up out of finished nodes, and starting the next iteration when one ends.
+    #[inline]
+    fn generate(&mut self) {
+        loop {
+            if self.depth == 0 {
+                if self.next_bound == u32::MAX {
+                    self.result = Some(IdaOutcome::TimeLimit {
+                        lower_bound: self.bound,
+                    });
+                    return;
+                }
+                self.bound = self.next_bound;
+                self.begin_iteration();
+                if self.result.is_some() {
+                    return;
+                }
+                continue;
+            }
+            let d = self.depth;
+            let (top, rest) = self.frames[d - 1..].split_at_mut(1);
+            let top = &mut top[0];
+            let (list, count) = self.nbrs[top.blank as usize];
+            while top.next < count {
+                let (c, m) = list[top.next as usize];
+                top.next += 1;
+                if m ^ 1 == top.code {
+                    continue; // never undo the previous move
+                }
+                let state = match self.fsm {
+                    Some(f) => match f.step(top.state, m, c) {
+                        Some(s) => {
+                            // The child's own children are generated from this state.
+                            f.prefetch(s);
+                            s
+                        }
+                        None => continue, // a duplicate of an earlier sequence
+                    },
+                    None => top.state,
+                };
+                let blank = top.blank as usize;
+                let tile = self.tiles[c];
+                self.tiles[blank] = tile;
+                self.tiles[c] = 0;
+                let child = &mut rest[0];
+                self.heur
+                    .update_deferred(&top.acc, &mut child.acc, &self.tiles, (tile, c, blank));
+                child.blank = c as u8;
+                child.code = m;
+                child.tile = tile;
+                child.state = state;
+                self.pending = true;
+                return;
+            }
+            // Every child done: back to the parent, undoing the move into this node.
+            let (blank, tile) = (top.blank as usize, top.tile);
+            self.depth = d - 1;
+            if d >= 2 {
+                let parent_blank = self.frames[d - 2].blank as usize;
+                self.tiles[blank] = tile;
+                self.tiles[parent_blank] = 0;
+            }
+        }
+    }
+
+    /// The outcome once [`step`](Self::step) has returned `true`.
+    pub fn result(&self) -> Option<IdaResult> {
+        self.result.as_ref().map(|outcome| IdaResult {
+            outcome: outcome.clone(),
+            nodes: self.nodes,
+            initial_h: self.initial_h,
+            iterations: self.iterations.clone(),
+        })
+    }
+}
+
 /// A node where [`search_parallel`] cuts an iteration's tree: the threads search below it.
 #[derive(Clone)]
 struct Frontier<A> {
@@ -597,6 +875,100 @@ mod tests {
     use super::*;
     use crate::search::manhattan::ManhattanLc;
     use crate::search::pdb::{AdditivePdb, Partition};
+
+    /// A stepped search to its end.
+    fn stepped<H: Heuristic>(
+        h: &H,
+        (rows, cols): (usize, usize),
+        tiles: &[u8],
+        fsm: Option<&Fsm>,
+        deadline: Option<Instant>,
+    ) -> IdaResult {
+        let nbrs = stepper_neighbours(rows, cols);
+        let mut s = Stepper::new(h, &nbrs, tiles, deadline, fsm);
+        while !s.step() {}
+        s.result().expect("ended")
+    }
+
+    /// The stepper (what `bench --interleave` runs) visits the recursive search's nodes in
+    /// its order: the same plan, node count, iterations and first estimate, with Manhattan
+    /// distance, pattern databases, their dual lookups and duplicate pruning.
+    #[test]
+    fn the_stepper_visits_the_recursive_searchs_nodes() {
+        let mut seed = 0x2545_F491_u64;
+        let mut walk = |rows: usize, cols: usize, len: usize| {
+            let nb = neighbours(rows, cols);
+            let mut tiles: Vec<u8> = (0..(rows * cols) as u8).collect();
+            let mut b = 0;
+            for _ in 0..len {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let (c, _) = nb[b][seed as usize % nb[b].len()];
+                tiles.swap(b, c);
+                b = c;
+            }
+            tiles
+        };
+        let same = |a: &IdaResult, b: &IdaResult, what: &str| {
+            assert_eq!(a.outcome, b.outcome, "{what}");
+            assert_eq!(a.nodes, b.nodes, "{what}");
+            assert_eq!(a.iterations, b.iterations, "{what}");
+            assert_eq!(a.initial_h, b.initial_h, "{what}");
+        };
+        let md4 = ManhattanLc::new(4, 4);
+        let f4 = Fsm::build(4, 4, 8).unwrap();
+        for len in [0, 1, 20, 40, 60] {
+            let tiles = walk(4, 4, len);
+            for fsm in [None, Some(&f4)] {
+                let opts = IdaOptions { bpmx: false, fsm };
+                let one = search_with(&md4, 4, 4, &tiles, None, opts);
+                let st = stepped(&md4, (4, 4), &tiles, fsm, None);
+                same(&st, &one, &format!("4×4 {tiles:?}, FSM {}", fsm.is_some()));
+            }
+        }
+        let f3 = Fsm::build(3, 3, 12).unwrap();
+        for groups in [
+            vec![vec![1, 2, 3, 4], vec![5, 6, 7, 8]],
+            vec![(1..8).collect(), vec![8]],
+        ] {
+            let p = Partition {
+                rows: 3,
+                cols: 3,
+                groups,
+            };
+            let plain = AdditivePdb::build(&p, &|_: &str| {}).unwrap();
+            let dual = plain.clone().with_dual(&|_: &str| {});
+            for len in [3, 25, 50] {
+                let tiles = walk(3, 3, len);
+                for (db, name) in [(&plain, "plain"), (&dual, "dual")] {
+                    for fsm in [None, Some(&f3)] {
+                        let opts = IdaOptions { bpmx: false, fsm };
+                        let one = search_with(db, 3, 3, &tiles, None, opts);
+                        let st = stepped(db, (3, 3), &tiles, fsm, None);
+                        same(&st, &one, &format!("{:?} {name} {tiles:?}", p.groups));
+                    }
+                }
+            }
+        }
+    }
+
+    /// A stepped search past its deadline stops with a proven bound, as the recursive one
+    /// does: the bound of the iteration it was in.
+    #[test]
+    fn the_stepper_stops_at_its_deadline_with_a_bound() {
+        // Korf's #1 (57 moves) with Manhattan distance: far more than the 2^20 nodes after
+        // which the clock is read.
+        let tiles = [14u8, 13, 15, 7, 11, 12, 9, 5, 6, 0, 2, 1, 4, 8, 10, 3];
+        let md = ManhattanLc::new(4, 4);
+        let r = stepped(&md, (4, 4), &tiles, None, Some(Instant::now()));
+        let IdaOutcome::TimeLimit { lower_bound } = r.outcome else {
+            panic!("{r:?}")
+        };
+        assert!(r.nodes > 1 << 20 && r.nodes < 1 << 22, "{}", r.nodes);
+        assert_eq!(lower_bound, *r.iterations.last().unwrap());
+        assert!(lower_bound >= r.initial_h && lower_bound <= 57);
+    }
 
     #[test]
     fn every_iteration_on_threads_finds_the_one_thread_plan() {

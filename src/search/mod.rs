@@ -353,29 +353,129 @@ impl NativeSolver {
                 ida::search_parallel(h, self.rows, self.cols, &tiles, deadline, ida, self.threads)
             }
         };
-        let (status, moves, lower_bound) = match r.outcome {
-            IdaOutcome::Solved(codes) => {
-                let len = codes.len() as u32;
-                (
-                    NativeStatus::Solved,
-                    Some(codes_to_moves(&codes, goal)),
-                    len,
-                )
+        Ok(native_result(r, goal, started))
+    }
+
+    /// Solve the boards `next` hands out on this thread, `width` searches at a time
+    /// interleaved node by node ([`ida::Stepper`]): while one search waits for a table entry
+    /// the others work, so the memory latency that bounds a single search is shared out.
+    /// Each board gets the plan, node count and iterations [`solve`](Self::solve) gives it
+    /// (its `seconds` run from its start to its end, overlapping the others'). `done` gets
+    /// each board's key and result as it ends, and stops the run by returning `false`.
+    /// With BPMX or several threads per search the boards are solved one at a time.
+    pub fn solve_interleaved<K>(
+        &self,
+        width: usize,
+        next: &mut dyn FnMut() -> Option<(K, SlidingPuzzle, Goal, Option<Duration>)>,
+        done: &mut dyn FnMut(K, Result<NativeResult, SearchError>) -> bool,
+    ) {
+        if self.bpmx || self.threads > 1 || width <= 1 {
+            while let Some((key, p, goal, limit)) = next() {
+                if !done(key, self.solve(&p, goal, limit)) {
+                    return;
+                }
             }
-            IdaOutcome::TimeLimit { lower_bound } => (NativeStatus::TimeLimit, None, lower_bound),
-        };
-        Ok(NativeResult {
-            status,
-            moves,
-            lower_bound,
-            nodes: r.nodes,
-            initial_h: r.initial_h,
-            seconds: started.elapsed().as_secs_f64(),
-            // Every estimate (additive pattern databases with the reflection and dual
-            // lookups; Manhattan plus linear conflict) is admissible, BPMX keeps it so, and
-            // duplicate pruning keeps the earliest optimal plan: IDA*'s first plan is optimal.
-            proven_optimal: status == NativeStatus::Solved,
-        })
+            return;
+        }
+        match &self.engine {
+            Engine::Pdb(h) => self.interleave(&**h, width, next, done),
+            Engine::Md(h) => self.interleave(h, width, next, done),
+        }
+    }
+
+    fn interleave<H: ida::Heuristic, K>(
+        &self,
+        heur: &H,
+        width: usize,
+        next: &mut dyn FnMut() -> Option<(K, SlidingPuzzle, Goal, Option<Duration>)>,
+        done: &mut dyn FnMut(K, Result<NativeResult, SearchError>) -> bool,
+    ) {
+        struct Slot<'a, H: ida::Heuristic, K> {
+            key: K,
+            goal: Goal,
+            started: Instant,
+            search: ida::Stepper<'a, H>,
+        }
+        let nbrs = ida::stepper_neighbours(self.rows, self.cols);
+        let mut slots: Vec<Slot<'_, H, K>> = Vec::with_capacity(width);
+        let mut exhausted = false;
+        loop {
+            // Fill the free slots; boards that need no search are answered at once.
+            while slots.len() < width && !exhausted {
+                let Some((key, p, goal, limit)) = next() else {
+                    exhausted = true;
+                    break;
+                };
+                let started = Instant::now();
+                if let Err(e) = self.check_board(&p) {
+                    if !done(key, Err(e)) {
+                        return;
+                    }
+                    continue;
+                }
+                if !p.is_solvable(goal) {
+                    if !done(key, self.solve(&p, goal, limit)) {
+                        return;
+                    }
+                    continue;
+                }
+                let tiles = blank_first_tiles(&p, goal);
+                let deadline = limit.map(|t| started + t);
+                let search = ida::Stepper::new(heur, &nbrs, &tiles, deadline, self.fsm.as_ref());
+                slots.push(Slot {
+                    key,
+                    goal,
+                    started,
+                    search,
+                });
+            }
+            if slots.is_empty() {
+                return;
+            }
+            // Round robin until a search ends; then refill.
+            let mut i = 0;
+            let ended = loop {
+                if slots[i].search.step() {
+                    break i;
+                }
+                i += 1;
+                if i == slots.len() {
+                    i = 0;
+                }
+            };
+            let slot = slots.swap_remove(ended);
+            let r = slot.search.result().expect("an ended search has a result");
+            if !done(slot.key, Ok(native_result(r, slot.goal, slot.started))) {
+                return;
+            }
+        }
+    }
+}
+
+/// A search's outcome for the caller's goal.
+fn native_result(r: ida::IdaResult, goal: Goal, started: Instant) -> NativeResult {
+    let (status, moves, lower_bound) = match r.outcome {
+        IdaOutcome::Solved(codes) => {
+            let len = codes.len() as u32;
+            (
+                NativeStatus::Solved,
+                Some(codes_to_moves(&codes, goal)),
+                len,
+            )
+        }
+        IdaOutcome::TimeLimit { lower_bound } => (NativeStatus::TimeLimit, None, lower_bound),
+    };
+    NativeResult {
+        status,
+        moves,
+        lower_bound,
+        nodes: r.nodes,
+        initial_h: r.initial_h,
+        seconds: started.elapsed().as_secs_f64(),
+        // Every estimate (additive pattern databases with the reflection and dual
+        // lookups; Manhattan plus linear conflict) is admissible, BPMX keeps it so, and
+        // duplicate pruning keeps the earliest optimal plan: IDA*'s first plan is optimal.
+        proven_optimal: status == NativeStatus::Solved,
     }
 }
 

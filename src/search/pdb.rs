@@ -455,10 +455,32 @@ fn decode_raw(head: &[u8], lens: &[u64], bytes: &[u8]) -> Result<Vec<Vec<u8>>, S
     let mut tables = Vec::new();
     let mut at = 0;
     for &l in lens {
-        tables.push(payload[at..at + l as usize].to_vec());
+        tables.push(huge_copy(&payload[at..at + l as usize]));
         at += l as usize;
     }
     Ok(tables)
+}
+
+/// `bytes` copied into memory the kernel is asked to back with huge pages (where it can):
+/// table lookups land at random, and with 4 kB pages nearly each one misses the TLB too.
+fn huge_copy(bytes: &[u8]) -> Vec<u8> {
+    const HUGE: usize = 2 << 20;
+    let mut v: Vec<u8> = Vec::with_capacity(bytes.len());
+    #[cfg(target_os = "linux")]
+    if bytes.len() >= 2 * HUGE {
+        let start = v.as_mut_ptr() as usize;
+        let first = start.next_multiple_of(HUGE);
+        let end = (start + bytes.len()) / HUGE * HUGE;
+        if end > first {
+            // SAFETY: the range lies inside `v`'s allocation; the advice changes no contents,
+            // and a refusal only leaves the usual pages.
+            unsafe {
+                libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    v.extend_from_slice(bytes);
+    v
 }
 
 /// Write `bytes` to `path` in `dir` beside, then rename (a reader never sees half a file);
@@ -700,7 +722,13 @@ pub struct PdbAcc {
     dual_refl: DualSide,
     /// The blank's cell: the dual board's blank object (kept only with the dual lookups).
     blank: u8,
+    /// Table reads requested by [`Heuristic::update_deferred`] and not yet done: (group,
+    /// position) for the board and for its reflection; group `u8::MAX` when none.
+    pending: [(u8, u32); 2],
 }
+
+/// [`PdbAcc::pending`] with nothing pending.
+const NO_READ: (u8, u32) = (u8::MAX, 0);
 
 /// The dual board's per-group indices and Manhattan sums. Table entries are looked up only
 /// when asked for ([`Heuristic::refine`]), since most nodes are cut off without them.
@@ -1067,6 +1095,22 @@ impl AdditivePdb {
         sum
     }
 
+    /// The dual sides of a move: objects `to` (the blank's old cell) and `from` (its new
+    /// one) of the dual board swap cells 0 and `tile`; the reflected dual board maps all
+    /// four.
+    #[inline(always)]
+    fn move_dual(&self, a: &mut PdbAcc, tile: u8, from: u8, to: u8) {
+        let Some(d) = &self.dual else { return };
+        self.place_dual(d, &mut a.dual, to, 0, tile, false);
+        self.place_dual(d, &mut a.dual, from, tile, 0, false);
+        if let Some(r) = &self.reflect {
+            let m = |x: u8| r[x as usize];
+            self.place_dual(d, &mut a.dual_refl, m(to), 0, m(tile), false);
+            self.place_dual(d, &mut a.dual_refl, m(from), m(tile), 0, false);
+        }
+        a.blank = from;
+    }
+
     /// The value of a whole board (blank-first goal), without the reflection.
     pub fn lookup(&self, tiles: &[u8]) -> u32 {
         self.lookups(tiles, None).sum
@@ -1095,16 +1139,71 @@ impl AdditivePdb {
     /// The table entry of group `g` for the packed cells `idx`.
     #[inline]
     fn get(&self, g: usize, idx: u32) -> u8 {
-        let at = match self.ranked[g] {
+        self.read(g, self.position(g, idx))
+    }
+
+    /// Where group `g`'s entry for the packed cells `idx` is in its table.
+    #[inline(always)]
+    fn position(&self, g: usize, idx: u32) -> u32 {
+        match self.ranked[g] {
             Some(k) => rank_packed(idx, self.bits, k, self.cells),
             None => idx,
-        } as usize;
+        }
+    }
+
+    /// Group `g`'s entry at `at` (a [`position`](Self::position)).
+    #[inline(always)]
+    fn read(&self, g: usize, at: u32) -> u8 {
         let t = &self.tables[g];
-        debug_assert!(at < t.len());
+        debug_assert!((at as usize) < t.len());
         // SAFETY: `at` is in range by construction: a packed index holds k cells < 2^bits
         // (the table has 2^(bits·k) entries), a rank of k distinct cells is < n!/(n−k)!
         // (the ranked table's length). `from_tables` only accepts tables of these lengths.
-        unsafe { *t.get_unchecked(at) }
+        unsafe { *t.get_unchecked(at as usize) }
+    }
+
+    /// Ask the memory system for group `g`'s entry at `at` without waiting for it.
+    #[inline(always)]
+    fn prefetch(&self, g: usize, at: u32) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            let t = &self.tables[g];
+            debug_assert!((at as usize) < t.len());
+            // SAFETY: a prefetch never faults, and `at` is in the table (see `read`).
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(t.as_ptr().add(at as usize) as *const i8) }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = (g, at);
+    }
+
+    /// [`bump`](Self::bump) with the table read prefetched and left pending.
+    #[inline]
+    fn bump_deferred(&self, l: &mut Lookups, tile: u8, from: u8, to: u8) -> (u8, u32) {
+        let g = self.group_of[tile as usize];
+        if g == u8::MAX {
+            return NO_READ;
+        }
+        let s = self.shift[tile as usize];
+        let gi = g as usize;
+        l.idx[gi] = l.idx[gi]
+            .wrapping_sub((from as u32) << s)
+            .wrapping_add((to as u32) << s);
+        let at = self.position(gi, l.idx[gi]);
+        self.prefetch(gi, at);
+        (g, at)
+    }
+
+    /// Finish a read left pending by [`bump_deferred`](Self::bump_deferred).
+    #[inline]
+    fn finish(&self, l: &mut Lookups, (g, at): (u8, u32)) {
+        if g == u8::MAX {
+            return;
+        }
+        let g = g as usize;
+        let v = self.read(g, at);
+        l.sum = l.sum + v as u32 - l.val[g] as u32;
+        l.val[g] = v;
     }
 
     /// `tile` slid from cell `from` to cell `to`: update its group's index and entry.
@@ -1151,6 +1250,7 @@ impl Heuristic for AdditivePdb {
             dual,
             dual_refl,
             blank: tiles.iter().position(|&t| t == 0).unwrap_or(0) as u8,
+            pending: [NO_READ; 2],
         }
     }
 
@@ -1161,20 +1261,43 @@ impl Heuristic for AdditivePdb {
         if let Some(r) = &self.reflect {
             self.bump(&mut a.refl, r[tile as usize], r[from], r[to]);
         }
-        if let Some(d) = &self.dual {
-            // Objects `to` (the blank's old cell) and `from` (its new one) of the dual board
-            // swap cells 0 and `tile`; the reflected dual board maps all four.
-            let (from, to) = (from as u8, to as u8);
-            self.place_dual(d, &mut a.dual, to, 0, tile, false);
-            self.place_dual(d, &mut a.dual, from, tile, 0, false);
-            if let Some(r) = &self.reflect {
-                let m = |x: u8| r[x as usize];
-                self.place_dual(d, &mut a.dual_refl, m(to), 0, m(tile), false);
-                self.place_dual(d, &mut a.dual_refl, m(from), m(tile), 0, false);
-            }
-            a.blank = from;
-        }
+        self.move_dual(&mut a, tile, from as u8, to as u8);
         a
+    }
+
+    #[inline]
+    fn update_deferred(
+        &self,
+        acc: &PdbAcc,
+        a: &mut PdbAcc,
+        _tiles: &[u8],
+        (tile, from, to): (u8, usize, usize),
+    ) {
+        *a = *acc;
+        a.pending[0] = self.bump_deferred(&mut a.fwd, tile, from as u8, to as u8);
+        if let Some(r) = &self.reflect {
+            a.pending[1] = self.bump_deferred(&mut a.refl, r[tile as usize], r[from], r[to]);
+        }
+        self.move_dual(a, tile, from as u8, to as u8);
+    }
+
+    #[inline]
+    fn partial_value(&self, acc: &PdbAcc) -> u32 {
+        // The board's own sum with its pending entry read; the reflection's read waits.
+        match acc.pending[0] {
+            (u8::MAX, _) => acc.fwd.sum,
+            (g, at) => {
+                let g = g as usize;
+                acc.fwd.sum + self.read(g, at) as u32 - acc.fwd.val[g] as u32
+            }
+        }
+    }
+
+    #[inline]
+    fn complete(&self, acc: &mut PdbAcc) {
+        self.finish(&mut acc.fwd, acc.pending[0]);
+        self.finish(&mut acc.refl, acc.pending[1]);
+        acc.pending = [NO_READ; 2];
     }
 
     #[inline]

@@ -653,6 +653,11 @@ pub(crate) enum Cmd {
         /// 2.2× per move, 79 s and 6.7 GB at 20 on the 15-puzzle).
         #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=20))]
         fsm: u8,
+        /// Sliding sets: searches each job runs at once, interleaved node by node so that one
+        /// search's table reads overlap the others' work (1: one at a time). Each instance
+        /// keeps its plan and node count; not with --bpmx or --threads.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=64))]
+        interleave: u8,
         #[command(flatten)]
         sal: SalArgs,
         #[command(flatten)]

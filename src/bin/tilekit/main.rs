@@ -459,6 +459,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             dual,
             bpmx,
             fsm,
+            interleave,
             sal,
             astar,
         } => {
@@ -468,9 +469,14 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                     "--threads takes 1 to 256 threads per instance".into(),
                 ));
             }
-            if (dual || bpmx || fsm > 0) && set.sliding().is_none() {
+            if (dual || bpmx || fsm > 0 || interleave > 1) && set.sliding().is_none() {
                 return Err(Error::Usage(
-                    "--dual, --bpmx and --fsm apply to the native solver's sets: korf100, hardest80, korf50-24, deepcubea24, deepcubea15".into(),
+                    "--dual, --bpmx, --fsm and --interleave apply to the native solver's sets: korf100, hardest80, korf50-24, deepcubea24, deepcubea15".into(),
+                ));
+            }
+            if interleave > 1 && (bpmx || sal.threads.is_some_and(|t| t > 1)) {
+                return Err(Error::Usage(
+                    "--interleave steps plain searches; it does not combine with --bpmx or --threads".into(),
                 ));
             }
             if matches!(
@@ -514,6 +520,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                     .map(|t| tilekit::route::seconds("--time-limit", t))
                     .transpose()?,
                 jobs,
+                interleave: interleave.into(),
                 native: tilekit::search::NativeOptions {
                     cache_dir,
                     dual,
