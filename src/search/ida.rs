@@ -876,6 +876,22 @@ mod tests {
     use crate::search::manhattan::ManhattanLc;
     use crate::search::pdb::{AdditivePdb, Partition};
 
+    /// The board `len` random blank moves (xorshift on `seed`) away from the goal.
+    fn random_walk(rows: usize, cols: usize, len: usize, seed: &mut u64) -> Vec<u8> {
+        let nb = neighbours(rows, cols);
+        let mut tiles: Vec<u8> = (0..(rows * cols) as u8).collect();
+        let mut b = 0;
+        for _ in 0..len {
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            let (c, _) = nb[b][*seed as usize % nb[b].len()];
+            tiles.swap(b, c);
+            b = c;
+        }
+        tiles
+    }
+
     /// A stepped search to its end.
     fn stepped<H: Heuristic>(
         h: &H,
@@ -896,20 +912,7 @@ mod tests {
     #[test]
     fn the_stepper_visits_the_recursive_searchs_nodes() {
         let mut seed = 0x2545_F491_u64;
-        let mut walk = |rows: usize, cols: usize, len: usize| {
-            let nb = neighbours(rows, cols);
-            let mut tiles: Vec<u8> = (0..(rows * cols) as u8).collect();
-            let mut b = 0;
-            for _ in 0..len {
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                let (c, _) = nb[b][seed as usize % nb[b].len()];
-                tiles.swap(b, c);
-                b = c;
-            }
-            tiles
-        };
+        let mut walk = |rows, cols, len| random_walk(rows, cols, len, &mut seed);
         let same = |a: &IdaResult, b: &IdaResult, what: &str| {
             assert_eq!(a.outcome, b.outcome, "{what}");
             assert_eq!(a.nodes, b.nodes, "{what}");
@@ -977,18 +980,8 @@ mod tests {
         let mut boards = Vec::new();
         for (rows, cols, walk) in [(3, 3, 40), (4, 4, 36)] {
             let h = ManhattanLc::new(rows, cols);
-            let nb = neighbours(rows, cols);
             for _ in 0..12 {
-                let mut tiles: Vec<u8> = (0..(rows * cols) as u8).collect();
-                let mut b = 0;
-                for _ in 0..walk {
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    let (c, _) = nb[b][seed as usize % nb[b].len()];
-                    tiles.swap(b, c);
-                    b = c;
-                }
+                let tiles = random_walk(rows, cols, walk, &mut seed);
                 let one = search(&h, rows, cols, &tiles, None);
                 for threads in [2, 3] {
                     let opts = IdaOptions::default();
