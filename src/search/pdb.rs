@@ -464,10 +464,10 @@ fn decode_raw(head: &[u8], lens: &[u64], bytes: &[u8]) -> Result<Vec<Vec<u8>>, S
 /// `bytes` copied into memory the kernel is asked to back with huge pages (where it can):
 /// table lookups land at random, and with 4 kB pages nearly each one misses the TLB too.
 fn huge_copy(bytes: &[u8]) -> Vec<u8> {
-    const HUGE: usize = 2 << 20;
     let mut v: Vec<u8> = Vec::with_capacity(bytes.len());
     #[cfg(target_os = "linux")]
-    if bytes.len() >= 2 * HUGE {
+    if bytes.len() >= 4 << 20 {
+        const HUGE: usize = 2 << 20;
         let start = v.as_mut_ptr() as usize;
         let first = start.next_multiple_of(HUGE);
         let end = (start + bytes.len()) / HUGE * HUGE;
