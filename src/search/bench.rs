@@ -282,11 +282,18 @@ pub fn run(
     };
     writeln!(
         out,
-        "{}: {} instances, heuristic {}, databases {db_source} in {db_seconds:.2} s, {} job(s)",
+        "{}: {} instances, heuristic {}, databases {db_source} in {db_seconds:.2} s, {} job(s){}",
         set.name(),
         cases.len(),
         solver.heuristic_name(),
-        opts.jobs.max(1)
+        opts.jobs.max(1),
+        if opts.interleave > 1 {
+            // Instance seconds then overlap, and a time limit is wall clock shared with the
+            // other searches of the job.
+            format!(", {} searches interleaved per job", opts.interleave)
+        } else {
+            String::new()
+        }
     )
     .map_err(SearchError::Output)?;
     writeln!(

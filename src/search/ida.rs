@@ -480,6 +480,16 @@ impl<'a, H: Heuristic> Stepper<'a, H> {
             self.result = Some(IdaOutcome::Solved(Vec::new()));
             return;
         }
+        // The clock as the recursive search reads it at the root.
+        if self.nodes & 0xF_FFFF == 0
+            && let Some(dl) = self.deadline
+            && Instant::now() >= dl
+        {
+            self.result = Some(IdaOutcome::TimeLimit {
+                lower_bound: self.bound,
+            });
+            return;
+        }
         self.frames[0].next = 0;
         self.depth = 1;
     }

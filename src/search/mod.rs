@@ -360,9 +360,12 @@ impl NativeSolver {
     /// interleaved node by node ([`ida::Stepper`]): while one search waits for a table entry
     /// the others work, so the memory latency that bounds a single search is shared out.
     /// Each board gets the plan, node count and iterations [`solve`](Self::solve) gives it
-    /// (its `seconds` run from its start to its end, overlapping the others'). `done` gets
-    /// each board's key and result as it ends, and stops the run by returning `false`.
-    /// With BPMX or several threads per search the boards are solved one at a time.
+    /// (its `seconds` run from its start to its end, overlapping the others'). A board's time
+    /// limit is wall clock from its start, shared with the other searches of the thread, so
+    /// a limited board gets less search than alone and may stop with a lower bound where
+    /// `solve` would not. `done` gets each board's key and result as it ends, and stops the
+    /// run by returning `false`. With BPMX or several threads per search the boards are
+    /// solved one at a time.
     pub fn solve_interleaved<K>(
         &self,
         width: usize,
@@ -705,7 +708,6 @@ mod tests {
                 }
                 naive_over += usize::from(naive > d);
             }
-            eprintln!("RAISED {:?} {raised}", p.groups);
             // The test can fail: the dual raises many boards' estimates...
             assert!(raised > dist.len() / 100, "{p:?}: raised {raised}");
             // ...and the naive dual, which ignores where the blank is, overestimates some

@@ -463,6 +463,7 @@ fn decode_raw(head: &[u8], lens: &[u64], bytes: &[u8]) -> Result<Vec<Vec<u8>>, S
 
 /// `bytes` copied into memory the kernel is asked to back with huge pages (where it can):
 /// table lookups land at random, and with 4 kB pages nearly each one misses the TLB too.
+/// Built and loaded tables both go through here.
 fn huge_copy(bytes: &[u8]) -> Vec<u8> {
     let mut v: Vec<u8> = Vec::with_capacity(bytes.len());
     #[cfg(target_os = "linux")]
@@ -668,7 +669,9 @@ impl DualPlan {
             .iter()
             .map(|(tiles, region)| {
                 let goal = region.trailing_zeros() as u8;
-                region::build_towards(p.rows, p.cols, tiles, goal, threads, progress)
+                huge_copy(&region::build_towards(
+                    p.rows, p.cols, tiles, goal, threads, progress,
+                ))
             })
             .collect()
     }
@@ -794,7 +797,14 @@ impl AdditivePdb {
                 *t = Some(region::build(p.rows, p.cols, g, threads, progress));
             }
         }
-        Ok(Self::from_tables(p, tables.into_iter().flatten().collect()))
+        // Into huge pages, as loaded tables are: a run that builds searches as fast as one
+        // that loads.
+        let tables = tables
+            .into_iter()
+            .flatten()
+            .map(|t| huge_copy(&t))
+            .collect();
+        Ok(Self::from_tables(p, tables))
     }
 
     /// Wrap tables built for `p` (as [`build`](Self::build) or [`decode`] return them).
@@ -1399,6 +1409,37 @@ mod tests {
                 assert_eq!(db.refine(&acc), db.refine(&fresh), "{p:?} step {step}");
                 assert!(db.refine(&acc) >= db.value(&acc));
                 assert_eq!(acc.fwd.sum, db.lookup(&tiles), "{p:?} step {step}");
+            }
+        }
+    }
+
+    /// The extra tables the dual lookups of the named partitions need (what the README
+    /// quotes), worked out without building them.
+    #[test]
+    fn dual_plans_of_the_named_partitions() {
+        let seven: Vec<u8> = (1..8).collect();
+        let p = Partition::fifteen_78();
+        let plan = DualPlan::of(&p);
+        // Seven 6-tile tables (the top half less the dual blank), eight 7-tile ones (the
+        // bottom half less it), and the top half towards the bottom region: its home cells
+        // wall cell 0 off.
+        assert_eq!(plan.extra.len(), 16);
+        assert!(plan.extra.contains(&(seven, 0xFF00)));
+        assert_eq!(plan.bytes(16), 559_278_720);
+        let plan = DualPlan::of(&Partition::twentyfour_6666());
+        assert_eq!(plan.extra.len(), 25);
+        assert_eq!(plan.bytes(25), 280_526_400);
+        let plan = DualPlan::of(&Partition::fifteen_663());
+        assert_eq!(plan.extra.len(), 15);
+        assert_eq!(plan.bytes(16), 6_290_640);
+        // With the blank home every group reads its own table.
+        for plan in [
+            DualPlan::of(&p),
+            DualPlan::of(&Partition::twentyfour_6666()),
+        ] {
+            let n = plan.picks.len() / if plan.extra.len() == 16 { 2 } else { 4 };
+            for g in 0..plan.picks.len() / n {
+                assert_eq!(plan.picks[g * n], Pick::Own);
             }
         }
     }

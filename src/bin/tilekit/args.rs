@@ -655,7 +655,8 @@ pub(crate) enum Cmd {
         fsm: u8,
         /// Sliding sets: searches each job runs at once, interleaved node by node so that one
         /// search's table reads overlap the others' work (1: one at a time). Each instance
-        /// keeps its plan and node count; not with --bpmx or --threads.
+        /// keeps its plan and node count; its --time-limit is wall clock shared with the
+        /// other searches. Not with --bpmx or --threads.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=64))]
         interleave: u8,
         #[command(flatten)]
