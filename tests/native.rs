@@ -404,6 +404,54 @@ fn interleaved_solving_matches_one_at_a_time() {
     assert_eq!(answered, 1);
 }
 
+/// A time limit under interleaving stops only the searches that reach it, each with a
+/// proven bound; the others still finish with their plans.
+#[test]
+fn interleaved_time_limits_stop_with_bounds() {
+    let solver = fifteen();
+    let set = read_set("korf100_15puzzle.txt", 3);
+    // Korf's #1 and #3 need millions of nodes with 6-6-3; the clock is read every 2^20.
+    let hard: Vec<(u32, SlidingPuzzle)> = [1u32, 3]
+        .iter()
+        .map(|id| {
+            let (_, opt, tiles) = set.iter().find(|c| c.0 == *id).unwrap().clone();
+            (opt, SlidingPuzzle::new(4, 4, tiles).unwrap())
+        })
+        .collect();
+    let easy = SlidingPuzzle::new(
+        4,
+        4,
+        vec![1, 2, 3, 0, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15],
+    )
+    .unwrap();
+    let mut boards: Vec<(SlidingPuzzle, Option<Duration>)> = hard
+        .iter()
+        .map(|(_, p)| (p.clone(), Some(Duration::ZERO)))
+        .collect();
+    boards.push((easy, Some(Duration::ZERO)));
+    let mut queue = boards.into_iter().enumerate();
+    let mut next = || queue.next().map(|(i, (p, t))| (i, p, Goal::BlankFirst, t));
+    let mut got = vec![None; 3];
+    solver.solve_interleaved(3, &mut next, &mut |i, r| {
+        got[i] = Some(r.unwrap());
+        true
+    });
+    for (i, (opt, _)) in hard.iter().enumerate() {
+        let r = got[i].as_ref().unwrap();
+        assert_eq!(r.status, NativeStatus::TimeLimit, "board {i}");
+        assert!(r.moves.is_none());
+        assert!(
+            r.lower_bound >= r.initial_h && r.lower_bound <= *opt,
+            "{r:?}"
+        );
+        assert!(r.nodes >= 1 << 20, "{}", r.nodes);
+    }
+    // Three moves: solved long before any clock is read.
+    let r = got[2].as_ref().unwrap();
+    assert_eq!(r.status, NativeStatus::Solved);
+    assert_eq!(r.moves.as_ref().map(Vec::len), Some(3));
+}
+
 /// The dual lookups' extra tables are cached like the partition's: written once, loaded
 /// after, rebuilt when corrupt, and the loaded copy gives the same estimates.
 #[test]
