@@ -481,13 +481,7 @@ impl<'a, H: Heuristic> Stepper<'a, H> {
             return;
         }
         // The clock as the recursive search reads it at the root.
-        if self.nodes & 0xF_FFFF == 0
-            && let Some(dl) = self.deadline
-            && Instant::now() >= dl
-        {
-            self.result = Some(IdaOutcome::TimeLimit {
-                lower_bound: self.bound,
-            });
+        if self.out_of_time() {
             return;
         }
         self.frames[0].next = 0;
@@ -496,6 +490,23 @@ impl<'a, H: Heuristic> Stepper<'a, H> {
 
     fn solved(&self) -> bool {
         self.tiles.iter().enumerate().all(|(c, &t)| t as usize == c)
+    }
+
+    /// Whether the deadline has passed (then the search ends with the current bound). The
+    /// clock is read once every 2^20 nodes, where the recursive search reads it: it costs
+    /// more than a node.
+    #[inline]
+    fn out_of_time(&mut self) -> bool {
+        if self.nodes & 0xF_FFFF == 0
+            && let Some(dl) = self.deadline
+            && Instant::now() >= dl
+        {
+            self.result = Some(IdaOutcome::TimeLimit {
+                lower_bound: self.bound,
+            });
+            return true;
+        }
+        false
     }
 
     /// Advance by one node; `true` once the search has ended ([`result`](Self::result)).
@@ -548,14 +559,7 @@ impl<'a, H: Heuristic> Stepper<'a, H> {
             self.result = Some(IdaOutcome::Solved(path));
             return;
         }
-        // Look at the clock rarely: it costs more than a node.
-        if self.nodes & 0xF_FFFF == 0
-            && let Some(dl) = self.deadline
-            && Instant::now() >= dl
-        {
-            self.result = Some(IdaOutcome::TimeLimit {
-                lower_bound: self.bound,
-            });
+        if self.out_of_time() {
             return;
         }
         self.frames[d].next = 0;
