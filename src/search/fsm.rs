@@ -87,16 +87,7 @@ impl Fsm {
     /// [`step`](Self::step)s from `state` read them).
     #[inline(always)]
     pub fn prefetch(&self, state: u32) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let at = 4 * state as usize;
-            debug_assert!(at < self.edges.len());
-            // SAFETY: a prefetch never faults; `at` is a state's first edge.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(self.edges.as_ptr().add(at) as *const i8) }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = state;
+        super::prefetch(&self.edges, 4 * state as usize);
     }
 
     /// Longest forbidden word looked for.

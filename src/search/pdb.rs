@@ -584,8 +584,8 @@ struct Dual {
     picks: Vec<Pick>,
     /// The tables besides the partition's own, ranked ([`DualPlan::extra`] says for what).
     extra: Vec<Vec<u8>>,
-    /// Manhattan distance between two cells, `dist[a * cells + b]`.
-    dist: Vec<u8>,
+    /// Each cell's Manhattan distance from cell 0 (object 0's home).
+    md0: Vec<u8>,
 }
 
 /// Which table bounds one group of a dual board.
@@ -620,7 +620,6 @@ impl DualPlan {
     /// Work out, for every group and every dual blank, which table bounds it.
     pub fn of(p: &Partition) -> Self {
         let n = p.rows * p.cols;
-        let nbrs = neighbours(p.rows, p.cols);
         let mut picks = Vec::with_capacity(p.groups.len() * n);
         let mut extra: Vec<(Vec<u8>, u32)> = Vec::new();
         for group in &p.groups {
@@ -635,7 +634,7 @@ impl DualPlan {
                     continue;
                 }
                 let home = tiles.iter().fold(0u32, |m, &t| m | 1 << t);
-                let region = flood(b, rank::full_mask(n) & !home, &nbrs);
+                let region = region::region_of(p.rows, p.cols, b, rank::full_mask(n) & !home);
                 if skip == NO_SKIP && region & 1 == 1 {
                     picks.push(Pick::Own);
                     continue;
@@ -657,9 +656,17 @@ impl DualPlan {
         DualPlan { picks, extra }
     }
 
+    /// The extra tables' lengths on an `n`-cell board.
+    fn lens(&self, n: usize) -> Vec<u64> {
+        self.extra
+            .iter()
+            .map(|(t, _)| perm_count(n, t.len()))
+            .collect()
+    }
+
     /// Bytes of the extra tables.
     pub fn bytes(&self, n: usize) -> u64 {
-        self.extra.iter().map(|(t, _)| perm_count(n, t.len())).sum()
+        self.lens(n).iter().sum()
     }
 
     /// Build the extra tables, each on every core.
@@ -678,13 +685,7 @@ impl DualPlan {
 
     /// The cache file's header: the partition's, then every extra table's tiles and region.
     fn header(&self, p: &Partition) -> Vec<u8> {
-        let n = p.rows * p.cols;
-        let lens: Vec<u64> = self
-            .extra
-            .iter()
-            .map(|(t, _)| perm_count(n, t.len()))
-            .collect();
-        let mut h = header(p, &lens);
+        let mut h = header(p, &self.lens(p.rows * p.cols));
         h.extend_from_slice(b"DUAL");
         for (tiles, region) in &self.extra {
             h.push(tiles.len() as u8);
@@ -692,26 +693,6 @@ impl DualPlan {
             h.extend_from_slice(&region.to_le_bytes());
         }
         h
-    }
-}
-
-/// The cells of `seed`'s connected region among the `free` cells.
-fn flood(seed: u8, free: u32, nbrs: &[Vec<(usize, u8)>]) -> u32 {
-    let mut region = 1u32 << seed;
-    loop {
-        let mut grown = region;
-        for (c, list) in nbrs.iter().enumerate() {
-            if region >> c & 1 == 1 {
-                for &(d, _) in list {
-                    grown |= 1 << d;
-                }
-            }
-        }
-        grown &= free | 1 << seed;
-        if grown == region {
-            return region;
-        }
-        region = grown;
     }
 }
 
@@ -972,11 +953,7 @@ impl AdditivePdb {
         let dir = dir.map_or_else(default_cache_dir, Path::to_path_buf);
         let path = dual_cache_path(&dir, &p);
         let head = plan.header(&p);
-        let lens: Vec<u64> = plan
-            .extra
-            .iter()
-            .map(|(t, _)| perm_count(n, t.len()))
-            .collect();
+        let lens = plan.lens(n);
         let why = match std::fs::read(&path) {
             Ok(file) => match decode_raw(&head, &lens, &file) {
                 Ok(tables) => {
@@ -1014,20 +991,17 @@ impl AdditivePdb {
     fn set_dual(mut self, plan: DualPlan, extra: Vec<Vec<u8>>) -> Self {
         let n = self.cells;
         let cols = self.partition.cols;
-        assert_eq!(extra.len(), plan.extra.len(), "one table per planned one");
-        for ((tiles, _), t) in plan.extra.iter().zip(&extra) {
-            assert_eq!(t.len() as u64, perm_count(n, tiles.len()), "table length");
-        }
-        let dist = (0..n * n)
-            .map(|i| {
-                let (a, b) = (i / n, i % n);
-                ((a / cols).abs_diff(b / cols) + (a % cols).abs_diff(b % cols)) as u8
-            })
-            .collect();
+        let lens: Vec<u64> = extra.iter().map(|t| t.len() as u64).collect();
+        assert_eq!(
+            lens,
+            plan.lens(n),
+            "one table per planned one, of its length"
+        );
+        let md0 = (0..n).map(|c| (c / cols + c % cols) as u8).collect();
         self.dual = Some(Dual {
             picks: plan.picks,
             extra,
-            dist,
+            md0,
         });
         self
     }
@@ -1065,7 +1039,7 @@ impl AdditivePdb {
     #[inline(always)]
     fn place_dual(&self, d: &Dual, side: &mut DualSide, y: u8, from: u8, to: u8, fresh: bool) {
         if y == 0 {
-            side.md0 = d.dist[to as usize * self.cells];
+            side.md0 = d.md0[to as usize];
             return;
         }
         let g = self.group_of[y as usize];
@@ -1172,24 +1146,10 @@ impl AdditivePdb {
         unsafe { *t.get_unchecked(at as usize) }
     }
 
-    /// Ask the memory system for group `g`'s entry at `at` without waiting for it.
+    /// `tile` slid from cell `from` to cell `to`: update its group's index; the group and
+    /// the index's table position, for a read now ([`finish`](Self::finish)) or later.
     #[inline(always)]
-    fn prefetch(&self, g: usize, at: u32) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let t = &self.tables[g];
-            debug_assert!((at as usize) < t.len());
-            // SAFETY: a prefetch never faults, and `at` is in the table (see `read`).
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(t.as_ptr().add(at as usize) as *const i8) }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = (g, at);
-    }
-
-    /// [`bump`](Self::bump) with the table read prefetched and left pending.
-    #[inline]
-    fn bump_deferred(&self, l: &mut Lookups, tile: u8, from: u8, to: u8) -> (u8, u32) {
+    fn move_index(&self, l: &mut Lookups, tile: u8, from: u8, to: u8) -> (u8, u32) {
         let g = self.group_of[tile as usize];
         if g == u8::MAX {
             return NO_READ;
@@ -1199,12 +1159,21 @@ impl AdditivePdb {
         l.idx[gi] = l.idx[gi]
             .wrapping_sub((from as u32) << s)
             .wrapping_add((to as u32) << s);
-        let at = self.position(gi, l.idx[gi]);
-        self.prefetch(gi, at);
-        (g, at)
+        (g, self.position(gi, l.idx[gi]))
     }
 
-    /// Finish a read left pending by [`bump_deferred`](Self::bump_deferred).
+    /// [`bump`](Self::bump) with the table read prefetched and left pending.
+    #[inline]
+    fn bump_deferred(&self, l: &mut Lookups, tile: u8, from: u8, to: u8) -> (u8, u32) {
+        let read = self.move_index(l, tile, from, to);
+        if read.0 != u8::MAX {
+            super::prefetch(&self.tables[read.0 as usize], read.1 as usize);
+        }
+        read
+    }
+
+    /// Read an entry [`move_index`](Self::move_index) located into the group's value and the
+    /// sum.
     #[inline]
     fn finish(&self, l: &mut Lookups, (g, at): (u8, u32)) {
         if g == u8::MAX {
@@ -1219,18 +1188,8 @@ impl AdditivePdb {
     /// `tile` slid from cell `from` to cell `to`: update its group's index and entry.
     #[inline]
     fn bump(&self, l: &mut Lookups, tile: u8, from: u8, to: u8) {
-        let g = self.group_of[tile as usize];
-        if g == u8::MAX {
-            return;
-        }
-        let g = g as usize;
-        let s = self.shift[tile as usize];
-        l.idx[g] = l.idx[g]
-            .wrapping_sub((from as u32) << s)
-            .wrapping_add((to as u32) << s);
-        let v = self.get(g, l.idx[g]);
-        l.sum = l.sum + v as u32 - l.val[g] as u32;
-        l.val[g] = v;
+        let read = self.move_index(l, tile, from, to);
+        self.finish(l, read);
     }
 }
 
@@ -1433,12 +1392,10 @@ mod tests {
         assert_eq!(plan.extra.len(), 15);
         assert_eq!(plan.bytes(16), 6_290_640);
         // With the blank home every group reads its own table.
-        for plan in [
-            DualPlan::of(&p),
-            DualPlan::of(&Partition::twentyfour_6666()),
-        ] {
-            let n = plan.picks.len() / if plan.extra.len() == 16 { 2 } else { 4 };
-            for g in 0..plan.picks.len() / n {
+        for p in [p, Partition::twentyfour_6666()] {
+            let n = p.rows * p.cols;
+            let plan = DualPlan::of(&p);
+            for g in 0..p.groups.len() {
                 assert_eq!(plan.picks[g * n], Pick::Own);
             }
         }

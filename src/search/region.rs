@@ -127,6 +127,12 @@ pub fn build(
     build_towards(rows, cols, tiles, 0, threads, progress)
 }
 
+/// The connected part of the `free` cells (a mask) of a `rows × cols` board that holds cell
+/// `seed` (itself free).
+pub(crate) fn region_of(rows: usize, cols: usize, seed: u8, free: u32) -> u32 {
+    Board::new(rows, cols).flood(1 << seed, free)
+}
+
 /// [`build`] for a goal whose blank is in cell `goal` (a cell none of `tiles` calls home):
 /// the fewest pattern-tile moves that bring the tiles home with the blank in `goal`'s
 /// region. The dual lookups need these ([`super::pdb::AdditivePdb::with_dual`]): a dual
@@ -363,22 +369,7 @@ mod tests {
         ] {
             let n = rows * cols;
             let k = tiles.len();
-            let near = |c: usize| {
-                let mut v = Vec::new();
-                if c >= cols {
-                    v.push(c - cols);
-                }
-                if c + cols < n {
-                    v.push(c + cols);
-                }
-                if !c.is_multiple_of(cols) {
-                    v.push(c - 1);
-                }
-                if c % cols + 1 < cols {
-                    v.push(c + 1);
-                }
-                v
-            };
+            let near = crate::search::moves::neighbours(rows, cols);
             let start = (tiles.clone(), goal);
             let mut dist: HashMap<(Vec<u8>, u8), u32> = HashMap::from([(start.clone(), 0)]);
             let mut open = BTreeSet::from([(0u32, start)]);
@@ -386,7 +377,7 @@ mod tests {
                 if dist[&(cells.clone(), blank)] < d {
                     continue;
                 }
-                for c in near(blank as usize) {
+                for &(c, _) in &near[blank as usize] {
                     let mut next = cells.clone();
                     let cost = match cells.iter().position(|&x| x as usize == c) {
                         Some(j) => {
