@@ -59,7 +59,8 @@ pub struct IdaOptions<'f> {
     /// and the parent's less one raises every child's. Pays only for an inconsistent
     /// heuristic, such as one with dual lookups (or the min-over-blank tables themselves);
     /// with a consistent one it prunes nothing more, and the last iteration counts the
-    /// goal's siblings too.
+    /// goal's siblings too. Children are generated until one cuts the parent off, and
+    /// entered lowest estimate first, which shortens the last iteration.
     pub bpmx: bool,
     /// Prune move sequences that duplicate earlier ones ([`super::fsm`]).
     pub fsm: Option<&'f Fsm>,
@@ -256,6 +257,8 @@ impl<H: Heuristic> Ida<'_, H> {
         }
         let (list, count) = self.nbrs[blank];
         let mut kids: [Option<Kid<H::Acc>>; 4] = [None; 4];
+        // The generated children's slots in `kids`, in the order they are entered.
+        let (mut order, mut len) = ([0u8; 4], 0);
         let mut best = 0;
         for (k, &(c, m)) in list[..count as usize].iter().enumerate() {
             if m ^ 1 == prev {
@@ -281,6 +284,12 @@ impl<H: Heuristic> Ida<'_, H> {
                 hc = self.heur.refine(&next);
             }
             best = best.max(hc);
+            // A child's value less one bounds the parent (one move away): once that cuts
+            // the parent off, its other children need not be generated.
+            if g + best.saturating_sub(1) > bound {
+                self.next_bound = self.next_bound.min(g + h.max(best - 1));
+                return false;
+            }
             kids[k] = Some(Kid {
                 cell: c,
                 code: m,
@@ -288,20 +297,26 @@ impl<H: Heuristic> Ida<'_, H> {
                 h: hc,
                 state,
             });
+            // Most promising first (lowest estimate; ties in the fixed move order): only
+            // the last iteration, which stops at the first plan, is shortened by it.
+            let mut i = len;
+            while i > 0 && kids[order[i - 1] as usize].is_some_and(|o| o.h > hc) {
+                order[i] = order[i - 1];
+                i -= 1;
+            }
+            order[i] = k as u8;
+            len += 1;
         }
-        // A child's value less one bounds the parent (one move away).
         let h = h.max(best.saturating_sub(1));
-        if g + h > bound {
-            self.next_bound = self.next_bound.min(g + h);
-            return false;
-        }
         for &Kid {
             cell: c,
             code: m,
             acc: next,
             h: hc,
             state,
-        } in kids.iter().flatten()
+        } in order[..len]
+            .iter()
+            .filter_map(|&k| kids[k as usize].as_ref())
         {
             // And the parent's value less one bounds each child.
             let hc = hc.max(h.saturating_sub(1));
@@ -754,8 +769,8 @@ where
         let iteration_start = nodes;
         nodes += 1; // the root
         let mut next_bound = u32::MAX;
-        // Cut the tree: expand level by level (children in move order, so the list stays
-        // in depth-first order) until it is wide enough.
+        // Cut the tree: expand level by level (children in the order the walk enters them,
+        // so the list stays in depth-first order) until it is wide enough.
         let mut level = vec![Frontier {
             tiles: tiles.to_vec(),
             blank,
@@ -769,6 +784,7 @@ where
         while level.len() < FRONTIER_PER_THREAD * threads && depth < bound && !level.is_empty() {
             let mut next = Vec::with_capacity(level.len() * 3);
             for node in &level {
+                let first = next.len();
                 let (list, count) = nbrs[node.blank];
                 for &(c, m) in &list[..count as usize] {
                     if m ^ 1 == node.prev {
@@ -810,6 +826,10 @@ where
                         state,
                         path,
                     });
+                }
+                if opts.bpmx {
+                    // The BPMX walk enters children lowest estimate first (stable).
+                    next[first..].sort_by_key(|f| f.h);
                 }
             }
             level = next;
