@@ -315,6 +315,19 @@ fn bench_search_options_solve_and_refuse_what_they_cannot() {
             &["bench", "korf100", "--interleave", "0"],
             "0 is not in 1..=64",
         ),
+        (
+            &["bench", "korf100", "--pdb", "none", "--max-with", "6-6-3"],
+            "not with none",
+        ),
+        (&["bench", "korf100", "--max-with", "none"], "not with none"),
+        (
+            &["bench", "korf100", "--pdb", "6-6-3", "--max-with", "6-6-3"],
+            "names the partition --pdb already uses",
+        ),
+        (
+            &["bench", "korf100", "--max-with", "6-6-6-6"],
+            "\"6-6-6-6\" is not known for a 4×4 board",
+        ),
     ] {
         let r = tilekit(dir.path(), args);
         assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);

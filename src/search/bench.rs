@@ -182,6 +182,9 @@ pub struct BenchOptions {
     /// A named partition for the set's board ([`Partition::named`]), or `none` for Manhattan
     /// distance + linear conflict; overrides `native.partition`.
     pub pdb: Option<String>,
+    /// A second named partition whose estimate is maxed with the first's
+    /// ([`NativeOptions::max_with`]); overrides `native.max_with`.
+    pub max_with: Option<String>,
 }
 
 /// One instance's outcome.
@@ -268,6 +271,20 @@ pub fn run(
         None => {}
         Some("none") => native.manhattan_only = true,
         Some(name) => native.partition = Some(Partition::named(side, side, name)?),
+    }
+    if let Some(name) = opts.max_with.as_deref() {
+        if name == "none" || native.manhattan_only {
+            return Err(SearchError::Options(
+                "--max-with maxes the estimates of two pattern partitions: not with none".into(),
+            ));
+        }
+        let second = Partition::named(side, side, name)?;
+        if opts.pdb.as_deref() == Some(name) {
+            return Err(SearchError::Options(format!(
+                "--max-with {name} names the partition --pdb already uses"
+            )));
+        }
+        native.max_with = Some(second);
     }
     let solver = NativeSolver::new(side, side, &native, progress)?;
     let (db_seconds, db_source) = match solver.db_info() {

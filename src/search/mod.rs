@@ -14,6 +14,7 @@ pub mod bench;
 pub mod fsm;
 pub mod ida;
 pub mod manhattan;
+pub mod max;
 pub mod moves;
 pub mod pdb;
 pub mod rank;
@@ -139,6 +140,10 @@ pub struct NativeOptions {
     pub cache_dir: Option<PathBuf>,
     /// Use this partition instead of the default ([`Partition::default_for`]).
     pub partition: Option<Partition>,
+    /// A second partition of the same board whose estimate (with its own reflection and,
+    /// with `dual`, its own dual lookups) is maxed with the first's ([`max::Max`]); ignored
+    /// with Manhattan + linear conflict.
+    pub max_with: Option<Partition>,
     /// Skip pattern databases and use Manhattan distance + linear conflict.
     pub manhattan_only: bool,
     /// Add the dual lookups (and their reflection) to the pattern databases' maximum
@@ -190,7 +195,33 @@ pub struct NativeResult {
 
 enum Engine {
     Pdb(Box<AdditivePdb>),
+    /// Two partitions' estimates, maxed.
+    Pdbs(Box<max::Max<AdditivePdb, AdditivePdb>>),
     Md(ManhattanLc),
+}
+
+/// The databases of one partition, with its dual tables when `opts.dual` asks for them.
+fn load_partition(
+    p: &Partition,
+    opts: &NativeOptions,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<(AdditivePdb, DbInfo), SearchError> {
+    let (db, mut info) = AdditivePdb::load_or_build(p, opts.cache_dir.as_deref(), progress)?;
+    if !opts.dual {
+        return Ok((db, info));
+    }
+    let (db, dual) = db.with_dual_cached(opts.cache_dir.as_deref(), progress);
+    merge_info(&mut info, dual);
+    Ok((db, info))
+}
+
+/// One report for several files: their seconds and bytes added, built if any was.
+fn merge_info(info: &mut DbInfo, more: DbInfo) {
+    info.seconds += more.seconds;
+    info.bytes += more.bytes;
+    if let pdb::DbSource::Built(_) = more.source {
+        info.source = more.source;
+    }
 }
 
 /// A solver for one board size, holding its heuristic (and loaded databases) for reuse.
@@ -241,21 +272,22 @@ impl NativeSolver {
                         cols,
                     ));
                 }
-                let (db, mut info) =
-                    AdditivePdb::load_or_build(&p, opts.cache_dir.as_deref(), progress)?;
-                let db = if opts.dual {
-                    // One report for both files: built if either was.
-                    let (db, dual) = db.with_dual_cached(opts.cache_dir.as_deref(), progress);
-                    info.seconds += dual.seconds;
-                    info.bytes += dual.bytes;
-                    if let pdb::DbSource::Built(_) = dual.source {
-                        info.source = dual.source;
+                let (db, mut info) = load_partition(&p, opts, progress)?;
+                match &opts.max_with {
+                    Some(q) => {
+                        if (q.rows, q.cols) != (rows, cols) {
+                            return Err(SearchError::WrongBoard(
+                                format!("a {}×{} partition", q.rows, q.cols),
+                                rows,
+                                cols,
+                            ));
+                        }
+                        let (b, more) = load_partition(q, opts, progress)?;
+                        merge_info(&mut info, more);
+                        (Engine::Pdbs(Box::new(max::Max { a: db, b })), Some(info))
                     }
-                    db
-                } else {
-                    db
-                };
-                (Engine::Pdb(Box::new(db)), Some(info))
+                    None => (Engine::Pdb(Box::new(db)), Some(info)),
+                }
             }
             None => (Engine::Md(ManhattanLc::new(rows, cols)), None),
         };
@@ -274,17 +306,26 @@ impl NativeSolver {
 
     /// What the heuristic is, e.g. `pdb 6-6-3 + reflection`.
     pub fn heuristic_name(&self) -> String {
-        let name = match &self.engine {
-            Engine::Pdb(db) => format!(
+        let pdb = |db: &AdditivePdb| {
+            format!(
                 "pdb {}{}{}",
-                db.partition().shape(),
+                Partition::NAMED
+                    .iter()
+                    .find(
+                        |&&(r, c, n)| Partition::named(r, c, n).is_ok_and(|p| &p == db.partition())
+                    )
+                    .map_or_else(|| db.partition().shape(), |(_, _, n)| n.to_string()),
                 if db.reflects() { " + reflection" } else { "" },
                 match (db.duals(), db.reflects()) {
                     (true, true) => " + dual + dual reflection",
                     (true, false) => " + dual",
                     _ => "",
                 }
-            ),
+            )
+        };
+        let name = match &self.engine {
+            Engine::Pdb(db) => pdb(db),
+            Engine::Pdbs(m) => format!("max of {} and {}", pdb(&m.a), pdb(&m.b)),
             Engine::Md(_) => "manhattan + linear conflict".into(),
         };
         let mut name = name + if self.bpmx { ", BPMX" } else { "" };
@@ -314,6 +355,7 @@ impl NativeSolver {
         use ida::Heuristic;
         match &self.engine {
             Engine::Pdb(h) => h.refine(&h.init(tiles)),
+            Engine::Pdbs(h) => h.refine(&h.init(tiles)),
             Engine::Md(h) => h.refine(&h.init(tiles)),
         }
     }
@@ -365,6 +407,10 @@ impl NativeSolver {
                 let h = &**h;
                 ida::search_parallel(h, self.rows, self.cols, &tiles, deadline, ida, self.threads)
             }
+            Engine::Pdbs(h) => {
+                let h = &**h;
+                ida::search_parallel(h, self.rows, self.cols, &tiles, deadline, ida, self.threads)
+            }
             Engine::Md(h) => {
                 ida::search_parallel(h, self.rows, self.cols, &tiles, deadline, ida, self.threads)
             }
@@ -398,6 +444,7 @@ impl NativeSolver {
         }
         match &self.engine {
             Engine::Pdb(h) => self.interleave(&**h, width, next, done),
+            Engine::Pdbs(h) => self.interleave(&**h, width, next, done),
             Engine::Md(h) => self.interleave(h, width, next, done),
         }
     }
@@ -804,6 +851,123 @@ mod tests {
         // Duplicate pruning cuts nodes too.
         assert!(nodes[4] < nodes[0], "{nodes:?}");
         assert!(nodes[5] < nodes[3], "{nodes:?}");
+    }
+
+    #[test]
+    fn the_maximum_of_two_partitions_is_admissible_and_prunes_more() {
+        use ida::Heuristic;
+        let dist = bfs(3, 3);
+        let rows = Partition {
+            rows: 3,
+            cols: 3,
+            groups: vec![vec![1, 2, 3, 4], vec![5, 6, 7, 8]],
+        };
+        let columns = Partition {
+            groups: vec![vec![3, 6], vec![1, 4, 7], vec![2, 5, 8]],
+            ..rows.clone()
+        };
+        let a = AdditivePdb::build(&rows, &quiet).unwrap().with_dual(&quiet);
+        let b = AdditivePdb::build(&columns, &quiet)
+            .unwrap()
+            .with_dual(&quiet);
+        let both = max::Max { a, b };
+        let (mut over_a, mut over_b) = (0, 0);
+        for (s, &d) in &dist {
+            let acc = both.init(s);
+            let (ha, hb) = (both.a.refine(&acc.0), both.b.refine(&acc.1));
+            assert_eq!(both.refine(&acc), ha.max(hb), "{s:?}");
+            assert_eq!(
+                both.value(&acc),
+                both.a.value(&acc.0).max(both.b.value(&acc.1))
+            );
+            assert!(both.refine(&acc) <= d, "{s:?}: {ha}, {hb} against {d}");
+            over_a += usize::from(hb > ha);
+            over_b += usize::from(ha > hb);
+        }
+        // Each partition raises boards the other leaves lower.
+        assert!(over_a > 1000 && over_b > 1000, "{over_a} {over_b}");
+
+        let dir = tempfile::tempdir().unwrap();
+        let mk = |max_with: Option<&Partition>, dual, bpmx| {
+            NativeSolver::new(
+                3,
+                3,
+                &NativeOptions {
+                    cache_dir: Some(dir.path().to_path_buf()),
+                    partition: Some(rows.clone()),
+                    max_with: max_with.cloned(),
+                    dual,
+                    bpmx,
+                    fsm: 12,
+                    ..NativeOptions::default()
+                },
+                &quiet,
+            )
+            .unwrap()
+        };
+        let (one, two) = (mk(None, true, true), mk(Some(&columns), true, true));
+        assert!(
+            two.heuristic_name()
+                .starts_with("max of pdb 4-4 + reflection + dual"),
+            "{}",
+            two.heuristic_name()
+        );
+        let plain_two = mk(Some(&columns), false, false);
+        let (mut n1, mut n2) = (0, 0);
+        let mut boards = Vec::new();
+        for (i, (s, &d)) in dist.iter().enumerate() {
+            if i % 401 != 0 && d < 30 {
+                continue;
+            }
+            let tiles: Vec<u16> = s.iter().map(|&t| t as u16).collect();
+            let p = SlidingPuzzle::new(3, 3, tiles).unwrap();
+            let r1 = one.solve(&p, Goal::BlankFirst, None).unwrap();
+            let r2 = two.solve(&p, Goal::BlankFirst, None).unwrap();
+            for r in [&r1, &r2] {
+                let moves = r.moves.as_ref().unwrap();
+                assert_eq!(moves.len() as u32, d, "{s:?}");
+                assert!(p.replay(moves).unwrap().is_goal(Goal::BlankFirst));
+            }
+            n1 += r1.nodes;
+            n2 += r2.nodes;
+            boards.push((p, d));
+        }
+        assert!(n2 < n1, "two partitions {n2} nodes, one {n1}");
+        // Interleaved searches with both partitions' deferred reads give each board the
+        // plan and node count of its search alone.
+        let mut queue = boards.iter().enumerate();
+        let mut seen = 0;
+        plain_two.solve_interleaved(
+            3,
+            &mut || {
+                queue
+                    .next()
+                    .map(|(k, (p, _))| (k, p.clone(), Goal::BlankFirst, None))
+            },
+            &mut |k, r| {
+                let r = r.unwrap();
+                let (p, d) = &boards[k];
+                let alone = plain_two.solve(p, Goal::BlankFirst, None).unwrap();
+                assert_eq!(r.moves.as_ref().map(Vec::len), Some(*d as usize));
+                assert_eq!((r.moves, r.nodes), (alone.moves, alone.nodes), "board {k}");
+                seen += 1;
+                true
+            },
+        );
+        assert_eq!(seen, boards.len());
+        // A second partition must be of the same board.
+        let wrong = NativeSolver::new(
+            3,
+            3,
+            &NativeOptions {
+                cache_dir: Some(dir.path().to_path_buf()),
+                partition: Some(rows.clone()),
+                max_with: Some(Partition::fifteen_663()),
+                ..NativeOptions::default()
+            },
+            &quiet,
+        );
+        assert!(matches!(wrong, Err(SearchError::WrongBoard(..))));
     }
 
     #[test]

@@ -83,6 +83,21 @@ impl Partition {
         }
     }
 
+    /// Korf and Felner's 7-8 turned by columns: the two outer columns (7 tiles) and the two
+    /// middle ones (8 tiles). As strong as the rows on its own; its lookups catch conflicts
+    /// across the rows' split, so the maximum with the 7-8 rows ([`super::max::Max`])
+    /// prunes more than either. About 577 MB of tables.
+    pub fn fifteen_78_columns() -> Self {
+        Partition {
+            rows: 4,
+            cols: 4,
+            groups: vec![
+                vec![3, 4, 7, 8, 11, 12, 15],
+                vec![1, 2, 5, 6, 9, 10, 13, 14],
+            ],
+        }
+    }
+
     /// The 6-6-6-6 partition of Korf and Felner (2002, Figure 5) for the 24-puzzle: the four
     /// corner blocks of six tiles. About 510 MB of tables.
     pub fn twentyfour_6666() -> Self {
@@ -99,8 +114,9 @@ impl Partition {
     }
 
     /// The named partitions as (rows, cols, name), strongest first for each board.
-    pub const NAMED: [(usize, usize, &'static str); 4] = [
+    pub const NAMED: [(usize, usize, &'static str); 5] = [
         (4, 4, "7-8"),
+        (4, 4, "7-8-cols"),
         (4, 4, "7-7-1"),
         (4, 4, "6-6-3"),
         (5, 5, "6-6-6-6"),
@@ -115,11 +131,12 @@ impl Partition {
             .collect()
     }
 
-    /// A named partition for a `rows × cols` board: `7-8`, `7-7-1` or `6-6-3` (4×4),
+    /// A named partition for a `rows × cols` board: `7-8`, `7-8-cols`, `7-7-1` or `6-6-3` (4×4),
     /// `6-6-6-6` (5×5).
     pub fn named(rows: usize, cols: usize, name: &str) -> Result<Self, PdbError> {
         let p = match name {
             "7-8" => Some(Self::fifteen_78()),
+            "7-8-cols" => Some(Self::fifteen_78_columns()),
             "7-7-1" => Some(Self::fifteen_771()),
             "6-6-3" => Some(Self::fifteen_663()),
             "6-6-6-6" => Some(Self::twentyfour_6666()),
@@ -156,7 +173,7 @@ impl Partition {
         if let Some(name) = std::env::var("TILEKIT_PDB").ok().filter(|v| !v.is_empty()) {
             if !Self::NAMED.iter().any(|&(_, _, n)| n == name) {
                 return Err(PdbError::Partition(format!(
-                    "TILEKIT_PDB={name} is not known: use 7-8, 7-7-1, 6-6-3 (4×4) or 6-6-6-6 (5×5)"
+                    "TILEKIT_PDB={name} is not known: use 7-8, 7-8-cols, 7-7-1, 6-6-3 (4×4) or 6-6-6-6 (5×5)"
                 )));
             }
             // A partition of another board leaves this board with its default.

@@ -248,6 +248,9 @@ pub(crate) enum PdbArg {
     /// 15-puzzle, Korf & Felner's 7-8.
     #[value(name = "7-8")]
     P78,
+    /// 15-puzzle, the 7-8 split by columns (outer 7, middle 8).
+    #[value(name = "7-8-cols")]
+    P78Cols,
     /// 15-puzzle, 7-7-1.
     #[value(name = "7-7-1")]
     P771,
@@ -266,6 +269,7 @@ impl PdbArg {
     pub(crate) fn name(self) -> &'static str {
         match self {
             PdbArg::P78 => "7-8",
+            PdbArg::P78Cols => "7-8-cols",
             PdbArg::P771 => "7-7-1",
             PdbArg::P663 => "6-6-3",
             PdbArg::P6666 => "6-6-6-6",
@@ -633,11 +637,16 @@ pub(crate) enum Cmd {
         /// Pattern database cache directory (else $TILEKIT_CACHE, else ~/.cache/tilekit).
         #[arg(long)]
         cache_dir: Option<PathBuf>,
-        /// Pattern databases (15-puzzle: 7-8, 7-7-1, 6-6-3; 24-puzzle: 6-6-6-6; none:
-        /// Manhattan + linear conflict), built and cached when missing. Default: the strongest
-        /// already cached, else 6-6-3 (15-puzzle) or none (24-puzzle).
+        /// Pattern databases (15-puzzle: 7-8, 7-8-cols, 7-7-1, 6-6-3; 24-puzzle: 6-6-6-6;
+        /// none: Manhattan + linear conflict), built and cached when missing. Default: the
+        /// strongest already cached, else 6-6-3 (15-puzzle) or none (24-puzzle).
         #[arg(long, value_enum)]
         pdb: Option<PdbArg>,
+        /// Sliding sets: the maximum with a second partition's estimate (its reflection and,
+        /// with --dual, its dual lookups too), e.g. `--pdb 7-8 --max-with 7-8-cols`: fewer
+        /// nodes, more table reads per node, twice the memory.
+        #[arg(long, value_enum, value_name = "PDB")]
+        max_with: Option<PdbArg>,
         /// Print the summary as one JSON object after the table.
         #[arg(long)]
         json: bool,

@@ -455,6 +455,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             jobs,
             cache_dir,
             pdb,
+            max_with,
             json,
             dual,
             bpmx,
@@ -530,6 +531,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                     ..Default::default()
                 },
                 pdb: pdb.map(|p| p.name().to_string()),
+                max_with: max_with.map(|p| p.name().to_string()),
             };
             let mut out = progress::Stdout::default();
             let summary =
