@@ -683,7 +683,7 @@ fn default_partition_is_the_strongest_cached_one() {
     }
     let e = Partition::named(4, 4, "6-6-6-6").unwrap_err().to_string();
     assert!(
-        e.contains("not known for a 4×4 board: use 7-8, 7-7-1, 6-6-3"),
+        e.contains("not known for a 4×4 board: use 7-8, 7-8-cols, 7-7-1, 6-6-3"),
         "{e}"
     );
     let e = Partition::named(3, 3, "7-8").unwrap_err().to_string();
