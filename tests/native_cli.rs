@@ -300,7 +300,7 @@ fn bench_search_options_solve_and_refuse_what_they_cannot() {
     for (args, says) in [
         (
             &["bench", "edge", "--dual"][..],
-            "--dual, --bpmx, --fsm and --interleave apply",
+            "--dual, --bpmx, --fsm, --interleave and --max-with apply",
         ),
         (
             &["bench", "korf100", "--interleave", "4", "--bpmx"],
@@ -322,7 +322,15 @@ fn bench_search_options_solve_and_refuse_what_they_cannot() {
         (&["bench", "korf100", "--max-with", "none"], "not with none"),
         (
             &["bench", "korf100", "--pdb", "6-6-3", "--max-with", "6-6-3"],
-            "names the partition --pdb already uses",
+            "is the one already in use",
+        ),
+        (
+            &["bench", "edge", "--max-with", "7-8"],
+            "and --max-with apply",
+        ),
+        (
+            &["bench", "korf100", "--max-with", "6-6-3"],
+            "is the one already in use",
         ),
         (
             &["bench", "korf100", "--max-with", "6-6-6-6"],

@@ -187,6 +187,10 @@ pub struct BenchOptions {
     pub max_with: Option<String>,
 }
 
+/// Why a second partition needs a first: [`NativeOptions::max_with`] without pattern
+/// databases.
+pub const MAX_WITH_NONE: &str = "--max-with maxes the estimates of two pattern partitions: not with none (Manhattan + linear conflict)";
+
 /// One instance's outcome.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct BenchRow {
@@ -272,19 +276,12 @@ pub fn run(
         Some("none") => native.manhattan_only = true,
         Some(name) => native.partition = Some(Partition::named(side, side, name)?),
     }
-    if let Some(name) = opts.max_with.as_deref() {
-        if name == "none" || native.manhattan_only {
-            return Err(SearchError::Options(
-                "--max-with maxes the estimates of two pattern partitions: not with none".into(),
-            ));
-        }
-        let second = Partition::named(side, side, name)?;
-        if opts.pdb.as_deref() == Some(name) {
-            return Err(SearchError::Options(format!(
-                "--max-with {name} names the partition --pdb already uses"
-            )));
-        }
-        native.max_with = Some(second);
+    match opts.max_with.as_deref() {
+        None => {}
+        // `NativeSolver::new` refuses it with Manhattan + LC, and a second partition equal
+        // to the first.
+        Some("none") => return Err(SearchError::Options(MAX_WITH_NONE.into())),
+        Some(name) => native.max_with = Some(Partition::named(side, side, name)?),
     }
     let solver = NativeSolver::new(side, side, &native, progress)?;
     let (db_seconds, db_source) = match solver.db_info() {

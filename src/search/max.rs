@@ -1,7 +1,8 @@
 //! The maximum of two admissible heuristics, each updated move by move: for two pattern
 //! partitions of the same board, whose lookups catch different interactions (Korf & Felner's
 //! 7-8 rows against a 7-8 split by columns). The maximum of admissible estimates is
-//! admissible; it is not consistent even when both are, so it pays most with BPMX.
+//! admissible (and consistent when both are; with the dual lookups neither is, and BPMX
+//! propagates the differences).
 
 use super::ida::Heuristic;
 

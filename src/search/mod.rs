@@ -141,8 +141,8 @@ pub struct NativeOptions {
     /// Use this partition instead of the default ([`Partition::default_for`]).
     pub partition: Option<Partition>,
     /// A second partition of the same board whose estimate (with its own reflection and,
-    /// with `dual`, its own dual lookups) is maxed with the first's ([`max::Max`]); ignored
-    /// with Manhattan + linear conflict.
+    /// with `dual`, its own dual lookups) is maxed with the first's ([`max::Max`]). Refused
+    /// with Manhattan + linear conflict and when it is the first partition.
     pub max_with: Option<Partition>,
     /// Skip pattern databases and use Manhattan distance + linear conflict.
     pub manhattan_only: bool,
@@ -272,22 +272,33 @@ impl NativeSolver {
                         cols,
                     ));
                 }
+                if let Some(q) = &opts.max_with {
+                    if (q.rows, q.cols) != (rows, cols) {
+                        return Err(SearchError::WrongBoard(
+                            format!("a {}×{} partition", q.rows, q.cols),
+                            rows,
+                            cols,
+                        ));
+                    }
+                    if q == &p {
+                        return Err(SearchError::Options(format!(
+                            "--max-with: the second partition ({}) is the one already in use",
+                            q.name()
+                        )));
+                    }
+                }
                 let (db, mut info) = load_partition(&p, opts, progress)?;
                 match &opts.max_with {
                     Some(q) => {
-                        if (q.rows, q.cols) != (rows, cols) {
-                            return Err(SearchError::WrongBoard(
-                                format!("a {}×{} partition", q.rows, q.cols),
-                                rows,
-                                cols,
-                            ));
-                        }
                         let (b, more) = load_partition(q, opts, progress)?;
                         merge_info(&mut info, more);
                         (Engine::Pdbs(Box::new(max::Max { a: db, b })), Some(info))
                     }
                     None => (Engine::Pdb(Box::new(db)), Some(info)),
                 }
+            }
+            None if opts.max_with.is_some() => {
+                return Err(SearchError::Options(bench::MAX_WITH_NONE.into()));
             }
             None => (Engine::Md(ManhattanLc::new(rows, cols)), None),
         };
@@ -614,6 +625,7 @@ pub fn solve_one(
             p.cols(),
             &NativeOptions {
                 manhattan_only: true,
+                max_with: None,
                 ..opts.clone()
             },
             progress,
@@ -871,7 +883,8 @@ mod tests {
             .unwrap()
             .with_dual(&quiet);
         let both = max::Max { a, b };
-        let (mut over_a, mut over_b) = (0, 0);
+        // Boards where b's estimate is above a's, and the other way round.
+        let (mut b_above, mut a_above) = (0, 0);
         for (s, &d) in &dist {
             let acc = both.init(s);
             let (ha, hb) = (both.a.refine(&acc.0), both.b.refine(&acc.1));
@@ -881,14 +894,14 @@ mod tests {
                 both.a.value(&acc.0).max(both.b.value(&acc.1))
             );
             assert!(both.refine(&acc) <= d, "{s:?}: {ha}, {hb} against {d}");
-            over_a += usize::from(hb > ha);
-            over_b += usize::from(ha > hb);
+            b_above += usize::from(hb > ha);
+            a_above += usize::from(ha > hb);
         }
         // Each partition raises boards the other leaves lower.
-        assert!(over_a > 1000 && over_b > 1000, "{over_a} {over_b}");
+        assert!(b_above > 1000 && a_above > 1000, "{b_above} {a_above}");
 
         let dir = tempfile::tempdir().unwrap();
-        let mk = |max_with: Option<&Partition>, dual, bpmx| {
+        let mk = |max_with: Option<&Partition>, dual, bpmx, threads| {
             NativeSolver::new(
                 3,
                 3,
@@ -899,20 +912,22 @@ mod tests {
                     dual,
                     bpmx,
                     fsm: 12,
+                    threads,
                     ..NativeOptions::default()
                 },
                 &quiet,
             )
             .unwrap()
         };
-        let (one, two) = (mk(None, true, true), mk(Some(&columns), true, true));
+        let (one, two) = (mk(None, true, true, 1), mk(Some(&columns), true, true, 1));
+        let threaded = mk(Some(&columns), true, true, 2);
         assert!(
             two.heuristic_name()
                 .starts_with("max of pdb 4-4 + reflection + dual"),
             "{}",
             two.heuristic_name()
         );
-        let plain_two = mk(Some(&columns), false, false);
+        let plain_two = mk(Some(&columns), false, false, 1);
         let (mut n1, mut n2) = (0, 0);
         let mut boards = Vec::new();
         for (i, (s, &d)) in dist.iter().enumerate() {
@@ -930,6 +945,8 @@ mod tests {
             }
             n1 += r1.nodes;
             n2 += r2.nodes;
+            let r3 = threaded.solve(&p, Goal::BlankFirst, None).unwrap();
+            assert_eq!(r3.moves, r2.moves, "{s:?}: two threads, another plan");
             boards.push((p, d));
         }
         assert!(n2 < n1, "two partitions {n2} nodes, one {n1}");
@@ -968,6 +985,22 @@ mod tests {
             &quiet,
         );
         assert!(matches!(wrong, Err(SearchError::WrongBoard(..))));
+        // Nor the first one again, nor a second with no first.
+        for (partition, manhattan_only) in [(Some(columns.clone()), false), (None, true)] {
+            let refused = NativeSolver::new(
+                3,
+                3,
+                &NativeOptions {
+                    cache_dir: Some(dir.path().to_path_buf()),
+                    partition,
+                    manhattan_only,
+                    max_with: Some(columns.clone()),
+                    ..NativeOptions::default()
+                },
+                &quiet,
+            );
+            assert!(matches!(refused, Err(SearchError::Options(_))));
+        }
     }
 
     #[test]

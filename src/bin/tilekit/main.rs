@@ -470,9 +470,11 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                     "--threads takes 1 to 256 threads per instance".into(),
                 ));
             }
-            if (dual || bpmx || fsm > 0 || interleave > 1) && set.sliding().is_none() {
+            if (dual || bpmx || fsm > 0 || interleave > 1 || max_with.is_some())
+                && set.sliding().is_none()
+            {
                 return Err(Error::Usage(
-                    "--dual, --bpmx, --fsm and --interleave apply to the native solver's sets: korf100, hardest80, korf50-24, deepcubea24, deepcubea15".into(),
+                    "--dual, --bpmx, --fsm, --interleave and --max-with apply to the native solver's sets: korf100, hardest80, korf50-24, deepcubea24, deepcubea15".into(),
                 ));
             }
             if interleave > 1 && (bpmx || sal.threads.is_some_and(|t| t > 1)) {
