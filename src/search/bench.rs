@@ -3,7 +3,7 @@
 //! The sets are compiled in from `models/sliding/` (provenance in their headers).
 
 use super::pdb::Partition;
-use super::{NativeOptions, NativeResult, NativeSolver, NativeStatus, SearchError};
+use super::{MAX_WITH_NONE, NativeOptions, NativeResult, NativeSolver, NativeStatus, SearchError};
 use crate::puzzle::sliding::{Goal, SlidingPuzzle, moves_to_string};
 use std::io::Write;
 use std::sync::Mutex;
@@ -186,10 +186,6 @@ pub struct BenchOptions {
     /// ([`NativeOptions::max_with`]); overrides `native.max_with`.
     pub max_with: Option<String>,
 }
-
-/// Why a second partition needs a first: [`NativeOptions::max_with`] without pattern
-/// databases.
-pub const MAX_WITH_NONE: &str = "--max-with maxes the estimates of two pattern partitions: not with none (Manhattan + linear conflict)";
 
 /// One instance's outcome.
 #[derive(Debug, Clone, serde::Serialize)]

@@ -160,6 +160,10 @@ pub struct NativeOptions {
     pub threads: usize,
 }
 
+/// Why a second partition needs a first: [`NativeOptions::max_with`] without pattern
+/// databases.
+pub const MAX_WITH_NONE: &str = "--max-with maxes the estimates of two pattern partitions: not with none (Manhattan + linear conflict)";
+
 /// How a native solve ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -283,7 +287,7 @@ impl NativeSolver {
                     if q == &p {
                         return Err(SearchError::Options(format!(
                             "--max-with: the second partition ({}) is the one already in use",
-                            q.name()
+                            q.label()
                         )));
                     }
                 }
@@ -298,7 +302,7 @@ impl NativeSolver {
                 }
             }
             None if opts.max_with.is_some() => {
-                return Err(SearchError::Options(bench::MAX_WITH_NONE.into()));
+                return Err(SearchError::Options(MAX_WITH_NONE.into()));
             }
             None => (Engine::Md(ManhattanLc::new(rows, cols)), None),
         };
@@ -320,12 +324,7 @@ impl NativeSolver {
         let pdb = |db: &AdditivePdb| {
             format!(
                 "pdb {}{}{}",
-                Partition::NAMED
-                    .iter()
-                    .find(
-                        |&&(r, c, n)| Partition::named(r, c, n).is_ok_and(|p| &p == db.partition())
-                    )
-                    .map_or_else(|| db.partition().shape(), |(_, _, n)| n.to_string()),
+                db.partition().label(),
                 if db.reflects() { " + reflection" } else { "" },
                 match (db.duals(), db.reflects()) {
                     (true, true) => " + dual + dual reflection",

@@ -208,6 +208,14 @@ impl Partition {
         format!("{}x{}-{}", self.rows, self.cols, groups.join("_"))
     }
 
+    /// Its name among [`NAMED`](Self::NAMED) (`7-8-cols`), else its [`shape`](Self::shape).
+    pub fn label(&self) -> String {
+        Self::NAMED
+            .iter()
+            .find(|&&(r, c, n)| Self::named(r, c, n).is_ok_and(|p| &p == self))
+            .map_or_else(|| self.shape(), |&(_, _, n)| n.to_string())
+    }
+
     /// The sizes of the groups, e.g. `6-6-3`.
     pub fn shape(&self) -> String {
         self.groups
