@@ -6,7 +6,9 @@
 //! job document → submit → wait → fetch → parse → decode → verify, runs on real solver
 //! output.
 //!
-//! A missing `cbc` or `gams` fails these tests; `TILEKIT_SKIP_SOLVERS=1` skips them instead.
+//! A missing `cbc` fails these tests; `TILEKIT_SKIP_SOLVERS=1` skips them instead. The GAMS
+//! jobs need a licensed GAMS and are ignored unless the `test-gams` feature is on (see
+//! `crate::common::gams`); one job goes to a `gams` whose licence has run out, everywhere.
 
 use crate::common::neos_server::{Mode, SOLVERS, start_server};
 use quick_xml::Reader;
@@ -24,13 +26,7 @@ fn skip_or_require(bin: &str) -> bool {
         eprintln!("TILEKIT_SKIP_SOLVERS=1: skipping a test that runs {bin}");
         return true;
     }
-    // In a scratch directory: GAMS leaves its scratch folders (225a/, …) where it runs.
-    let scratch = tempfile::tempdir().expect("a temporary directory");
-    let probe = Command::new(bin)
-        .arg(if bin == "cbc" { "-quit" } else { "?" })
-        .current_dir(scratch.path())
-        .output();
-    if let Err(e) = probe
+    if let Err(e) = Command::new(bin).arg("-quit").output()
         && e.kind() == std::io::ErrorKind::NotFound
     {
         panic!("solver {bin} not found: run scripts/install-solvers.sh");
@@ -205,11 +201,57 @@ fn lp_job_of_the_case_study_is_solved_by_cbc_and_verified() {
 /// The local GAMS (demo licence) bundles CPLEX, not CBC, so the GAMS job goes to
 /// `milp:CPLEX:GAMS` (which NEOS also offers).
 #[test]
+#[cfg_attr(not(feature = "test-gams"), ignore = "needs a licensed GAMS")]
 fn gams_job_of_the_case_study_is_solved_by_real_gams_and_verified() {
-    if skip_or_require("gams") {
-        return;
-    }
     solve_case_study("CPLEX", "gams");
+}
+
+/// A GAMS that its licence stops (one that replays GAMS's own output of such a run): the job
+/// answers with the licensing error, and `neos solve` and `neos results` say it in one
+/// sentence with the day the licence ran out, exit 3, instead of missing a solution block.
+#[test]
+fn a_gams_job_stopped_by_its_licence_is_reported_in_one_sentence() {
+    let f = fixture();
+    let gams = crate::common::expired_gams(Path::new(&f.instance).parent().unwrap());
+    let url = crate::common::neos_server::start_server_with_gams(Mode::Normal, &gams);
+    let mut args = vec![
+        "solve",
+        &f.instance,
+        "--horizon",
+        "13",
+        "--solver",
+        "CPLEX",
+        "--input",
+        "gams",
+        "--poll",
+        "0.2",
+        "--wait",
+        "60",
+    ];
+    args.extend(common(&url, &f));
+    let want = "job 1000: GAMS stopped with a licensing error: its time-limited licence expired \
+                on 2026-11-26 (\"Time-limited license expired 1 days ago\"); licence file \
+                /opt/solvers/lib/python3.11/site-packages/gamspy_base/gamslice.txt";
+    let r = neos(&args);
+    assert_eq!((r.code, r.text.as_str()), (3, want));
+    let mut args = vec!["results", "1000"];
+    args.extend(common(&url, &f));
+    let again = neos(&args);
+    assert_eq!((again.code, again.text.as_str()), (3, want));
+    // The raw output starts with the server's one-sentence answer, then GAMS's own log.
+    let mut args = vec!["results", "1000", "--raw"];
+    args.extend(common(&url, &f));
+    let raw = neos(&args);
+    assert!(
+        raw.text
+            .starts_with("Error: GAMS stopped with a licensing error: its time-limited"),
+        "{}",
+        raw.text
+    );
+    assert!(
+        raw.text
+            .contains("*** Status: Terminated due to a licensing error")
+    );
 }
 
 #[test]
@@ -553,10 +595,8 @@ fn lp_job_of_an_edge_instance_keeps_its_options_and_is_verified() {
 /// The algebraic edge model (`templates/edge_milp.gms.tera`) run by the real GAMS, which
 /// may not write files here, as on NEOS: the answer comes back through the log.
 #[test]
+#[cfg_attr(not(feature = "test-gams"), ignore = "needs a licensed GAMS")]
 fn gams_job_of_an_edge_instance_is_solved_by_real_gams_and_verified() {
-    if skip_or_require("gams") {
-        return;
-    }
     solve_edge("CPLEX", "gams", &[], "faithful");
 }
 
@@ -635,10 +675,8 @@ fn a_wrong_edge_answer_from_the_server_is_unverified_with_exit_code_3() {
 
 /// GAMS too: the tampered line is in the log's `tilekit-solution:` block.
 #[test]
+#[cfg_attr(not(feature = "test-gams"), ignore = "needs a licensed GAMS")]
 fn a_wrong_gams_answer_from_the_server_is_unverified_with_exit_code_3() {
-    if skip_or_require("gams") {
-        return;
-    }
     let url = start_server(Mode::Tamper);
     let f = edge_fixture();
     let mut args = vec![

@@ -3,6 +3,7 @@
 pub mod dimacs_cnf;
 pub mod dimacs_graph;
 pub mod gams;
+pub mod gams_log;
 pub mod lp;
 pub mod mps;
 pub mod neos_job;

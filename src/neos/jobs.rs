@@ -6,9 +6,9 @@
 
 use super::NeosError;
 use super::client::{Client, JobStatus};
-use crate::format::gams;
 use crate::format::neos_job::{InputMethod, JobSpec};
 use crate::format::solution::cbc;
+use crate::format::{gams, gams_log};
 use crate::model::answer::{ColumnValues, MilpSolution, Outcome};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -359,6 +359,10 @@ pub fn parse_results(text: &str, input: InputMethod, job: i64) -> Result<MilpSol
     let bad = |detail: String| NeosError::Results { job, detail };
     match input {
         InputMethod::Gams => {
+            // A licence that stops GAMS leaves no block; say so rather than that it is missing.
+            if let Some(problem) = gams_log::licence_problem(text) {
+                return Err(NeosError::Licence { job, problem });
+            }
             let block = gams_block(text).ok_or_else(|| {
                 bad(format!(
                     "no complete '{GAMS_MARKER} begin' … '{GAMS_MARKER} end' block in the output \
@@ -523,6 +527,21 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(e.contains("no complete"), "{e}");
+    }
+
+    #[test]
+    fn a_gams_job_stopped_by_its_licence_says_so() {
+        let out = "--- Job job.gms Start 11/27/26 08:08:49 54.6.1 20a39885 LEX-LEG x86 64bit/Linux\n\
+                   *** Time-limited license expired 1 days ago\n\
+                   *** Status: Terminated due to a licensing error\n";
+        let e = parse_results(out, InputMethod::Gams, 9).unwrap_err();
+        assert!(matches!(e, NeosError::Licence { job: 9, .. }), "{e:?}");
+        assert_eq!(e.exit_code(), 3);
+        assert_eq!(
+            e.to_string(),
+            "job 9: GAMS stopped with a licensing error: its time-limited licence expired on \
+             2026-11-26 (\"Time-limited license expired 1 days ago\")"
+        );
     }
 
     #[test]

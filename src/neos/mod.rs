@@ -89,6 +89,15 @@ pub enum NeosError {
         /// What is wrong with the output.
         detail: String,
     },
+    /// The job's GAMS stopped for a licensing error (an expired demo licence, say), so the
+    /// job has no answer.
+    #[error("job {job}: {problem}")]
+    Licence {
+        /// Job number.
+        job: i64,
+        /// What GAMS said of its licence.
+        problem: crate::format::gams_log::LicenceProblem,
+    },
     /// The local job file.
     #[error("job file {path}: {detail}")]
     JobFile {

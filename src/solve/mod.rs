@@ -14,6 +14,7 @@
 pub mod cleanup;
 pub mod clique_external;
 pub mod external;
+pub mod gams;
 pub mod maxsat_external;
 pub mod milp_embedded;
 pub mod milp_external;

@@ -525,6 +525,28 @@ pub struct SolverListing {
     pub path: Option<PathBuf>,
     /// The version it reports, when it has a version flag.
     pub version: Option<String>,
+    /// Whether its licence lets it run, for a program that needs one (GAMS); absent for the
+    /// others.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub licence: Option<Licence>,
+}
+
+/// What a licensed program's own run said of its licence.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum Licence {
+    /// It ran: the licence is valid.
+    Valid,
+    /// It stopped for a licensing error, said in one sentence.
+    Invalid {
+        /// What the program said, as one sentence.
+        problem: String,
+    },
+    /// It failed for another reason, so the licence was not seen.
+    Unknown {
+        /// How the run failed.
+        reason: String,
+    },
 }
 
 /// Probe every entry of `registry` (concurrently: each probe may start a process).
@@ -546,6 +568,7 @@ pub fn list(registry: &Registry) -> Vec<SolverListing> {
                 found: st.found,
                 path: st.path,
                 version: st.version,
+                licence: None,
             })
             .collect()
     })

@@ -101,3 +101,43 @@ pub(crate) fn json(r: &Run) -> serde_json::Value {
         )
     })
 }
+
+/// Run the real `gams FILE ARGS…` in `dir` (GAMS writes its listing and scratch folders
+/// there). Only the tests that need a licensed GAMS call it, and they are ignored unless the
+/// `test-gams` feature is on: `scripts/test.sh` checks GAMS's licence once and turns it on
+/// when the licence is valid. So a run that GAMS stops for its licence is a failure here,
+/// named in GAMS's own words, as is a missing `gams`.
+pub(crate) fn gams(dir: &Path, file: &str, args: &[&str]) -> std::process::Output {
+    let out = match Command::new("gams")
+        .arg(file)
+        .args(args)
+        .current_dir(dir)
+        .output()
+    {
+        Ok(out) => out,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            panic!("solver gams not found: run scripts/install-solvers.sh")
+        }
+        Err(e) => panic!("could not run gams: {e}"),
+    };
+    let listing = Path::new(file).with_extension("lst");
+    let text = format!(
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        std::fs::read_to_string(dir.join(listing)).unwrap_or_default()
+    );
+    if let Some(problem) = tilekit::format::gams_log::licence_problem(&text) {
+        panic!("{problem}: scripts/test.sh runs these tests only when the licence is valid");
+    }
+    out
+}
+
+/// A `gams` whose licence has run out (`tests/fixtures/gams/expired-gams.sh`, which replays
+/// GAMS's own output of such a run), linked into `dir` as `dir/gams`; returns its path.
+pub(crate) fn expired_gams(dir: &Path) -> PathBuf {
+    let script =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/gams/expired-gams.sh");
+    let gams = dir.join("gams");
+    std::os::unix::fs::symlink(script, &gams).unwrap();
+    gams
+}

@@ -7,7 +7,8 @@
 //! results, faults. It "runs" a job by really solving it: LP/MPS jobs with the real `cbc`
 //! (its log, then its solution listing, as NEOS shows CBC's output), GAMS jobs with the real
 //! `gams` under `execMode=4` (NEOS forbids GAMS jobs to write files) returning its genuine
-//! log and listing. [`Mode`] picks how it misbehaves, if at all.
+//! log and listing (or another `gams`, [`start_server_with_gams`]; a job its licence stops
+//! answers with that error). [`Mode`] picks how it misbehaves, if at all.
 //!
 //! [`start_server`] starts one and returns its URL; [`start_counting_server`] also returns a
 //! count of the `submitJob` calls it has received (so that a test can tell whether the client
@@ -19,10 +20,12 @@ use quick_xml::events::Event;
 use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+use tilekit::format::gams_log::licence_problem;
 use tilekit::format::neos_job::{self, InputMethod};
 
 /// Solvers the fake NEOS offers, as `listAllSolvers` strings.
@@ -65,9 +68,20 @@ pub(crate) fn start_server(mode: Mode) -> String {
     start_counting_server(mode).0
 }
 
+/// Start a fake NEOS on 127.0.0.1 whose GAMS jobs run `gams` (a path) instead of the `gams`
+/// on `PATH`; returns its URL.
+pub(crate) fn start_server_with_gams(mode: Mode, gams: &Path) -> String {
+    start(mode, gams.to_path_buf()).0
+}
+
 /// Start a fake NEOS on 127.0.0.1; returns its URL and the number of `submitJob` calls it
 /// has received so far (every one, in every [`Mode`], whether the job was accepted or not).
 pub(crate) fn start_counting_server(mode: Mode) -> (String, Arc<AtomicUsize>) {
+    start(mode, PathBuf::from("gams"))
+}
+
+/// Start a fake NEOS whose GAMS jobs run `gams`.
+fn start(mode: Mode, gams: PathBuf) -> (String, Arc<AtomicUsize>) {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
     let addr = listener.local_addr().unwrap();
     assert!(addr.ip().is_loopback());
@@ -79,7 +93,8 @@ pub(crate) fn start_counting_server(mode: Mode) -> (String, Arc<AtomicUsize>) {
             let Ok(stream) = stream else { continue };
             let jobs = jobs.clone();
             let submits = submits.clone();
-            std::thread::spawn(move || handle(stream, mode, jobs, &submits));
+            let gams = gams.clone();
+            std::thread::spawn(move || handle(stream, mode, jobs, &submits, &gams));
         }
     });
     (format!("http://{addr}"), counter)
@@ -218,7 +233,7 @@ fn fault(code: i64, msg: &str) -> String {
 
 /// Serve one connection: one request, one answer as `mode` says; `submits` counts the
 /// `submitJob` calls (a hanging server's too).
-fn handle(mut stream: TcpStream, mode: Mode, jobs: Jobs, submits: &AtomicUsize) {
+fn handle(mut stream: TcpStream, mode: Mode, jobs: Jobs, submits: &AtomicUsize, gams: &Path) {
     let Some(body) = read_request(&mut stream) else {
         return;
     };
@@ -233,7 +248,7 @@ fn handle(mut stream: TcpStream, mode: Mode, jobs: Jobs, submits: &AtomicUsize) 
     let reply = match mode {
         Mode::Fault => fault(1, "NEOS is down for maintenance"),
         Mode::Malformed => "<?xml version='1.0'?><methodResponse><params><param><value><str".into(),
-        _ => dispatch(&method, &params, &jobs, mode),
+        _ => dispatch(&method, &params, &jobs, mode, gams),
     };
     let head = format!(
         "HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
@@ -260,7 +275,7 @@ fn with_job<T>(
     Ok(f(job))
 }
 
-fn dispatch(method: &str, params: &[P], jobs: &Jobs, mode: Mode) -> String {
+fn dispatch(method: &str, params: &[P], jobs: &Jobs, mode: Mode, gams: &Path) -> String {
     match method {
         "ping" => ok(v_str("NeosServer is alive\n")),
         "listAllSolvers" => ok(v_array(&SOLVERS.map(v_str))),
@@ -308,6 +323,7 @@ fn dispatch(method: &str, params: &[P], jobs: &Jobs, mode: Mode) -> String {
             );
             drop(map);
             let jobs = jobs.clone();
+            let gams = gams.to_path_buf();
             std::thread::spawn(move || {
                 with_job(
                     &jobs,
@@ -315,7 +331,7 @@ fn dispatch(method: &str, params: &[P], jobs: &Jobs, mode: Mode) -> String {
                     |j| j.status = "Running",
                 )
                 .unwrap();
-                let mut output = run_job(spec.input, &spec.model);
+                let mut output = run_job(spec.input, &spec.model, &gams);
                 if mode == Mode::Tamper {
                     output = tamper(&output);
                 }
@@ -371,7 +387,9 @@ fn dispatch(method: &str, params: &[P], jobs: &Jobs, mode: Mode) -> String {
 }
 
 /// Run the job's model with the real solver, returning what NEOS would: the solver's output.
-fn run_job(input: InputMethod, model: &str) -> Vec<u8> {
+/// A GAMS job that GAMS stopped for its licence answers with that error, in one sentence,
+/// before GAMS's own output.
+fn run_job(input: InputMethod, model: &str, gams: &Path) -> Vec<u8> {
     let dir = tempfile::tempdir().unwrap();
     match input {
         InputMethod::Lp | InputMethod::Mps => {
@@ -405,7 +423,7 @@ fn run_job(input: InputMethod, model: &str) -> Vec<u8> {
         }
         InputMethod::Gams => {
             std::fs::write(dir.path().join("job.gms"), model).unwrap();
-            let out = Command::new("gams")
+            let out = Command::new(gams)
                 .args(["job.gms", "execMode=4", "lo=3"])
                 .current_dir(dir.path())
                 .output()
@@ -416,7 +434,10 @@ fn run_job(input: InputMethod, model: &str) -> Vec<u8> {
             if let Ok(lst) = std::fs::read(dir.path().join("job.lst")) {
                 text.extend_from_slice(&lst);
             }
-            text
+            match licence_problem(&String::from_utf8_lossy(&text)) {
+                Some(problem) => [format!("Error: {problem}\n\n").into_bytes(), text].concat(),
+                None => text,
+            }
         }
     }
 }

@@ -1,11 +1,13 @@
 //! Human and JSON renderings of what `solvers` found (solve reports and verdicts render
 //! themselves: `Report::render`, `Verified::render`).
 
-use tilekit::solve::registry::{self, Registry};
+use tilekit::solve::registry::{self, Licence, Registry};
 
-/// `tilekit solvers`: the embedded engines, then every registry entry probed.
+/// `tilekit solvers`: the embedded engines, then every registry entry probed, then GAMS (which
+/// runs the `.gms` programs tilekit writes) with what it said of its licence.
 pub(crate) fn solvers(reg: &Registry, json: bool) -> String {
-    let rows = registry::list(reg);
+    let mut rows = registry::list(reg);
+    rows.push(tilekit::solve::gams::listing());
     if json {
         return serde_json::to_string(&rows).unwrap_or_default();
     }
@@ -19,12 +21,12 @@ pub(crate) fn solvers(reg: &Registry, json: bool) -> String {
     // The input column fits the longest format name too (`wcnf-legacy`).
     let wi = rows.iter().map(|r| r.input.len()).fold(6, usize::max);
     let mut out = vec![format!(
-        "{:<w$} {:<6} {:<wi$} {:<9} version",
+        "{:<w$} {:<6} {:<wi$} {:<10} version",
         "name", "kind", "input", "installed"
     )];
     for e in engines {
         out.push(format!(
-            "{:<w$} {:<6} {:<wi$} {:<9} {}",
+            "{:<w$} {:<6} {:<wi$} {:<10} {}",
             e.name,
             e.kind.as_str(),
             "-",
@@ -32,15 +34,29 @@ pub(crate) fn solvers(reg: &Registry, json: bool) -> String {
             (e.version)()
         ));
     }
+    let mut notes = Vec::new();
     for r in rows {
+        let installed = match (&r.licence, r.found) {
+            (Some(Licence::Invalid { problem }), _) => {
+                notes.push(format!("{}: {problem}", r.name));
+                "unlicensed"
+            }
+            (Some(Licence::Unknown { reason }), _) => {
+                notes.push(format!("{}: licence not checked: {reason}", r.name));
+                "yes"
+            }
+            (_, true) => "yes",
+            (_, false) => "no",
+        };
         out.push(format!(
-            "{:<w$} {:<6} {:<wi$} {:<9} {}",
+            "{:<w$} {:<6} {:<wi$} {:<10} {}",
             r.name,
             r.kind,
             r.input,
-            if r.found { "yes" } else { "no" },
+            installed,
             r.version.unwrap_or_else(|| "unknown".into())
         ));
     }
+    out.extend(notes);
     out.join("\n")
 }
