@@ -288,7 +288,12 @@ fn solve_sat_external_solvers() {
 #[test]
 fn solve_milp_cbc() {
     if require("cbc") {
-        assert_solve_route("neos", "cbc", &["--via", "milp", "--horizon", "13"]);
+        // A generous limit: a loaded machine slows the solve, which must still finish.
+        assert_solve_route(
+            "neos",
+            "cbc",
+            &["--via", "milp", "--horizon", "13", "--time-limit", "300"],
+        );
     }
 }
 
@@ -353,7 +358,11 @@ fn solve_milp_tight_stepped_and_from_an_incumbent() {
 fn solve_milp_glpk() {
     // GLPK needs minutes at horizon 13; at 11 it takes seconds.
     if require("glpsol") {
-        assert_solve_route("neos", "glpk", &["--via", "milp", "--horizon", "11"]);
+        assert_solve_route(
+            "neos",
+            "glpk",
+            &["--via", "milp", "--horizon", "11", "--time-limit", "300"],
+        );
     }
 }
 
@@ -1116,6 +1125,79 @@ fn solvers_json_lists_the_installed_solvers() {
             assert!(Path::new(path).is_file(), "{row}");
         }
     }
+}
+
+/// GAMS is listed with what it said of its licence: a `gams` on `PATH` whose licence has run
+/// out (one that replays GAMS's own output of such a run) is installed but unlicensed, with
+/// the one sentence naming the day the licence ran out; no `gams` at all is not installed.
+#[test]
+fn solvers_shows_a_gams_whose_licence_ran_out_as_unlicensed() {
+    let dir = TempDir::new().unwrap();
+    let bin = dir.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    crate::common::expired_gams(&bin);
+    let path = std::env::join_paths(
+        std::iter::once(bin.clone())
+            .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
+    )
+    .unwrap();
+    let run = |args: &[&str], path: &std::ffi::OsStr| {
+        let r = tilekit_with(
+            &Opts {
+                dir: Some(dir.path()),
+                env: &[("PATH", path)],
+                ..Default::default()
+            },
+            args,
+        );
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        r
+    };
+    let problem = "GAMS stopped with a licensing error: its time-limited licence expired on \
+                   2026-11-26 (\"Time-limited license expired 1 days ago\"); licence file \
+                   /opt/solvers/lib/python3.11/site-packages/gamspy_base/gamslice.txt";
+    let r = run(&["solvers", "--json"], &path);
+    let rows = json(&r);
+    let gams = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "gams")
+        .expect("a gams row");
+    assert_eq!(gams["found"], true, "{gams}");
+    assert_eq!(gams["version"], "54.6.1", "{gams}");
+    assert_eq!(
+        gams["licence"],
+        serde_json::json!({"state": "invalid", "problem": problem})
+    );
+    // Other rows carry no licence field.
+    assert!(rows[0].get("licence").is_none(), "{}", rows[0]);
+    let r = run(&["solvers"], &path);
+    let line = r
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("gams "))
+        .expect("a gams line");
+    assert_eq!(
+        line.split_whitespace().collect::<Vec<_>>(),
+        ["gams", "model", "gms", "unlicensed", "54.6.1"]
+    );
+    assert!(
+        r.stdout.lines().any(|l| l == format!("gams: {problem}")),
+        "{}",
+        r.stdout
+    );
+    // With nothing on PATH, GAMS is not installed and its licence is not asked.
+    let r = run(&["solvers", "--json"], std::ffi::OsStr::new("/nonexistent"));
+    let rows = json(&r);
+    let gams = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "gams")
+        .unwrap();
+    assert_eq!(gams["found"], false, "{gams}");
+    assert!(gams.get("licence").is_none(), "{gams}");
 }
 
 /// BUG (src/solve/registry.rs, extract_version): `glpsol --version` prints

@@ -1,5 +1,6 @@
 //! `solve --via heuristic` and `export --model region` (Salassa et al. §3): region MILPs
-//! written by tilekit and solved by the real CBC and HiGHS agree with the in-process solve;
+//! written by tilekit and solved by the real CBC, HiGHS and GAMS (only with the `test-gams`
+//! feature: see `crate::common::gams`) agree with the in-process solve;
 //! the construction reaches the paper's range on META 10×10; runs are deterministic and
 //! anytime; flags are checked.
 
@@ -60,13 +61,10 @@ fn in_process(
     }
 }
 
-#[test]
-fn region_models_solved_by_cbc_highs_and_gams_agree_with_the_in_process_solve() {
-    if common::skip() {
-        return;
-    }
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
+/// META 7×7 as the heuristic fills it, rows 3 and 4 emptied: the instance's file name in `d`,
+/// the puzzle, the partial board (`d/partial.txt`) and the region's optimum solved in
+/// process by microlp.
+fn emptied_rows(d: &Path) -> (&'static str, EdgePuzzle, Board, usize) {
     let inst = common::meta(d, 7);
     let r = tilekit(
         d,
@@ -87,24 +85,53 @@ fn region_models_solved_by_cbc_highs_and_gams_agree_with_the_in_process_solve() 
         partial_without_rows(&d.join("board.txt"), 3..=4),
     )
     .unwrap();
-    for (file, format) in [("r.lp", "lp"), ("r.mps", "mps")] {
-        let r = tilekit(
-            d,
-            &[
-                "export",
-                inst,
-                "--model",
-                "region",
-                "--region",
-                "3,0,4,6",
-                "--partial",
-                "partial.txt",
-                "-o",
-                file,
-            ],
-        );
-        assert_eq!(r.code, 0, "{format}: {}", r.stderr);
+    let text = std::fs::read_to_string(d.join(inst)).unwrap();
+    let p = EdgePuzzle::parse(&text, inst).unwrap();
+    let partial = parse_any_board(
+        &std::fs::read_to_string(d.join("partial.txt")).unwrap(),
+        "partial.txt",
+        &p,
+    )
+    .unwrap();
+    let microlp = in_process(
+        &p,
+        &partial,
+        &tilekit::solve::milp_embedded::Microlp,
+        (3, 4),
+    );
+    (inst, p, partial, microlp)
+}
+
+/// `export --model region` of rows 3 and 4 into `d/file`.
+fn export_region(d: &Path, inst: &str, file: &str) {
+    let r = tilekit(
+        d,
+        &[
+            "export",
+            inst,
+            "--model",
+            "region",
+            "--region",
+            "3,0,4,6",
+            "--partial",
+            "partial.txt",
+            "-o",
+            file,
+        ],
+    );
+    assert_eq!(r.code, 0, "{file}: {}", r.stderr);
+}
+
+#[test]
+fn region_models_solved_by_cbc_and_highs_agree_with_the_in_process_solve() {
+    if common::skip() {
+        return;
     }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (inst, p, partial, microlp) = emptied_rows(d);
+    export_region(d, inst, "r.lp");
+    export_region(d, inst, "r.mps");
     let lp = std::fs::read_to_string(d.join("r.lp")).unwrap();
     assert!(
         lp.contains("model edge_region_7x7_14cells"),
@@ -134,20 +161,6 @@ fn region_models_solved_by_cbc_highs_and_gams_agree_with_the_in_process_solve() 
         "highs.sol",
     )
     .unwrap();
-    let text = std::fs::read_to_string(d.join(inst)).unwrap();
-    let p = EdgePuzzle::parse(&text, inst).unwrap();
-    let partial = parse_any_board(
-        &std::fs::read_to_string(d.join("partial.txt")).unwrap(),
-        "partial.txt",
-        &p,
-    )
-    .unwrap();
-    let microlp = in_process(
-        &p,
-        &partial,
-        &tilekit::solve::milp_embedded::Microlp,
-        (3, 4),
-    );
     assert_eq!(
         cbc.objective.map(|o| o.round() as usize),
         Some(microlp),
@@ -158,30 +171,28 @@ fn region_models_solved_by_cbc_highs_and_gams_agree_with_the_in_process_solve() 
         Some(microlp),
         "HiGHS vs microlp"
     );
-    // GAMS (its bundled solver) on the algebraic form: the same optimum, and its solution
-    // file names the LP model's variables, so it maps back onto that model and passes its
-    // checks.
-    let r = tilekit(
-        d,
-        &[
-            "export",
-            inst,
-            "--model",
-            "region",
-            "--region",
-            "3,0,4,6",
-            "--partial",
-            "partial.txt",
-            "-o",
-            "r.gms",
-        ],
-    );
-    assert_eq!(r.code, 0, "gms: {}", r.stderr);
-    let gams = Command::new("gams")
-        .current_dir(d)
-        .args(["r.gms", "lo=0"])
-        .output()
-        .expect("gams runs (scripts/install-solvers.sh installs it)");
+    // The registry's CBC and HiGHS, run on the model tilekit writes for them, agree too.
+    let reg = tilekit::solve::registry::Registry::load(None).unwrap();
+    for name in ["cbc", "highs"] {
+        let solver = reg.milp(name).unwrap();
+        assert_eq!(
+            in_process(&p, &partial, &*solver, (3, 4)),
+            microlp,
+            "{name}"
+        );
+    }
+}
+
+/// GAMS (its bundled solver) on the algebraic form: the same optimum, and its solution file
+/// names the LP model's variables, so it maps back onto that model and passes its checks.
+#[test]
+#[cfg_attr(not(feature = "test-gams"), ignore = "needs a licensed GAMS")]
+fn region_model_solved_by_gams_agrees_with_the_in_process_solve() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (inst, p, partial, microlp) = emptied_rows(d);
+    export_region(d, inst, "r.gms");
+    let gams = common::gams(d, "r.gms", &["lo=0"]);
     assert!(
         gams.status.success(),
         "{}",
@@ -202,16 +213,6 @@ fn region_models_solved_by_cbc_highs_and_gams_agree_with_the_in_process_solve() 
     let x = gams.resolve(&region.model).unwrap();
     let verdict = tilekit::verify::milp::check_point(&region.model, &x, gams.objective);
     assert!(verdict.errors.is_empty(), "{:?}", verdict.errors);
-    // The registry's CBC and HiGHS, run on the model tilekit writes for them, agree too.
-    let reg = tilekit::solve::registry::Registry::load(None).unwrap();
-    for name in ["cbc", "highs"] {
-        let solver = reg.milp(name).unwrap();
-        assert_eq!(
-            in_process(&p, &partial, &*solver, (3, 4)),
-            microlp,
-            "{name}"
-        );
-    }
 }
 
 #[test]
@@ -480,8 +481,10 @@ fn greedy_and_local_search_reach_planted_boards() {
                 "heuristic",
                 "--seed",
                 &seed,
+                // The search stops once the board is perfect: the limit only guards a loaded
+                // machine, so it is generous.
                 "--time-limit",
-                "50",
+                "300",
                 "--json",
             ],
         );

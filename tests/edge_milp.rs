@@ -4,10 +4,12 @@
 //! puzzles round-tripped through HiGHS, snapshots of the LP, MPS and GMS files of a tiny
 //! instance, and the GAMS file against the real `gams`.
 //!
-//! A missing solver fails these tests; set `TILEKIT_SKIP_SOLVERS=1` to skip them instead.
+//! A missing solver fails these tests; set `TILEKIT_SKIP_SOLVERS=1` to skip them instead. The
+//! GAMS tests need a licensed GAMS and are ignored unless the `test-gams` feature is on
+//! (`crate::common::gams`).
 
+use crate::common::gams;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
 use tilekit::format::gams::{GamsOptions, SOLUTION_FILE, parse_gams_solution, write_gms};
 use tilekit::format::lp::write_lp;
@@ -220,24 +222,6 @@ fn snapshots_of_the_tiny_instance() {
     assert_eq!(files(FAITHFUL), files(FAITHFUL), "deterministic output");
 }
 
-fn gams(dir: &Path, file: &str, args: &[&str]) -> Option<std::process::Output> {
-    if skip() {
-        return None;
-    }
-    match Command::new("gams")
-        .arg(file)
-        .args(args)
-        .current_dir(dir)
-        .output()
-    {
-        Ok(out) => Some(out),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            panic!("solver gams not found: run scripts/install-solvers.sh")
-        }
-        Err(e) => panic!("could not run gams: {e}"),
-    }
-}
-
 /// The count on the listing's MODEL STATISTICS line carrying `label` (separators removed).
 fn statistic(lst: &str, label: &str) -> usize {
     let line = lst
@@ -265,6 +249,7 @@ fn error_markers(lst: &str) -> Vec<&str> {
 }
 
 #[test]
+#[cfg_attr(not(feature = "test-gams"), ignore = "needs a licensed GAMS")]
 fn gams_compiles_and_generates_our_counts() {
     // Beyond the demo licence's 2000 rows or columns GAMS still compiles and generates the
     // model (the listing carries its statistics) and then refuses the solve with exit code 7.
@@ -277,15 +262,11 @@ fn gams_compiles_and_generates_our_counts() {
         let model = edge_milp::algebraic(&p, o).unwrap();
         write_gms(&model, &GamsOptions::default(), &mut buf).unwrap();
         std::fs::write(dir.path().join(&file), &buf).unwrap();
-        let Some(out) = gams(dir.path(), &file, &["action=c", "lo=0"]) else {
-            return;
-        };
+        let out = gams(dir.path(), &file, &["action=c", "lo=0"]);
         let lst = std::fs::read_to_string(dir.path().join(format!("{name}.lst"))).unwrap();
         assert_eq!(out.status.code(), Some(0), "gams compile failed:\n{lst}");
         assert_eq!(error_markers(&lst), Vec::<&str>::new());
-        let Some(out) = gams(dir.path(), &file, &["lo=0"]) else {
-            return;
-        };
+        let out = gams(dir.path(), &file, &["lo=0"]);
         let lst = std::fs::read_to_string(dir.path().join(format!("{name}.lst"))).unwrap();
         assert!(
             matches!(out.status.code(), Some(0 | 7)),
@@ -306,6 +287,7 @@ fn gams_compiles_and_generates_our_counts() {
 }
 
 #[test]
+#[cfg_attr(not(feature = "test-gams"), ignore = "needs a licensed GAMS")]
 fn gams_solves_meta_3x3_with_the_same_size_and_a_verified_board() {
     for (o, name) in [(FAITHFUL, "f3"), (FILTER_FIX, "ff3")] {
         let p = meta(3);
@@ -315,9 +297,7 @@ fn gams_solves_meta_3x3_with_the_same_size_and_a_verified_board() {
         let model = edge_milp::algebraic(&p, o).unwrap();
         write_gms(&model, &GamsOptions::default(), &mut buf).unwrap();
         std::fs::write(dir.path().join(format!("{name}.gms")), &buf).unwrap();
-        let Some(out) = gams(dir.path(), &format!("{name}.gms"), &["lo=0"]) else {
-            return;
-        };
+        let out = gams(dir.path(), &format!("{name}.gms"), &["lo=0"]);
         let lst = std::fs::read_to_string(dir.path().join(format!("{name}.lst"))).unwrap();
         assert_eq!(out.status.code(), Some(0), "gams failed:\n{lst}");
         assert_eq!(statistic(&lst, "SINGLE EQUATIONS"), e.model.num_rows() + 1);

@@ -3,36 +3,17 @@
 //! 11-move optimum, its size matches the LP model's, and its solution file decodes by name
 //! onto the LP model and replays to the goal.
 //!
-//! A missing `gams` fails these tests; set `TILEKIT_SKIP_SOLVERS=1` to skip them instead.
+//! They need a licensed GAMS, and are ignored unless the `test-gams` feature is on:
+//! `scripts/test.sh` checks the licence once and turns the feature on when it is valid. With
+//! the feature on, a missing or unlicensed `gams` fails them.
 
+use crate::common::gams;
 use std::path::Path;
-use std::process::{Command, Output};
 use tilekit::format::gams::{GamsOptions, SOLUTION_FILE, parse_gams_solution, write_gms};
 use tilekit::formulate::sliding_neos;
 use tilekit::{ColumnValues, Goal, Move, Outcome, SlidingPuzzle};
 
 const CASE_STUDY: &str = "5 1 2 3\n9 6 7 4\n13 10 11 8\n14 15 0 12\n";
-
-/// Run `gams file args…` in `dir` (GAMS writes its listing and scratch files there). `None`
-/// when the tests are told to skip solvers; a panic when `gams` is missing otherwise.
-fn gams(dir: &Path, file: &str, args: &[&str]) -> Option<Output> {
-    if std::env::var("TILEKIT_SKIP_SOLVERS").is_ok_and(|v| v == "1") {
-        eprintln!("TILEKIT_SKIP_SOLVERS=1: skipping a gams run");
-        return None;
-    }
-    match Command::new("gams")
-        .arg(file)
-        .args(args)
-        .current_dir(dir)
-        .output()
-    {
-        Ok(out) => Some(out),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            panic!("solver gams not found: run scripts/install-solvers.sh")
-        }
-        Err(e) => panic!("could not run gams: {e}"),
-    }
-}
 
 fn case_study() -> SlidingPuzzle {
     SlidingPuzzle::parse(CASE_STUDY, "case-study", Goal::BlankLast).unwrap()
@@ -120,12 +101,11 @@ fn decode_moves(values: &ColumnValues) -> Vec<Move> {
 }
 
 #[test]
+#[cfg_attr(not(feature = "test-gams"), ignore = "needs a licensed GAMS")]
 fn case_study_at_horizon_80_compiles() {
     let dir = tempfile::tempdir().unwrap();
     write_model(dir.path(), "case80.gms", &case_study(), Goal::BlankLast, 80);
-    let Some(out) = gams(dir.path(), "case80.gms", &["action=c", "lo=0"]) else {
-        return;
-    };
+    let out = gams(dir.path(), "case80.gms", &["action=c", "lo=0"]);
     let lst = std::fs::read_to_string(dir.path().join("case80.lst")).unwrap();
     assert_eq!(out.status.code(), Some(0), "gams compile failed:\n{lst}");
     assert_eq!(
@@ -136,6 +116,7 @@ fn case_study_at_horizon_80_compiles() {
 }
 
 #[test]
+#[cfg_attr(not(feature = "test-gams"), ignore = "needs a licensed GAMS")]
 fn broken_model_fails_the_compile_check() {
     let dir = tempfile::tempdir().unwrap();
     let text = write_model(dir.path(), "ok.gms", &case_study(), Goal::BlankLast, 5);
@@ -143,9 +124,7 @@ fn broken_model_fails_the_compile_check() {
     let broken = text.replacen("p(i,t) - p(i,t-1) =l=", "q(i,t) - p(i,t-1) =l=", 1);
     assert_ne!(broken, text);
     std::fs::write(dir.path().join("broken.gms"), broken).unwrap();
-    let Some(out) = gams(dir.path(), "broken.gms", &["action=c", "lo=0"]) else {
-        return;
-    };
+    let out = gams(dir.path(), "broken.gms", &["action=c", "lo=0"]);
     assert_eq!(out.status.code(), Some(2));
     let lst = std::fs::read_to_string(dir.path().join("broken.lst")).unwrap();
     let markers = error_markers(&lst);
@@ -156,14 +135,13 @@ fn broken_model_fails_the_compile_check() {
 }
 
 #[test]
+#[cfg_attr(not(feature = "test-gams"), ignore = "needs a licensed GAMS")]
 fn case_study_at_horizon_13_solves_to_11_moves() {
     let puzzle = case_study();
     let horizon = 13;
     let dir = tempfile::tempdir().unwrap();
     write_model(dir.path(), "case13.gms", &puzzle, Goal::BlankLast, horizon);
-    let Some(out) = gams(dir.path(), "case13.gms", &["lo=0"]) else {
-        return;
-    };
+    let out = gams(dir.path(), "case13.gms", &["lo=0"]);
     let lst = std::fs::read_to_string(dir.path().join("case13.lst")).unwrap();
     assert_eq!(out.status.code(), Some(0), "gams failed:\n{lst}");
 
@@ -203,6 +181,7 @@ fn case_study_at_horizon_13_solves_to_11_moves() {
 }
 
 #[test]
+#[cfg_attr(not(feature = "test-gams"), ignore = "needs a licensed GAMS")]
 fn rectangular_blank_first_walk_solves_and_replays() {
     // A planted 2×3 instance for Korf's goal: the optimum is at most the walk's length,
     // and has its parity.
@@ -210,9 +189,7 @@ fn rectangular_blank_first_walk_solves_and_replays() {
     let horizon = 9;
     let dir = tempfile::tempdir().unwrap();
     write_model(dir.path(), "walk.gms", &puzzle, Goal::BlankFirst, horizon);
-    let Some(out) = gams(dir.path(), "walk.gms", &["lo=0"]) else {
-        return;
-    };
+    let out = gams(dir.path(), "walk.gms", &["lo=0"]);
     assert_eq!(out.status.code(), Some(0));
     let text = std::fs::read_to_string(dir.path().join(SOLUTION_FILE)).unwrap();
     let sol = parse_gams_solution(&text, SOLUTION_FILE).unwrap();
