@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install the real solvers tilekit's tests drive: CBC, GLPK, CaDiCaL, MiniSat, cliquer and the
-# MaxSAT solver clasp (apt); HiGHS (highsbox), Kissat (passagemath-kissat), the GAMS compiler
-# (gamspy-base) and the MaxSAT solvers RC2 (python-sat) and EvalMaxSAT, UWrMaxSat, Open-WBO
+# MaxSAT solver clasp (apt); HiGHS (highsbox), Kissat (passagemath-kissat), GAMS
+# (gamspy-base, unpinned, with the state of its time-limited demo licence reported) and the MaxSAT solvers RC2 (python-sat) and EvalMaxSAT, UWrMaxSat, Open-WBO
 # (hermax, run through scripts/maxsat/tilekit-hermax.py) from PyPI into /opt/solvers, linked
 # into /usr/local/bin; the DRAT proof checker rate (crates.io, built
 # with cargo into /opt/solvers); what `cargo build --features highs` needs to build HiGHS
@@ -69,6 +69,8 @@ PY="$V/bin/python"
 if ! "$PY" -c 'import highsbox' 2>/dev/null; then
   $SUDO "$V/bin/pip" install -q highsbox==1.15.1
 fi
+# GAMS: gamspy-base unpinned, because each release carries a fresh time-limited demo licence
+# (see gams_state below).
 if ! "$PY" -c 'import gamspy_base' 2>/dev/null; then
   $SUDO "$V/bin/pip" install -q gamspy-base
 fi
@@ -92,7 +94,32 @@ D=$("$PY" -c 'import highsbox;print(highsbox.highs_dist_dir())')
 $SUDO ln -sf "$D/bin/highs" /usr/local/bin/highs
 $SUDO ln -sf "$PURE/sage_wheels/bin/kissat" /usr/local/bin/kissat
 G=$("$PY" -c 'import gamspy_base;print(gamspy_base.directory)')
+# What GAMS says of a one-line compile-only run: its `***` lines joined (the status, and the
+# cause when its licence stops it).
+gams_state() {
+  local d out
+  d=$(mktemp -d)
+  printf 'Set i / 1 /;\n' >"$d/probe.gms"
+  out=$(cd "$d" && "$G/gams" probe.gms action=c lo=3 2>&1) || true
+  rm -rf "$d"
+  grep '^\*\*\*' <<<"$out" | grep -v 'License file:\|Inspect listing' | tr -s ' ' | paste -sd ' ' - || true
+}
+gams=$(gams_state)
+if grep -q 'licensing error' <<<"$gams"; then
+  # The installed release's licence has run out: a newer release, when PyPI has one, brings a
+  # fresh licence. Without one (or without the network) GAMS stays as it is.
+  $SUDO "$V/bin/pip" install -q -U gamspy-base || true
+  G=$("$PY" -c 'import gamspy_base;print(gamspy_base.directory)')
+  gams=$(gams_state)
+fi
 $SUDO ln -sf "$G/gams" /usr/local/bin/gams
+gams_version=$("$PY" -c 'import importlib.metadata as m;print(m.version("gamspy-base"))')
+if grep -q 'licensing error' <<<"$gams"; then
+  echo "install-solvers: GAMS $gams_version (gamspy-base, the newest on PyPI) is installed but" \
+    "its licence stops it ($gams): the tests that need a licensed GAMS will show as ignored"
+else
+  echo "install-solvers: GAMS $gams_version (gamspy-base) runs: ${gams:-no status line}"
+fi
 
 # rate: the independent DRAT checker behind `tilekit solve --via sat --certify` (~40 s build).
 if [ ! -x "$V/bin/rate" ]; then
