@@ -474,11 +474,20 @@ fn a_run_killed_half_way_keeps_its_rows_and_the_rerun_completes_them_once() {
     assert_eq!(status.code(), Some(143), "{status}");
     let kept = count(&db, "SELECT count(*) FROM runs");
     assert!((1..6).contains(&kept), "{kept}");
-    // No sleeper survives its run.
-    let ps = Command::new("pgrep")
-        .args(["-f", "sleep 97"])
-        .output()
-        .unwrap();
+    // No sleeper survives its run. The kill is sent before tilekit exits; give the kernel a
+    // moment to finish it.
+    let sleepers = || {
+        Command::new("pgrep")
+            .args(["-f", "sleep 97"])
+            .output()
+            .unwrap()
+    };
+    let until = std::time::Instant::now() + Duration::from_secs(5);
+    let mut ps = sleepers();
+    while !ps.stdout.is_empty() && std::time::Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+        ps = sleepers();
+    }
     assert!(
         ps.stdout.is_empty(),
         "a solver outlived the run: {}",

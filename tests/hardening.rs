@@ -685,7 +685,8 @@ fn a_partial_file_from_a_killed_solver_is_a_time_limit() {
 fn a_solver_run_on_a_terminal_draws_a_bar_against_its_limit() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let reg = fake_solver(d, "slow", "milp", "sleep 6\n");
+    // 7 s: the heartbeat at 5 s has two seconds to be drawn before the solver exits.
+    let reg = fake_solver(d, "slow", "milp", "sleep 7\n");
     let inst = sliding();
     let cmd = format!(
         "{} solve {} --via milp --horizon 11 --solver slow --solvers {} --time-limit 8",

@@ -202,8 +202,9 @@ fn a_hang_is_killed_at_the_limit() {
         stop: None,
     })
     .unwrap();
+    // Far below the 30 s sleep, with room for a loaded machine's process starts.
     assert!(out.timed_out && out.signal == Some(9), "{out:?}");
-    assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+    assert!(t.elapsed() < Duration::from_secs(8), "{:?}", t.elapsed());
 
     // Through the registry: a time-out is an answer, TimeLimit, within limit + grace.
     let t = Instant::now();
@@ -215,11 +216,7 @@ fn a_hang_is_killed_at_the_limit() {
         1,
     )
     .unwrap();
-    assert!(
-        t.elapsed() < Duration::from_millis(4500),
-        "{:?}",
-        t.elapsed()
-    );
+    assert!(t.elapsed() < Duration::from_secs(9), "{:?}", t.elapsed());
     assert!(run.timed_out);
     assert_eq!(sol.outcome, Outcome::TimeLimit);
     assert_eq!(sol.values, ColumnValues::None);
@@ -413,7 +410,16 @@ fn milp_time_limits_with_and_without_incumbent() {
         let (sol, _) =
             solve_milp_file(&cbc, &model("market_split.lp"), dir.path(), limit, 1).unwrap();
         assert_eq!(sol.outcome, Outcome::TimeLimit);
-        let (sol, _) = solve_milp_file(&cbc, &model("knapsack.lp"), dir.path(), limit, 1).unwrap();
+        // CBC proves no optimum of this knapsack in any limit a test can wait for, but it must
+        // find a point first: ten seconds, so that a loaded machine still gets that far.
+        let (sol, _) = solve_milp_file(
+            &cbc,
+            &model("knapsack.lp"),
+            dir.path(),
+            Duration::from_secs(10),
+            1,
+        )
+        .unwrap();
         assert_eq!(sol.outcome, Outcome::Feasible, "{}", sol.status_text);
     }
 }
