@@ -62,3 +62,5 @@ if [ "${TILEKIT_SKIP_SOLVERS:-0}" != 1 ]; then
   eval "$slurm_env"
 fi
 cargo test --release --locked --all-targets ${FEATURES:+--features "$FEATURES"}
+# --all-targets builds the examples but leaves out the doctests: the library's examples run here.
+cargo test --release --locked --doc ${FEATURES:+--features "$FEATURES"}

@@ -6,6 +6,38 @@
 //! proofs, SAT route). [`route`] chains the stages once for every family; every stage is also
 //! a plain library call. [`campaign`] sits on top: whole instance sets exported with a
 //! checked manifest. `ARCHITECTURE.md` draws the house.
+//!
+//! The front door is [`route::families`]: read an instance (its family found from the
+//! content), then solve it with the method tilekit measured best, or the one a
+//! [`route::family::SolveRequest`] names. The report is verified before it is returned.
+//!
+//! ```
+//! use std::path::Path;
+//! use std::time::Duration;
+//! use tilekit::route::{families, family::SolveRequest};
+//! use tilekit::solve::Limits;
+//!
+//! let inst = families::read(Path::new("models/sliding/neos_case_study.txt"), None)?;
+//! let req = SolveRequest::new(None, Limits::new(Duration::from_secs(60), 1));
+//! let solved = families::solve(&inst, &req, &|_| {})?;
+//! assert!(solved.report.verified && solved.report.optimal);
+//! assert_eq!(solved.report.objective, Some(11.0));
+//! # Ok::<(), tilekit::Error>(())
+//! ```
+//!
+//! Each stage is also a call of its own: a puzzle parsed, formulated and written in LP form.
+//!
+//! ```
+//! use tilekit::formulate::sliding_neos;
+//! use tilekit::{Goal, SlidingPuzzle};
+//!
+//! let p = SlidingPuzzle::parse("2 2\n1 2\n0 3\n", "example", Goal::BlankLast)?;
+//! let neos = sliding_neos::build(&p, Goal::BlankLast, 3)?;
+//! let mut lp = Vec::new();
+//! tilekit::format::lp::write_lp(&neos.model, &mut lp)?;
+//! assert!(String::from_utf8_lossy(&lp).contains("Minimize"));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 pub mod campaign;
 pub mod certify;

@@ -292,7 +292,16 @@ fn solve_milp_cbc() {
         assert_solve_route(
             "neos",
             "cbc",
-            &["--via", "milp", "--horizon", "13", "--time-limit", "300"],
+            &[
+                "--via",
+                "milp",
+                "--model",
+                "neos",
+                "--horizon",
+                "13",
+                "--time-limit",
+                "300",
+            ],
         );
     }
 }
@@ -300,7 +309,11 @@ fn solve_milp_cbc() {
 #[test]
 fn solve_milp_highs() {
     if require("highs") {
-        assert_solve_route("neos", "highs", &["--via", "milp", "--horizon", "13"]);
+        assert_solve_route(
+            "neos",
+            "highs",
+            &["--via", "milp", "--model", "neos", "--horizon", "13"],
+        );
     }
 }
 
@@ -361,7 +374,16 @@ fn solve_milp_glpk() {
         assert_solve_route(
             "neos",
             "glpk",
-            &["--via", "milp", "--horizon", "11", "--time-limit", "300"],
+            &[
+                "--via",
+                "milp",
+                "--model",
+                "neos",
+                "--horizon",
+                "11",
+                "--time-limit",
+                "300",
+            ],
         );
     }
 }

@@ -295,7 +295,7 @@ fn error_messages() {
         ),
         (
             "edge_solver_wrong_kind",
-            &["solve", p, "--solver", "kissat"],
+            &["solve", p, "--via", "milp", "--solver", "kissat"],
             "not a milp one",
         ),
         (

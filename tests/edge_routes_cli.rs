@@ -114,7 +114,13 @@ fn every_route_solves_meta_3_to_5_and_verifies() {
     let d = dir.path();
     for n in [3, 4, 5] {
         let p = meta(d, n);
+        // The embedded search by default, and the real cliquer by name.
         let r = tilekit(d, &["solve", p, "--via", "clique", "--json"]);
+        assert_solved(&r, "clique", "mcq", n);
+        let r = tilekit(
+            d,
+            &["solve", p, "--via", "clique", "--solver", "cliquer", "--json"],
+        );
         assert_solved(&r, "clique", "cliquer", n);
         for solver in ["varisat", "cadical", "kissat", "minisat"] {
             let r = tilekit(

@@ -221,31 +221,31 @@ fn search_flags_are_checked() {
     let cases: [(&[&str], &str); 7] = [
         (
             &["--construct", "dfs", "--beam-width", "10"],
-            "--beam-width does not apply to --construct dfs",
+            "beam.width tunes the beam construction, which this run does not use (it runs the dfs construction)",
         ),
         (
             &["--construct", "beam", "--breaks", "3"],
-            "--breaks does not apply to --construct beam",
+            "dfs.breaks tunes the DFS construction, which this run does not use (it runs the beam construction)",
         ),
         (
             &["--construct", "greedy", "--scan", "comb"],
-            "--scan does not apply to --construct greedy",
+            "search.scan tunes the beam and DFS constructions, which this run does not use (it runs the greedy construction)",
         ),
         (
             &["--construct", "beam", "--scan", "spiral"],
-            "expected rowmajor",
+            "search.scan takes rowmajor, colmajor, diagonal, comb or comb:K, not \"spiral\"",
         ),
         (
             &["--construct", "dfs", "--breaks", "8:1,5:2"],
-            "expected a number of breaks",
+            "dfs.breaks takes N (a total) or D:B,D:B,…",
         ),
         (
             &["--construct", "beam", "--region", "2xn"],
-            "--region does not apply to --construct beam",
+            "greedy.region tunes the greedy and backtracking constructions, which this run does not use (it runs the beam construction)",
         ),
         (
             &["--construct", "greedy", "--lookahead"],
-            "--lookahead does not apply to --construct greedy",
+            "search.lookahead tunes the beam and DFS constructions, which this run does not use (it runs the greedy construction)",
         ),
     ];
     for (flags, want) in cases {
@@ -325,7 +325,8 @@ fn lns_keeps_the_board_legal_and_is_a_function_of_its_seed() {
     );
     assert_eq!(r.code, 2);
     assert!(
-        r.stderr.contains("--lns-width belongs to --improve lns"),
+        r.stderr
+            .contains("lns.width tunes the large-neighbourhood search, which this run does not use"),
         "{}",
         r.stderr
     );
@@ -373,7 +374,7 @@ fn bench_edge_prints_rows_keeps_verified_boards_and_draws_the_chart() {
         if method == "dfs+lns" {
             assert!(
                 text.contains(
-                    "--improve lns --time-limit 2 --threads 1 --seed 1 --construct-time 1.8"
+                    "--improve lns --time-limit 2 --threads 1 --seed 1 --set search.time=1.8"
                 ),
                 "{text}"
             );
@@ -481,18 +482,18 @@ fn a_start_board_is_improved_and_a_bad_one_refused() {
         (
             "holed.txt",
             &[][..],
-            "holed.txt: --start needs a complete legal board",
+            "holed.txt: the start board must be complete and legal; this one has 1 empty cell(s)",
         ),
         ("twice.txt", &[][..], "twice.txt"),
         (
             "first.txt",
             &["--construct", "beam"][..],
-            "--construct builds a first board, and --start first.txt gives one",
+            "the beam construction builds a first board, and the start board first.txt is one",
         ),
         (
             "first.txt",
             &["--region", "2xn"][..],
-            "--region builds a first board, and --start first.txt gives one",
+            "greedy.region tunes the greedy and backtracking constructions, which this run does not use",
         ),
         (
             "first.txt",
@@ -502,7 +503,7 @@ fn a_start_board_is_improved_and_a_bad_one_refused() {
         (
             "first.txt",
             &["--lns-assign", "1.5"][..],
-            "from 0 to 1, not 1.5",
+            "lns.assign takes 0 to 1, not \"1.5\"",
         ),
         (
             "missing.txt",

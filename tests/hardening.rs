@@ -276,7 +276,7 @@ fn oversized_models_are_refused_with_their_estimate() {
     let i = inst.to_str().unwrap();
     for (args, needle) in [
         (
-            vec!["solve", b],
+            vec!["solve", b, "--via", "milp"],
             "the milp model of this 100×100 puzzle would have about 4.0e8 variables",
         ),
         (
@@ -644,6 +644,8 @@ fn a_partial_file_from_a_killed_solver_is_a_time_limit() {
             inst.to_str().unwrap(),
             "--via",
             "milp",
+            "--model",
+            "neos",
             "--horizon",
             "11",
             "--solver",
@@ -689,7 +691,7 @@ fn a_solver_run_on_a_terminal_draws_a_bar_against_its_limit() {
     let reg = fake_solver(d, "slow", "milp", "sleep 7\n");
     let inst = sliding();
     let cmd = format!(
-        "{} solve {} --via milp --horizon 11 --solver slow --solvers {} --time-limit 8",
+        "{} solve {} --via milp --model neos --set milp.step=false --horizon 11 --solver slow --solvers {} --time-limit 8",
         env!("CARGO_BIN_EXE_tilekit"),
         inst.display(),
         reg.display()
@@ -803,6 +805,8 @@ fn the_time_limit_covers_writing_the_clique_graph() {
             meta(12).to_str().unwrap(),
             "--via",
             "clique",
+            "--solver",
+            "cliquer",
             "--time-limit",
             "1",
         ])

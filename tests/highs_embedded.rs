@@ -23,6 +23,11 @@ fn faithful_case_study_at_horizon_12_in_process() {
             case_study(),
             "--via",
             "milp",
+            "--model",
+            "neos",
+            // One model at horizon 12, not horizons stepped up to it.
+            "--set",
+            "milp.step=false",
             "--solver",
             "highs-embedded",
             "--horizon",

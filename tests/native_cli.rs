@@ -52,7 +52,10 @@ fn solve_defaults_to_native_and_reports_search_figures() {
     assert_eq!(v["verified"], true, "{v}");
     assert_eq!(v["horizon"], 11, "{v}");
     // 11 moves: the cheap first pass proves it before any database is loaded.
-    assert_eq!(v["heuristic"], "manhattan + linear conflict", "{v}");
+    assert_eq!(
+        v["heuristic"], "manhattan + linear conflict, FSM 12 moves",
+        "{v}"
+    );
     assert_eq!(v["db_source"], "none", "{v}");
     assert!(v["nodes"].as_u64().is_some_and(|n| n >= 11), "{v}");
     assert!(v["initial_h"].as_u64().is_some_and(|h| h <= 11), "{v}");
@@ -394,4 +397,40 @@ fn bench_instances_picks_ids_and_refuses_unknown_ones() {
         assert!(r.stderr.contains(says), "{arg}: {}", r.stderr);
         assert_eq!(r.stderr.trim().lines().count(), 1, "{}", r.stderr);
     }
+}
+
+/// `bench` runs the recommended configuration (duplicate pruning to 12 moves, the fastest
+/// measured); `--preset paper` is the plain search the published node counts come from.
+#[test]
+fn bench_runs_the_recommended_search_and_the_papers_on_request() {
+    let dir = TempDir::new().unwrap();
+    let run = |extra: &[&str]| -> (String, Vec<u64>) {
+        let mut args = vec!["bench", "korf100", "--limit", "2", "--json"];
+        args.extend_from_slice(extra);
+        let r = tilekit(dir.path(), &args);
+        assert_eq!(r.code, 0, "{extra:?}: {}{}", r.stdout, r.stderr);
+        let json: Value = serde_json::from_str(r.stdout.trim().lines().last().unwrap()).unwrap();
+        assert_eq!(json["mismatches"], 0);
+        let nodes = json["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|row| row["nodes"].as_u64().unwrap())
+            .collect();
+        (r.stdout, nodes)
+    };
+    let (out, recommended) = run(&[]);
+    assert!(out.contains("FSM 12 moves"), "{out}");
+    assert_eq!(run(&["--fsm", "12"]).1, recommended);
+    let (out, paper) = run(&["--preset", "paper"]);
+    assert!(!out.contains("FSM"), "{out}");
+    assert_eq!(run(&["--fsm", "0"]).1, paper);
+    assert!(
+        recommended.iter().sum::<u64>() < paper.iter().sum::<u64>(),
+        "{recommended:?} against {paper:?}"
+    );
+    // A preset is the native sets' own.
+    let r = tilekit(dir.path(), &["bench", "edge", "--preset", "paper"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("--preset applies to"), "{}", r.stderr);
 }

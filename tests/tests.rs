@@ -39,6 +39,7 @@ mod native;
 mod native_cli;
 mod neos_horizon80;
 mod neos_loopback;
+mod reference_docs;
 mod roundtrip_prop;
 mod runner_faults;
 mod sat_external;

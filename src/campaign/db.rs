@@ -1,5 +1,5 @@
 //! The results database of `tilekit run` (SQLite through rusqlite, bundled). Its schema is
-//! the README's; `PRAGMA user_version` says which version wrote it, and a database of another
+//! the guide's (`docs/src/campaigns.md#the-database`); `PRAGMA user_version` says which version wrote it, and a database of another
 //! version is refused rather than half read.
 //!
 //! One row per cell (file × solver × time limit × threads, a UNIQUE key), written in its own

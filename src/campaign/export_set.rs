@@ -311,7 +311,7 @@ fn check_request(req: &ExportSetRequest) -> Result<(), Error> {
             "--formats neos: a NEOS job document carries an e-mail and a solver; write one with tilekit export --format neos, or send a campaign's MILPs with tilekit run --executor neos",
         ));
     }
-    // Measured (README): CBC, HiGHS and GLPK read .lp.gz and .mps.gz, CaDiCaL, Kissat and
+    // Measured (docs/results/campaigns.md#compressed-files): CBC, HiGHS and GLPK read .lp.gz and .mps.gz, CaDiCaL, Kissat and
     // MiniSat read .cnf.gz; cliquer reads no compressed graph, GAMS no compressed model, and
     // the MaxSAT solvers' compressed input is not tested here.
     if req.compress == Compress::Gz

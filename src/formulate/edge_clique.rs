@@ -309,6 +309,20 @@ impl StreamedGraph for EdgeClique {
         EdgeClique::count_edges(self, complement)
     }
 
+    /// Placements on one cell, and placements of one piece, are never joined.
+    fn independent_sets(&self) -> Vec<Vec<Vec<usize>>> {
+        let cells = self.pl.rows() * self.pl.cols();
+        let by_cell = (0..cells)
+            .map(|c| self.pl.cell_range(c).collect())
+            .collect();
+        let by_piece = self
+            .piece_nodes
+            .iter()
+            .map(|nodes| nodes.iter().map(|&v| v as usize).collect())
+            .collect();
+        vec![by_cell, by_piece]
+    }
+
     fn neighbours_above(&self, u: usize, complement: bool, out: &mut Vec<u32>) {
         out.clear();
         let pl = &self.pl;

@@ -641,7 +641,8 @@ pub fn beam_anytime(
         let res = beam(core, order, width, seed, threads, Some(deadline));
         let took = t0.elapsed().as_secs_f64();
         on_pass(&res, took);
-        let stop = !res.complete;
+        // A perfect board is optimal: nothing is left to find.
+        let stop = !res.complete || res.matched == core.max_score();
         keep(res, &mut best);
         if stop || left() < 2.2 * took {
             return best.expect("at least one pass");
@@ -660,7 +661,13 @@ pub fn beam_anytime(
             s.spawn(|| {
                 loop {
                     // A pass alone on a thread takes about `threads` times the split one.
-                    if left() < 1.1 * last * threads as f64 {
+                    let perfect = shared
+                        .lock()
+                        .expect("a beam worker panicked")
+                        .0
+                        .as_ref()
+                        .is_some_and(|b| b.matched == core.max_score());
+                    if perfect || left() < 1.1 * last * threads as f64 {
                         return;
                     }
                     let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);

@@ -29,6 +29,14 @@ pub trait StreamedGraph {
     /// complement graph when `complement` is true. Every edge `{u, v}` is thus reported once,
     /// by its smaller end.
     fn neighbours_above(&self, u: usize, complement: bool, out: &mut Vec<u32>);
+
+    /// Partitions of the nodes into sets that hold no edge, where the graph's structure
+    /// gives them (an edge-matching graph's placements by cell and by piece): an exact
+    /// clique search bounds a clique by the parts still holding a candidate. A solver checks
+    /// each part before it relies on it. None by default.
+    fn independent_sets(&self) -> Vec<Vec<Vec<usize>>> {
+        Vec::new()
+    }
 }
 
 /// The number of node pairs of an `n`-node graph, `n(n−1)/2`: a graph and its complement

@@ -7,13 +7,14 @@
 //! `--boards DIR` keeps each instance's best board with the command that rebuilds it.
 
 use super::bench_sal::pick;
-use super::edge_heuristic::{Construct, Fix, HeuristicFlags, Improve};
+use super::edge_heuristic::{Construct, ConstructKind, HeuristicPlan, Improve, ImproveKind};
 use super::{Error, Progress};
 use crate::puzzle::edge::{Board, EdgePuzzle};
 use crate::solve::Limits;
 use crate::solve::registry::Registry;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// The published and measured anchors per instance: Salassa et al.'s Table 5, Wauters et
 /// al. 2012, and the best 60-second single-core method of the open raphael-anjou/eternity2
@@ -29,26 +30,22 @@ pub const ANCHORS: [(&str, u32, u32, u32); 5] = [
 ];
 
 /// The Eternity II starter: piece 139 at row 8, column 7, two quarter turns.
-pub const STARTER: Fix = Fix {
-    piece: 139,
-    row: 8,
-    col: 7,
-    rot: 2,
-};
+pub use super::edge_heuristic::STARTER;
 
 /// A method of `bench edge`: a constructor, optionally followed by the large-neighbourhood
 /// search (`beam+lns`), which then gets [`EdgeMethod::LNS_SHARE`] of the budget.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EdgeMethod {
     /// How the first board is built.
-    pub construct: Construct,
+    pub construct: ConstructKind,
     /// Whether the LNS improves it.
     pub lns: bool,
 }
 
 impl EdgeMethod {
     /// The share of the budget the LNS gets after a construction: the beam's wider passes
-    /// are worth more than a long LNS on these boards (README), and the LNS finds what it
+    /// are worth more than a long LNS on these boards
+    /// (`docs/results/edge-heuristics.md#lns-on-beam-boards`), and the LNS finds what it
     /// finds in its first seconds.
     pub const LNS_SHARE: f64 = 0.1;
 
@@ -59,11 +56,11 @@ impl EdgeMethod {
             None => (s, false),
         };
         let construct = [
-            Construct::Beam,
-            Construct::Dfs,
-            Construct::Greedy,
-            Construct::Backtrack,
-            Construct::Random,
+            ConstructKind::Beam,
+            ConstructKind::Dfs,
+            ConstructKind::Greedy,
+            ConstructKind::Backtrack,
+            ConstructKind::Random,
         ]
         .into_iter()
         .find(|c| c.name() == base)
@@ -84,17 +81,23 @@ impl EdgeMethod {
         )
     }
 
-    /// The solve flags of one run: the construction, and with `+lns` its own budget.
-    fn flags(self, budget: f64) -> (Improve, Option<f64>) {
-        if self.lns {
-            let searching = matches!(self.construct, Construct::Beam | Construct::Dfs);
-            (
-                Improve::Lns,
-                searching.then_some(budget * (1.0 - Self::LNS_SHARE)),
-            )
-        } else {
-            (Improve::None, None)
+    /// The plan of one run: the construction, and with `+lns` the LNS after it, the
+    /// search constructions keeping all but [`Self::LNS_SHARE`] of the budget.
+    fn plan(self, budget: f64, seed: u64) -> HeuristicPlan {
+        let mut construct = Construct::new(self.construct);
+        if self.lns
+            && let Construct::Beam { search, .. } | Construct::Dfs { search, .. } = &mut construct
+        {
+            search.time = Some(Duration::from_secs_f64(budget * (1.0 - Self::LNS_SHARE)));
         }
+        let mut plan = HeuristicPlan::paper().construct_with(construct);
+        plan.improve = Improve::new(if self.lns {
+            ImproveKind::Lns
+        } else {
+            ImproveKind::None
+        });
+        plan.seed = seed;
+        plan
     }
 }
 
@@ -208,18 +211,11 @@ pub fn run(
                     method.name(),
                     opts.runs
                 ));
-                let (improve, construct_time) = method.flags(opts.budget);
-                let flags = HeuristicFlags {
-                    construct: Some(method.construct),
-                    improve: Some(improve),
-                    construct_time,
-                    seed: Some(seed),
-                    fixes: fixes.clone(),
-                    ..HeuristicFlags::default()
-                };
+                let mut plan = method.plan(opts.budget, seed);
+                plan.fixes = fixes.clone();
                 let limits = Limits::new(budget, opts.threads);
                 let rep = super::edge_heuristic::solve(
-                    &p, &flags, "microlp", &registry, &limits, progress,
+                    &p, &plan, "microlp", &registry, &limits, progress,
                 )?;
                 let (Some(m), Some(super::Solution::Board(board))) =
                     (rep.matched(), rep.solution.clone())
@@ -314,20 +310,19 @@ fn keep_board(
     seed: u64,
     opts: &EdgeBenchOptions,
 ) -> Result<(), Error> {
-    let (improve, construct_time) = method.flags(opts.budget);
+    let plan = method.plan(opts.budget, seed);
     let mut cmd = format!(
         "tilekit solve {} --via heuristic --construct {} --improve {} --time-limit {} --threads {} --seed {seed}",
         source_path(name),
         method.construct.name(),
-        match improve {
-            Improve::Lns => "lns",
-            _ => "none",
-        },
+        plan.improve.name(),
         opts.budget,
         opts.threads
     );
-    if let Some(t) = construct_time {
-        cmd.push_str(&format!(" --construct-time {t}"));
+    if let Construct::Beam { search, .. } | Construct::Dfs { search, .. } = &plan.construct
+        && let Some(t) = search.time
+    {
+        cmd.push_str(&format!(" --set search.time={}", t.as_secs_f64()));
     }
     if name == "EII" {
         cmd.push_str(" --fix 139@8,7,2");

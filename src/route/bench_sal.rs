@@ -9,7 +9,7 @@
 //! the backtracking limit, both as given (the paper's 1200–3600 s do not fit every machine).
 //! Every board is verified by the independent checker before it is counted.
 
-use super::edge_heuristic::{Construct, HeuristicFlags, Improve};
+use super::edge_heuristic::{Construct, ConstructKind, HeuristicPlan, Improve, ImproveKind};
 use super::{Error, Progress};
 use crate::heuristic::construct::RegionShape;
 use crate::puzzle::edge::EdgePuzzle;
@@ -102,7 +102,7 @@ pub struct SalOptions {
     /// Instances by name (`10x10`, …, `EII`); empty: all five.
     pub instances: Vec<String>,
     /// Starts: greedy and/or backtrack.
-    pub starts: Vec<Construct>,
+    pub starts: Vec<ConstructKind>,
     /// Region heights: 1 and/or 2 (whole-width bands, the paper's 1×n and 2×n).
     pub region_rows: Vec<usize>,
     /// Runs (seeds 1..=runs) per configuration.
@@ -215,29 +215,38 @@ pub fn run(
                         start.name(),
                         opts.runs
                     ));
-                    let flags = HeuristicFlags {
-                        construct: Some(start),
-                        region: Some(RegionShape {
-                            rows: h,
-                            cols: None,
-                        }),
-                        improve: Some(if opts.ls_time > 0.0 {
-                            Improve::Ls
-                        } else {
-                            Improve::None
-                        }),
-                        seed: Some(seed),
-                        backtrack_time: (start == Construct::Backtrack)
-                            .then_some(opts.backtrack_time),
+                    let region = RegionShape {
+                        rows: h,
+                        cols: None,
+                    };
+                    let construct = match start {
+                        ConstructKind::Backtrack => Construct::Backtrack {
+                            region,
+                            time: Some(Duration::from_secs_f64(opts.backtrack_time)),
+                        },
+                        ConstructKind::Greedy => Construct::Greedy { region },
+                        other => Construct::new(other),
+                    };
+                    let mut plan = HeuristicPlan::paper().construct_with(construct);
+                    plan.improve = if opts.ls_time > 0.0 {
                         // The budget is the measure here: the search keeps cycling (TA and RO
                         // sample afresh each cycle) until it is spent.
-                        patience: Some(usize::MAX),
-                        ls_time: (opts.ls_time > 0.0).then_some(opts.ls_time),
-                        ..HeuristicFlags::default()
+                        match Improve::new(ImproveKind::Ls) {
+                            Improve::Ls { params, .. } => Improve::Ls {
+                                params,
+                                patience: usize::MAX,
+                            },
+                            other => other,
+                        }
+                    } else {
+                        Improve::None
                     };
+                    plan.seed = seed;
+                    plan.ls_time =
+                        (opts.ls_time > 0.0).then(|| Duration::from_secs_f64(opts.ls_time));
                     let total = opts.construct_time
                         + opts.ls_time
-                        + if start == Construct::Backtrack {
+                        + if start == ConstructKind::Backtrack {
                             opts.backtrack_time
                         } else {
                             0.0
@@ -245,7 +254,7 @@ pub fn run(
                     let limits = Limits::new(Duration::from_secs_f64(total), opts.threads);
                     let rep = super::edge_heuristic::solve(
                         &p,
-                        &flags,
+                        &plan,
                         &opts.solver,
                         &registry,
                         &limits,
@@ -268,7 +277,7 @@ pub fn run(
                     improved.push((rep.matched().unwrap_or(0), rep.seconds));
                 }
                 let label = match start {
-                    Construct::Backtrack => "backtracking",
+                    ConstructKind::Backtrack => "backtracking",
                     other => other.name(),
                 };
                 let mut these = vec![row(inst.name, label, h, &built)];

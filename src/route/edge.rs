@@ -92,13 +92,16 @@ impl EdgeModel {
             EdgeModel::Maxsat => Route::Maxsat,
         }
     }
-    /// The solver used when `--solver` is not given.
-    pub fn default_solver(self) -> &'static str {
+    /// The solver used when none is named: for the MILP the registry's choice
+    /// ([`Registry::choose_milp`]); for the clique graph the embedded mcq, which proved META
+    /// 6×6 in 0.7 s where cliquer took 8.6 s, and 5×5 in under 0.01 s against 0.08 s
+    /// (`docs/results/edge-exact.md#the-embedded-clique-search`); varisat and rc2 for the rest.
+    pub fn default_solver(self, reg: &Registry) -> String {
         match self {
-            EdgeModel::Milp => "cbc",
-            EdgeModel::Clique => "cliquer",
-            EdgeModel::Sat => "varisat",
-            EdgeModel::Maxsat => "rc2",
+            EdgeModel::Milp => reg.choose_milp(),
+            EdgeModel::Clique => "mcq".into(),
+            EdgeModel::Sat => "varisat".into(),
+            EdgeModel::Maxsat => "rc2".into(),
         }
     }
     /// The formats this model is written in (a NEOS job carries the MILP).
@@ -503,8 +506,9 @@ fn fill(rep: &mut Report, a: Answer<Board>, size: [usize; 3]) {
 pub fn solve(p: &EdgePuzzle, req: &SolveRequest, progress: Progress<'_>) -> Result<Report, Error> {
     let started = Instant::now();
     let model = req.model()?;
-    let name = req.solver.as_deref().unwrap_or(model.default_solver());
     let reg = Registry::load(req.solvers_file.as_deref())?;
+    let chosen = model.default_solver(&reg);
+    let name = req.solver.as_deref().unwrap_or(&chosen);
     let mut rep = match model {
         EdgeModel::Milp => {
             let solver = reg.milp(name)?;
@@ -940,18 +944,84 @@ fn export_command(
     Ok(Exported::Written(counts))
 }
 
+/// Boards of at most this many cells go to the exact max-clique search when no route is
+/// named: the embedded mcq proves META 6×6 in 0.7 s, where 7×7 boards take 100 s or more
+/// and the search finds their perfect boards in seconds
+/// (`docs/results/edge-exact.md#the-embedded-clique-search`).
+pub const EXACT_CELLS: usize = 36;
+
+/// The route an edge puzzle takes when none is named: the route of the model or solver
+/// named, the heuristic when its choices or parameters are given, the MILP when its options
+/// are, else by size: the exact max-clique
+/// search up to [`EXACT_CELLS`] cells (it proves the optimum, perfect or not), the
+/// heuristic's recommended search above.
+fn choose_route(inst: &Instance, req: &family::SolveRequest) -> Result<Route, Error> {
+    if let Some(via) = req.via {
+        return Ok(via);
+    }
+    // A model names its route, and so does a solver of one kind of model.
+    if let Some(m) = req.model {
+        return Ok(EdgeModel::of(m)?.route());
+    }
+    if let Some(name) = &req.solver {
+        use crate::solve::registry::SolverKind;
+        let reg = Registry::load(req.solvers_file.as_deref())?;
+        match reg.kind_of(name) {
+            Some(SolverKind::Milp) if req.heuristic.is_empty() && req.settings.is_empty() => {
+                return Ok(Route::Milp);
+            }
+            Some(SolverKind::Sat) => return Ok(Route::Sat),
+            Some(SolverKind::Maxsat) => return Ok(Route::Maxsat),
+            Some(SolverKind::Clique) => return Ok(Route::Clique),
+            _ => {}
+        }
+    }
+    if !req.heuristic.is_empty() || !req.settings.is_empty() {
+        return Ok(Route::Heuristic);
+    }
+    if req.options.filter || req.options.fix_corner {
+        return Ok(Route::Milp);
+    }
+    let p = inst.parse(EdgePuzzle::parse)?;
+    Ok(if p.rows() * p.cols() <= EXACT_CELLS {
+        Route::Clique
+    } else {
+        Route::Heuristic
+    })
+}
+
 fn solve_command(
     inst: &Instance,
     req: &family::SolveRequest,
     progress: Progress<'_>,
 ) -> Result<Solved, Error> {
-    if req.via == Some(Route::Heuristic) {
+    let route = choose_route(inst, req)?;
+    if route == Route::Heuristic {
         return solve_heuristic(inst, req, progress);
     }
-    if let Some(flag) = req.heuristic.given().first() {
+    let chosen;
+    let req = if req.via.is_none() {
+        chosen = family::SolveRequest {
+            via: Some(route),
+            ..req.clone()
+        };
+        &chosen
+    } else {
+        req
+    };
+    if let Some(flag) = req
+        .given()
+        .into_iter()
+        .find(|f| HEURISTIC_FLAGS.contains(f))
+    {
         return Err(Error::Usage(format!("{flag} belongs to --via heuristic")));
     }
     FAMILY.check_flags(&req.given(), &["--filter", "--fix-corner"])?;
+    // The exact routes have no research parameters.
+    let route = req.via.unwrap_or(Route::Milp).name();
+    req.settings
+        .only(&[], &format!("the {route} route"))
+        .map_err(|e| Error::Usage(e.to_string()))?;
     let req = SolveRequest {
         via: req.via,
         model: req.model,
@@ -969,6 +1039,16 @@ fn solve_command(
         solution_text,
     })
 }
+
+/// The flags of `--via heuristic`'s own choices.
+const HEURISTIC_FLAGS: [&str; 6] = [
+    "--construct",
+    "--improve",
+    "--start",
+    "--seed",
+    "--fix",
+    "--no-fix",
+];
 
 /// `export --model region`: the region MILP of a rectangle of a partial board, as LP, MPS or
 /// GAMS (format from `--format` or `-o`'s extension; LP by default), every piece not on the
@@ -1042,8 +1122,7 @@ fn solve_heuristic(
     req: &family::SolveRequest,
     progress: Progress<'_>,
 ) -> Result<Solved, Error> {
-    let takes: Vec<&str> = req.heuristic.given();
-    FAMILY.check_flags(&req.given(), &takes)?;
+    FAMILY.check_flags(&req.given(), &HEURISTIC_FLAGS)?;
     if let Some(m) = req.model {
         return Err(Error::Usage(format!(
             "--model {} does not apply to --via heuristic: its regions are MILPs of their own",
@@ -1053,12 +1132,10 @@ fn solve_heuristic(
     super::check_limits(&req.limits)?;
     let p = inst.parse(EdgePuzzle::parse)?;
     let reg = Registry::load(req.solvers_file.as_deref())?;
-    let name = req
-        .solver
-        .as_deref()
-        .unwrap_or(EdgeModel::Milp.default_solver());
-    let report =
-        super::edge_heuristic::solve(&p, &req.heuristic, name, &reg, &req.limits, progress)?;
+    let chosen = EdgeModel::Milp.default_solver(&reg);
+    let name = req.solver.as_deref().unwrap_or(&chosen);
+    let plan = req.heuristic.plan(&p, req.preset, &req.settings)?;
+    let report = super::edge_heuristic::solve(&p, &plan, name, &reg, &req.limits, progress)?;
     let solution_text = report.board().map(|b| b.to_text_with_colours(&p));
     Ok(Solved {
         report,

@@ -5,26 +5,26 @@
 //! time and the step, and the final board is judged by the independent [`BoardChecker`]
 //! before it is reported.
 
+use super::params::{self, ParamError, Preset, Settings};
 use super::report::HeuristicStats;
 use super::{Details, Error, FamilyName, Progress, Report, Solution, Status};
 use crate::formulate::edge_region::RegionError;
 use crate::heuristic::construct::{self, Built, RegionShape};
 use crate::heuristic::core::{Core, ScanOrder};
 use crate::heuristic::dfs::{BreakSpec, DfsParams};
-use crate::heuristic::local::TraceRow;
+use crate::heuristic::local::{LsParams, TraceRow};
 use crate::heuristic::{Ctx, HeuristicError, Rng, matched};
 use crate::puzzle::edge::{Board, EdgePuzzle, Rotation};
 use crate::solve::registry::Registry;
 use crate::verify::Checker;
 use crate::verify::edge::BoardChecker;
 use std::path::PathBuf;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-/// How the first complete board is built (`--construct`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Construct {
+/// The constructions by name: what builds the first complete board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConstructKind {
     /// Algorithm 1: each region filled optimally in turn.
-    #[default]
     Greedy,
     /// Algorithm 2: perfect regions with backtracking, then greedy at its time limit.
     Backtrack,
@@ -36,30 +36,520 @@ pub enum Construct {
     Dfs,
 }
 
-impl Construct {
-    /// The name `--construct` takes.
+impl ConstructKind {
+    /// Every construction, in the order help lists them.
+    pub const ALL: [ConstructKind; 5] = [
+        ConstructKind::Greedy,
+        ConstructKind::Backtrack,
+        ConstructKind::Random,
+        ConstructKind::Beam,
+        ConstructKind::Dfs,
+    ];
+
+    /// The construction called `name`.
+    pub fn from_name(name: &str) -> Option<ConstructKind> {
+        ConstructKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// Its name.
     pub fn name(self) -> &'static str {
         match self {
-            Construct::Greedy => "greedy",
-            Construct::Backtrack => "backtrack",
-            Construct::Random => "random",
-            Construct::Beam => "beam",
-            Construct::Dfs => "dfs",
+            ConstructKind::Greedy => "greedy",
+            ConstructKind::Backtrack => "backtrack",
+            ConstructKind::Random => "random",
+            ConstructKind::Beam => "beam",
+            ConstructKind::Dfs => "dfs",
         }
     }
 }
 
-/// What follows the construction (`--improve`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Improve {
+/// What the beam and the DFS share.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchParams {
+    /// The order cells are filled in (`search.scan`).
+    pub scan: ScanOrder,
+    /// Rank children by matched seams less the colour-supply penalty (`search.lookahead`).
+    pub lookahead: bool,
+    /// The construction's own budget (`search.time`); `None`: the whole time limit without
+    /// an improvement, half of it with one.
+    pub time: Option<Duration>,
+}
+
+impl Default for SearchParams {
+    fn default() -> Self {
+        SearchParams {
+            scan: ScanOrder::Comb(usize::MAX),
+            lookahead: false,
+            time: None,
+        }
+    }
+}
+
+/// How the first complete board is built, each way with its own parameters: a parameter of
+/// another construction cannot be given to it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Construct {
+    /// Algorithm 1 over regions of this shape (`greedy.region`).
+    Greedy {
+        /// The region shape.
+        region: RegionShape,
+    },
+    /// Algorithm 2 over regions of this shape, greedy after `time` (`backtrack.time`;
+    /// `None`: half the time limit).
+    Backtrack {
+        /// The region shape.
+        region: RegionShape,
+        /// Its own limit.
+        time: Option<Duration>,
+    },
+    /// A random legal board.
+    Random,
+    /// Beam search: one pass of `width` (`beam.width`), or passes of doubling width from
+    /// 1024 while the time lasts.
+    Beam {
+        /// One pass of this width.
+        width: Option<usize>,
+        /// Scan order, look-ahead, budget.
+        search: SearchParams,
+    },
+    /// Late-break depth-first search with restarts.
+    Dfs {
+        /// The mismatch budget (`dfs.breaks`; `None`: [`BreakSpec::default_for`]).
+        breaks: Option<BreakSpec>,
+        /// Placements per restart (`dfs.node_cap`).
+        node_cap: u64,
+        /// Restarts in all (`dfs.restarts`; `None`: until the time is up).
+        restarts: Option<u64>,
+        /// Scan order, look-ahead, budget.
+        search: SearchParams,
+    },
+    /// No construction: this complete board (a board file in any format tilekit reads).
+    Start(PathBuf),
+}
+
+impl Construct {
+    /// `kind` with its parameters at their defaults.
+    pub fn new(kind: ConstructKind) -> Construct {
+        match kind {
+            ConstructKind::Greedy => Construct::Greedy {
+                region: RegionShape::ROW,
+            },
+            ConstructKind::Backtrack => Construct::Backtrack {
+                region: RegionShape::ROW,
+                time: None,
+            },
+            ConstructKind::Random => Construct::Random,
+            ConstructKind::Beam => Construct::Beam {
+                width: None,
+                search: SearchParams::default(),
+            },
+            ConstructKind::Dfs => Construct::Dfs {
+                breaks: None,
+                node_cap: 20_000_000,
+                restarts: None,
+                search: SearchParams::default(),
+            },
+        }
+    }
+
+    /// Its name, as reports give it (`start` for a given board).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Construct::Greedy { .. } => "greedy",
+            Construct::Backtrack { .. } => "backtrack",
+            Construct::Random => "random",
+            Construct::Beam { .. } => "beam",
+            Construct::Dfs { .. } => "dfs",
+            Construct::Start(_) => "start",
+        }
+    }
+
+    /// The search constructions' shared settings.
+    fn search(&self) -> Option<&SearchParams> {
+        match self {
+            Construct::Beam { search, .. } | Construct::Dfs { search, .. } => Some(search),
+            _ => None,
+        }
+    }
+
+    /// The region shape of the paper's constructions (1×n for the others' reports).
+    fn region(&self) -> RegionShape {
+        match self {
+            Construct::Greedy { region } | Construct::Backtrack { region, .. } => *region,
+            _ => RegionShape::ROW,
+        }
+    }
+
+    /// Apply one parameter of this construction.
+    fn set(&mut self, key: &str, value: &str) -> Result<(), ParamError> {
+        let this = self.name();
+        let not_used = || ParamError::NotUsed {
+            key: key.to_string(),
+            tunes: params::group_words(key),
+            this: format!("the {this} construction"),
+        };
+        match (self, key) {
+            (
+                Construct::Greedy { region } | Construct::Backtrack { region, .. },
+                "greedy.region",
+            ) => {
+                *region = RegionShape::parse(value).map_err(|_| ParamError::value(key, value))?;
+            }
+            (Construct::Backtrack { time, .. }, "backtrack.time") => {
+                *time = Some(params::parse_seconds(key, value)?);
+            }
+            (Construct::Beam { width, .. }, "beam.width") => {
+                *width = Some(params::parse_count(key, value)?);
+            }
+            (Construct::Dfs { breaks, .. }, "dfs.breaks") => {
+                *breaks = Some(BreakSpec::parse(value).map_err(|_| ParamError::value(key, value))?);
+            }
+            (Construct::Dfs { node_cap, .. }, "dfs.node_cap") => {
+                *node_cap = params::parse_count(key, value)?;
+            }
+            (Construct::Dfs { restarts, .. }, "dfs.restarts") => {
+                *restarts = Some(params::parse_count(key, value)?);
+            }
+            (Construct::Beam { search, .. } | Construct::Dfs { search, .. }, _)
+                if key.starts_with("search.") =>
+            {
+                match key {
+                    "search.scan" => {
+                        search.scan =
+                            ScanOrder::parse(value).map_err(|_| ParamError::value(key, value))?
+                    }
+                    "search.lookahead" => search.lookahead = params::parse_bool(key, value)?,
+                    "search.time" => search.time = Some(params::parse_seconds(key, value)?),
+                    _ => return Err(ParamError::Unknown { key: key.into() }),
+                }
+            }
+            _ => return Err(not_used()),
+        }
+        Ok(())
+    }
+}
+
+/// The improvements by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ImproveKind {
     /// The multi-neighbourhood local search.
-    #[default]
     Ls,
-    /// Large-neighbourhood search: windows destroyed and rebuilt by a beam
-    /// ([`crate::heuristic::lns`]).
+    /// Large-neighbourhood search.
     Lns,
+    /// None: the constructed board is the answer.
+    None,
+}
+
+impl ImproveKind {
+    /// Every improvement, in the order help lists them.
+    pub const ALL: [ImproveKind; 3] = [ImproveKind::Ls, ImproveKind::Lns, ImproveKind::None];
+
+    /// Its name.
+    pub fn name(self) -> &'static str {
+        match self {
+            ImproveKind::Ls => "ls",
+            ImproveKind::Lns => "lns",
+            ImproveKind::None => "none",
+        }
+    }
+
+    /// The improvement called `name`.
+    pub fn from_name(name: &str) -> Option<ImproveKind> {
+        ImproveKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+}
+
+/// What follows the construction, with its own parameters.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Improve {
     /// Nothing: the constructed board is the answer.
     None,
+    /// Salassa et al.'s multi-neighbourhood local search (`ls.*`; their Table 2 by
+    /// default), stopping after `patience` whole cycles without a gain.
+    Ls {
+        /// TA, RO and TSR settings.
+        params: LsParams,
+        /// Cycles without a gain before it stops (`ls.patience`).
+        patience: usize,
+    },
+    /// Large-neighbourhood search: windows destroyed and rebuilt by a beam
+    /// ([`crate::heuristic::lns`]).
+    Lns {
+        /// The rebuild's beam width (`lns.width`).
+        width: usize,
+        /// Rebuilds in all (`lns.iterations`; `None`: until the time is up).
+        iterations: Option<u64>,
+        /// The share of repairs made by assignment, 0 to 1 (`lns.assign`).
+        assign: f64,
+    },
+}
+
+impl Improve {
+    /// `kind` with its parameters at their defaults.
+    pub fn new(kind: ImproveKind) -> Improve {
+        match kind {
+            ImproveKind::None => Improve::None,
+            ImproveKind::Ls => Improve::Ls {
+                params: LsParams::default(),
+                patience: 1,
+            },
+            ImproveKind::Lns => Improve::Lns {
+                width: 128,
+                iterations: None,
+                assign: 0.5,
+            },
+        }
+    }
+
+    /// Its name, as reports and traces give it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Improve::None => "none",
+            Improve::Ls { .. } => "ls",
+            Improve::Lns { .. } => "lns",
+        }
+    }
+
+    /// The improvement a construction gets when none is asked for: the search
+    /// constructions' boards are past what the paper's local search improves, and the LNS
+    /// rarely improves one within a minute, so they keep the whole time; a given board is
+    /// there to be improved, by the LNS; the paper's constructions get the paper's search.
+    pub fn after(construct: &Construct) -> Improve {
+        Improve::new(match construct {
+            Construct::Beam { .. } | Construct::Dfs { .. } => ImproveKind::None,
+            Construct::Start(_) => ImproveKind::Lns,
+            _ => ImproveKind::Ls,
+        })
+    }
+
+    /// Apply one parameter of this improvement.
+    fn set(&mut self, key: &str, value: &str) -> Result<(), ParamError> {
+        let this = self.name();
+        match (self, key) {
+            (Improve::Ls { params: lp, .. }, "ls.ta_k") => {
+                lp.ta_k = Some(params::parse_count(key, value)?)
+            }
+            (Improve::Ls { params: lp, .. }, "ls.ta_n") => {
+                lp.ta_n = Some(params::parse_count(key, value)?)
+            }
+            (Improve::Ls { params: lp, .. }, "ls.clique_window") => {
+                lp.clique_window =
+                    Some(parse_window(value).ok_or_else(|| ParamError::value(key, value))?)
+            }
+            (Improve::Ls { params: lp, .. }, "ls.clique_n") => {
+                lp.clique_n = Some(params::parse_count(key, value)?)
+            }
+            (Improve::Ls { params: lp, .. }, "ls.tsr_first") => {
+                lp.tsr_first = params::parse_bool(key, value)?
+            }
+            (Improve::Ls { patience, .. }, "ls.patience") => {
+                *patience = params::parse_count(key, value)?
+            }
+            (Improve::Lns { width, .. }, "lns.width") => *width = params::parse_count(key, value)?,
+            (Improve::Lns { iterations, .. }, "lns.iterations") => {
+                *iterations = Some(params::parse_count(key, value)?)
+            }
+            (Improve::Lns { assign, .. }, "lns.assign") => {
+                let v: f64 = params::parse(key, value)?;
+                if !(0.0..=1.0).contains(&v) {
+                    return Err(ParamError::value(key, value));
+                }
+                *assign = v;
+            }
+            _ => {
+                return Err(ParamError::NotUsed {
+                    key: key.to_string(),
+                    tunes: params::group_words(key),
+                    this: format!("the improvement {this}"),
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `WxH` (Clique.W × Clique.H), both at least 1.
+fn parse_window(s: &str) -> Option<(usize, usize)> {
+    let (w, h) = s.split_once(['x', '×'])?;
+    let (w, h) = (w.trim().parse().ok()?, h.trim().parse().ok()?);
+    (w >= 1 && h >= 1).then_some((w, h))
+}
+
+/// A whole heuristic run: how the first board is built, what improves it, the seed, the
+/// pieces fixed first. Each construction and improvement carries its own parameters, so a
+/// plan with a parameter of a method it does not run cannot be built.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HeuristicPlan {
+    /// The construction.
+    pub construct: Construct,
+    /// The improvement.
+    pub improve: Improve,
+    /// The seed of every random choice. Same seed and solver, same board.
+    pub seed: u64,
+    /// Pieces fixed before anything is built.
+    pub fixes: Vec<Fix>,
+    /// Fix the official Eternity II starter piece when the instance is the official set
+    /// (recognised by content) and no piece is fixed otherwise.
+    pub starter: bool,
+    /// The local search's own budget after the construction (`None`: the rest of the time
+    /// limit); `bench sal` gives each run the paper's budget, scaled.
+    pub ls_time: Option<Duration>,
+    /// Where the best board so far is kept, rewritten on every improvement.
+    pub best_so_far: Option<PathBuf>,
+}
+
+impl HeuristicPlan {
+    /// Boards of at most this many cells are searched depth first, larger ones by the beam.
+    pub const DFS_CELLS: usize = 100;
+
+    /// The measured best for `p`: the late-break DFS on boards of up to
+    /// [`Self::DFS_CELLS`] cells, beam search above, each for the whole time limit with
+    /// nothing after it, and the official starter piece fixed on the official set. In a
+    /// minute on two threads the DFS gives 176 on META 10×10 (the beam 174) and finds
+    /// planted 7×7 boards in seconds; the beam gives 460 on Eternity II (the DFS 457) and
+    /// ties or wins from 12×12 up; Salassa et al.'s construction and local search give
+    /// 443–448, and the LNS adds nothing within the minute
+    /// (`docs/results/edge-heuristics.md#best-per-method`).
+    pub fn recommended(p: &EdgePuzzle) -> HeuristicPlan {
+        let kind = if p.rows() * p.cols() <= Self::DFS_CELLS {
+            ConstructKind::Dfs
+        } else {
+            ConstructKind::Beam
+        };
+        let construct = Construct::new(kind);
+        HeuristicPlan {
+            improve: Improve::after(&construct),
+            construct,
+            seed: 1,
+            fixes: Vec::new(),
+            starter: true,
+            ls_time: None,
+            best_so_far: None,
+        }
+    }
+
+    /// Salassa et al.'s: greedy 1×n region MILPs, then their local search with their
+    /// Table 2; nothing fixed.
+    pub fn paper() -> HeuristicPlan {
+        let construct = Construct::new(ConstructKind::Greedy);
+        HeuristicPlan {
+            improve: Improve::after(&construct),
+            construct,
+            seed: 1,
+            fixes: Vec::new(),
+            starter: false,
+            ls_time: None,
+            best_so_far: None,
+        }
+    }
+
+    /// The plan of `preset` for `p` (the native search's preset changes nothing here).
+    pub fn of(preset: Preset, p: &EdgePuzzle) -> HeuristicPlan {
+        match preset {
+            Preset::Paper => HeuristicPlan::paper(),
+            Preset::Recommended | Preset::FewestNodes => HeuristicPlan::recommended(p),
+        }
+    }
+
+    /// Build the first board with `construct` instead, its improvement the one it gets by
+    /// default.
+    pub fn construct_with(mut self, construct: Construct) -> HeuristicPlan {
+        self.improve = Improve::after(&construct);
+        self.construct = construct;
+        self
+    }
+
+    /// Apply the parameters in `settings` that tune a construction or an improvement, in
+    /// order; refuse those of a construction or improvement this plan does not run.
+    pub fn apply(&mut self, settings: &Settings) -> Result<(), ParamError> {
+        for (key, value) in settings.iter() {
+            let construction = ["greedy.", "backtrack.", "beam.", "search.", "dfs."]
+                .iter()
+                .any(|g| key.starts_with(g));
+            if construction {
+                self.construct.set(key, value)?;
+            } else if key.starts_with("ls.") || key.starts_with("lns.") {
+                self.improve.set(key, value)?;
+            } else {
+                return Err(ParamError::NotUsed {
+                    key: key.to_string(),
+                    tunes: params::group_words(key),
+                    this: "the edge-matching heuristic".into(),
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// What a run of the heuristic is asked for beside its research parameters: the
+/// construction or a start board, the improvement, the seed, the pieces fixed, and where the
+/// best board so far is kept; `None` and empty leave the preset's choice.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct HeuristicChoice {
+    /// How the first board is built.
+    pub construct: Option<ConstructKind>,
+    /// What improves it.
+    pub improve: Option<ImproveKind>,
+    /// A complete board to improve instead of building one.
+    pub start: Option<PathBuf>,
+    /// The seed.
+    pub seed: Option<u64>,
+    /// Pieces fixed first.
+    pub fixes: Vec<Fix>,
+    /// `Some(false)`: never fix the official Eternity II starter by itself.
+    pub starter: Option<bool>,
+    /// Where the best board so far is kept, rewritten on every improvement.
+    pub best_so_far: Option<PathBuf>,
+}
+
+impl HeuristicChoice {
+    /// True when nothing is chosen (the preset decides everything).
+    pub fn is_empty(&self) -> bool {
+        *self
+            == HeuristicChoice {
+                best_so_far: self.best_so_far.clone(),
+                ..HeuristicChoice::default()
+            }
+    }
+
+    /// The plan for `p`: `preset`'s, with these choices, then `settings` applied in order.
+    pub fn plan(
+        &self,
+        p: &EdgePuzzle,
+        preset: Preset,
+        settings: &Settings,
+    ) -> Result<HeuristicPlan, Error> {
+        let mut plan = HeuristicPlan::of(preset, p);
+        match (&self.start, self.construct) {
+            (Some(path), Some(kind)) => {
+                return Err(Error::Usage(format!(
+                    "the {} construction builds a first board, and the start board {} is one: choose one of them",
+                    kind.name(),
+                    path.display()
+                )));
+            }
+            (Some(path), None) => plan = plan.construct_with(Construct::Start(path.clone())),
+            (None, Some(kind)) => plan = plan.construct_with(Construct::new(kind)),
+            (None, None) => {}
+        }
+        if let Some(kind) = self.improve {
+            plan.improve = Improve::new(kind);
+        }
+        if let Some(seed) = self.seed {
+            plan.seed = seed;
+        }
+        if !self.fixes.is_empty() {
+            plan.fixes = self.fixes.clone();
+        }
+        if let Some(on) = self.starter {
+            plan.starter = on;
+        }
+        plan.best_so_far = self.best_so_far.clone();
+        plan.apply(settings)
+            .map_err(|e| Error::Usage(e.to_string()))?;
+        Ok(plan)
+    }
 }
 
 /// A piece fixed before anything is built (`--fix PIECE@ROW,COL,ROT`, 0-based cell as in
@@ -102,107 +592,6 @@ impl Fix {
     }
 }
 
-/// The heuristic route's flags; `None` is the default (the paper's Table 2 for the local
-/// search).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct HeuristicFlags {
-    /// `--construct`.
-    pub construct: Option<Construct>,
-    /// `--region RxC` (default 1xn).
-    pub region: Option<RegionShape>,
-    /// `--improve`.
-    pub improve: Option<Improve>,
-    /// `--seed` (default 1).
-    pub seed: Option<u64>,
-    /// `--fix`, any number.
-    pub fixes: Vec<Fix>,
-    /// `--backtrack-time SECS`: the backtracking heuristic's own limit (default: half the
-    /// time limit), after which it goes greedy.
-    pub backtrack_time: Option<f64>,
-    /// `--ta-k` (TA.K, default 16).
-    pub ta_k: Option<usize>,
-    /// `--ta-n` (TA.N, default 1000).
-    pub ta_n: Option<usize>,
-    /// `--clique-window WxH` (Clique.W × Clique.H, default 6x6).
-    pub clique_window: Option<(usize, usize)>,
-    /// `--clique-n` (Clique.N, default 10).
-    pub clique_n: Option<usize>,
-    /// `--tsr-first`: Tiles Swap and Rotation takes the first improvement, not the best.
-    pub tsr_first: bool,
-    /// `--patience N`: whole local-search cycles without gain before it stops (default 1, the
-    /// paper's local optimum).
-    pub patience: Option<usize>,
-    /// The local search's own budget in seconds after the construction (default: the rest of
-    /// the time limit); `bench sal` gives each run the paper's budget, scaled.
-    pub ls_time: Option<f64>,
-    /// Where the best board so far is kept (`-o`), rewritten on every improvement.
-    pub best_so_far: Option<PathBuf>,
-    /// `--beam-width K`: one beam pass of this width (default: passes of doubling width
-    /// from 1024 while the time lasts).
-    pub beam_width: Option<usize>,
-    /// `--scan ORDER` for beam and dfs (default `comb`).
-    pub scan: Option<ScanOrder>,
-    /// `--breaks N|D:B,…`: the DFS's mismatch budget (default [`BreakSpec::default_for`]).
-    pub breaks: Option<BreakSpec>,
-    /// `--node-cap N`: placements per DFS restart (default 20 million).
-    pub node_cap: Option<u64>,
-    /// `--restarts N`: DFS restarts in all (default: until the time is up). With one thread,
-    /// a run is then a function of its seed.
-    pub restarts: Option<u64>,
-    /// `--construct-time SECS`: the search constructors' own budget (default: the whole time
-    /// limit with `--improve none`, half of it otherwise).
-    pub construct_time: Option<f64>,
-    /// `--lns-width K`: the beam width of a large-neighbourhood rebuild (default 128).
-    pub lns_width: Option<usize>,
-    /// `--lns-iterations N`: rebuilds in all (default: until the time is up).
-    pub lns_iterations: Option<u64>,
-    /// `--lns-assign SHARE`: the share of LNS repairs made by an exact assignment of
-    /// non-adjacent cells, the rest by window rebuilds (default 0.5).
-    pub lns_assign: Option<f64>,
-    /// `--lookahead`: the beam ranks children by matched seams less the colour-supply
-    /// penalty ([`crate::heuristic::beam`]).
-    pub lookahead: bool,
-    /// `--start FILE`: improve this complete board instead of constructing one (its own
-    /// file, in any board format tilekit reads).
-    pub start: Option<PathBuf>,
-}
-
-impl HeuristicFlags {
-    /// The flags given, by name (for refusing them on other routes).
-    pub fn given(&self) -> Vec<&'static str> {
-        let mut g = Vec::new();
-        let mut add = |set: bool, name| {
-            if set {
-                g.push(name);
-            }
-        };
-        add(self.construct.is_some(), "--construct");
-        add(self.region.is_some(), "--region");
-        add(self.improve.is_some(), "--improve");
-        add(self.seed.is_some(), "--seed");
-        add(!self.fixes.is_empty(), "--fix");
-        add(self.backtrack_time.is_some(), "--backtrack-time");
-        add(self.ta_k.is_some(), "--ta-k");
-        add(self.ta_n.is_some(), "--ta-n");
-        add(self.clique_window.is_some(), "--clique-window");
-        add(self.clique_n.is_some(), "--clique-n");
-        add(self.tsr_first, "--tsr-first");
-        add(self.patience.is_some(), "--patience");
-        add(self.beam_width.is_some(), "--beam-width");
-        add(self.scan.is_some(), "--scan");
-        add(self.breaks.is_some(), "--breaks");
-        add(self.node_cap.is_some(), "--node-cap");
-        add(self.restarts.is_some(), "--restarts");
-        add(self.construct_time.is_some(), "--construct-time");
-        add(self.lns_width.is_some(), "--lns-width");
-        add(self.lns_iterations.is_some(), "--lns-iterations");
-        add(self.lns_assign.is_some(), "--lns-assign");
-        add(self.start.is_some(), "--start");
-        add(self.lookahead, "--lookahead");
-        g
-    }
-}
-
 /// The board of `--start FILE`, checked before any search sees it: complete, every piece
 /// once, the rim rule kept, and every `--fix` piece where the flag puts it.
 fn given_board(p: &EdgePuzzle, path: &std::path::Path, fixed: &Board) -> Result<Built, Error> {
@@ -211,7 +600,7 @@ fn given_board(p: &EdgePuzzle, path: &std::path::Path, fixed: &Board) -> Result<
     let sc = crate::puzzle::edge::score(p, &board);
     if sc.empty > 0 || sc.rim_faults > 0 || sc.repeats > 0 {
         return Err(Error::Usage(format!(
-            "{}: --start needs a complete legal board; this one has {} empty cell(s), {} rim fault(s) and {} repeated piece(s)",
+            "{}: the start board must be complete and legal; this one has {} empty cell(s), {} rim fault(s) and {} repeated piece(s)",
             path.display(),
             sc.empty,
             sc.rim_faults,
@@ -222,7 +611,7 @@ fn given_board(p: &EdgePuzzle, path: &std::path::Path, fixed: &Board) -> Result<
         if want.is_some() && board.cells[cell] != *want {
             let (id, rot) = want.expect("checked");
             return Err(Error::Usage(format!(
-                "{}: --fix {}@{},{},{} is not on the start board (its cell holds {})",
+                "{}: the fixed piece {}@{},{},{} is not on the start board (its cell holds {})",
                 path.display(),
                 id,
                 cell / p.cols(),
@@ -251,7 +640,7 @@ fn fixed_board(p: &EdgePuzzle, fixes: &[Fix]) -> Result<Board, Error> {
     let mut board = Board::empty(p.rows(), p.cols());
     let mut used = std::collections::BTreeSet::new();
     for f in fixes {
-        let what = format!("--fix {}@{},{},{}", f.piece, f.row, f.col, f.rot);
+        let what = format!("fixed piece {}@{},{},{}", f.piece, f.row, f.col, f.rot);
         if p.piece(f.piece).is_none() {
             return Err(Error::Usage(format!(
                 "{what}: the puzzle has no piece {} (pieces are numbered 1 to {})",
@@ -297,10 +686,60 @@ fn heuristic_error(e: HeuristicError) -> Error {
     }
 }
 
-/// Run the heuristic on `p` with the MILP solver `solver_name` of the registry.
+/// The official Eternity II starter: piece 139 of the official set, at row 8, column 7,
+/// turned twice.
+pub const STARTER: Fix = Fix {
+    piece: 139,
+    row: 8,
+    col: 7,
+    rot: 2,
+};
+
+/// The official set, for recognising it by content.
+const OFFICIAL_ETERNITY2: &str = include_str!("../../models/edge-matching/eternity2/e2pieces.txt");
+
+/// The starter piece of `p` when `p` is the official Eternity II set, its pieces in any order
+/// and any listed rotation: `p`'s own piece, turned to show the official starter's colours
+/// in the starter's cell. (No two pieces of the official set look alike, nor does any piece
+/// look the same turned, so that piece and turn are unique.)
+pub fn official_starter(p: &EdgePuzzle) -> Option<Fix> {
+    if (p.rows(), p.cols()) != (16, 16) {
+        return None;
+    }
+    let official = EdgePuzzle::parse(OFFICIAL_ETERNITY2, "e2pieces.txt").ok()?;
+    let canonical = |c: &crate::puzzle::edge::Piece| {
+        Rotation::ALL
+            .iter()
+            .map(|&r| c.placed(r))
+            .min()
+            .expect("four rotations")
+    };
+    let mut mine: Vec<[u16; 4]> = p.pieces().iter().map(canonical).collect();
+    let mut theirs: Vec<[u16; 4]> = official.pieces().iter().map(canonical).collect();
+    mine.sort_unstable();
+    theirs.sort_unstable();
+    if mine != theirs {
+        return None;
+    }
+    let rot = Rotation::new(STARTER.rot).expect("a quarter-turn count");
+    let want = official.piece(STARTER.piece)?.placed(rot);
+    p.pieces().iter().find_map(|pc| {
+        Rotation::ALL
+            .into_iter()
+            .find(|&r| pc.placed(r) == want)
+            .map(|r| Fix {
+                piece: pc.id,
+                rot: r.turns(),
+                ..STARTER
+            })
+    })
+}
+
+/// Run `plan` on `p` with the MILP solver `solver_name` of the registry (the paper's
+/// constructions and local search solve region MILPs with it).
 pub fn solve(
     p: &EdgePuzzle,
-    flags: &HeuristicFlags,
+    plan: &HeuristicPlan,
     solver_name: &str,
     registry: &Registry,
     limits: &crate::solve::Limits,
@@ -308,99 +747,33 @@ pub fn solve(
 ) -> Result<Report, Error> {
     let started = Instant::now();
     let solver = registry.milp(solver_name)?;
-    let start = fixed_board(p, &flags.fixes)?;
-    let frozen: Vec<bool> = start.cells.iter().map(Option::is_some).collect();
-    let construct = flags.construct.unwrap_or_default();
-    let searching = matches!(construct, Construct::Beam | Construct::Dfs);
-    // The search constructors' boards are past what the paper's local search improves, and
-    // the LNS rarely improves one of a 60-s run (README): they get the whole time by default,
-    // and `--improve lns` is asked for. A `--start` board is there to be improved.
-    let improve = flags.improve.unwrap_or(if flags.start.is_some() {
-        Improve::Lns
-    } else if searching {
-        Improve::None
-    } else {
-        Improve::Ls
-    });
-    // A flag of the construction beside `--start`, which gives the first board instead.
-    let with_start = |flag: &str| -> Result<(), Error> {
-        match &flags.start {
-            Some(path) => Err(Error::Usage(format!(
-                "{flag} builds a first board, and --start {} gives one: use one or the other",
-                path.display()
-            ))),
-            None => Ok(()),
-        }
+    // The official starter, fixed when nothing else is and the instance is the official set.
+    let starter = (plan.starter && plan.fixes.is_empty())
+        .then(|| official_starter(p))
+        .flatten();
+    let fixes: Vec<Fix> = match starter {
+        Some(f) => vec![f],
+        None => plan.fixes.clone(),
     };
-    if flags.construct.is_some() {
-        with_start("--construct")?;
+    if let Some(f) = starter {
+        super::notice(
+            progress,
+            &format!(
+                "the official Eternity II set: its starter piece {} is fixed at row {}, column {}, turned {} (recognised by content)",
+                f.piece, f.row, f.col, f.rot
+            ),
+        );
     }
-    for (given, flag, applies) in [
-        (
-            flags.beam_width.is_some(),
-            "--beam-width",
-            construct == Construct::Beam,
-        ),
-        (
-            flags.breaks.is_some(),
-            "--breaks",
-            construct == Construct::Dfs,
-        ),
-        (
-            flags.node_cap.is_some(),
-            "--node-cap",
-            construct == Construct::Dfs,
-        ),
-        (
-            flags.restarts.is_some(),
-            "--restarts",
-            construct == Construct::Dfs,
-        ),
-        (flags.scan.is_some(), "--scan", searching),
-        (flags.lookahead, "--lookahead", searching),
-        (
-            flags.construct_time.is_some(),
-            "--construct-time",
-            searching,
-        ),
-        (flags.region.is_some(), "--region", !searching),
-        (
-            flags.backtrack_time.is_some(),
-            "--backtrack-time",
-            construct == Construct::Backtrack,
-        ),
-    ] {
-        if given {
-            with_start(flag)?;
-        }
-        if given && !applies {
-            return Err(Error::Usage(format!(
-                "{flag} does not apply to --construct {}",
-                construct.name()
-            )));
-        }
-    }
-    if let Some(share) = flags.lns_assign
-        && !(0.0..=1.0).contains(&share)
-    {
-        return Err(Error::Usage(format!(
-            "--lns-assign is the share of repairs made by assignment, from 0 to 1, not {share}"
-        )));
-    }
-    for (given, flag) in [
-        (flags.lns_width.is_some(), "--lns-width"),
-        (flags.lns_iterations.is_some(), "--lns-iterations"),
-        (flags.lns_assign.is_some(), "--lns-assign"),
-    ] {
-        if given && improve != Improve::Lns {
-            return Err(Error::Usage(format!("{flag} belongs to --improve lns")));
-        }
-    }
-    let shape = flags.region.unwrap_or(RegionShape::ROW);
+    let start = fixed_board(p, &fixes)?;
+    let frozen: Vec<bool> = start.cells.iter().map(Option::is_some).collect();
+    let construct = &plan.construct;
+    let improve = &plan.improve;
+    let searching = construct.search().is_some();
+    let shape = construct.region();
     let mut ctx = Ctx {
         puzzle: p,
         milp: &*solver,
-        rng: Rng::new(flags.seed.unwrap_or(1)),
+        rng: Rng::new(plan.seed),
         deadline: started + limits.time,
         threads: limits.threads,
         progress,
@@ -410,7 +783,7 @@ pub fn solve(
     let mut search_detail = String::new();
     let mut best_written = 0usize;
     let mut keep = |board: &Board, score: usize| -> Result<(), Error> {
-        if let Some(path) = &flags.best_so_far
+        if let Some(path) = &plan.best_so_far
             && (score > best_written || best_written == 0)
         {
             super::output::write_to(Some(path), board.to_text_with_colours(p).as_bytes())?;
@@ -427,29 +800,23 @@ pub fn solve(
         Ok(())
     };
     let built = match construct {
-        _ if flags.start.is_some() => {
-            let path = flags.start.as_deref().expect("checked");
-            Ok(given_board(p, path, &start)?)
-        }
-        Construct::Greedy => construct::greedy(&mut ctx, shape, start),
-        Construct::Backtrack => {
-            let limit = match flags.backtrack_time {
-                Some(t) => super::seconds("--backtrack-time", t)?,
-                None => limits.time / 2,
-            };
-            construct::backtracking(&mut ctx, shape, limit, start)
+        Construct::Start(path) => Ok(given_board(p, path, &start)?),
+        Construct::Greedy { region } => construct::greedy(&mut ctx, *region, start),
+        Construct::Backtrack { region, time } => {
+            let limit = time.unwrap_or(limits.time / 2);
+            construct::backtracking(&mut ctx, *region, limit, start)
         }
         Construct::Random => Ok(construct::random(&mut ctx, start)),
-        Construct::Beam | Construct::Dfs => {
-            let budget = match flags.construct_time {
-                Some(t) => super::seconds("--construct-time", t)?,
-                None if improve == Improve::None => limits.time,
+        Construct::Beam { search, .. } | Construct::Dfs { search, .. } => {
+            let budget = match search.time {
+                Some(t) => t,
+                None if *improve == Improve::None => limits.time,
                 None => limits.time / 2,
             };
             let (built, detail, steps) = search_construct(
                 p,
-                flags,
                 construct,
+                plan.seed,
                 start,
                 (started, (started + budget).min(ctx.deadline)),
                 limits.threads.max(1) as usize,
@@ -467,11 +834,8 @@ pub fn solve(
     }
     .map_err(heuristic_error)?;
     // What the report calls the first board's origin.
-    let origin = if flags.start.is_some() {
-        "start"
-    } else {
-        construct.name()
-    };
+    let origin = construct.name();
+    let given = matches!(construct, Construct::Start(_));
     let mut board = built.board.clone();
     let constructed = matched(p, &board);
     // The search constructors traced their own improvements; the others get one row.
@@ -483,89 +847,87 @@ pub fn solve(
         });
     }
     keep(&board, constructed)?;
-    if let Some(t) = flags.ls_time {
-        ctx.deadline = ctx
-            .deadline
-            .min(Instant::now() + super::seconds("the local search's budget", t)?);
+    if let Some(t) = plan.ls_time {
+        ctx.deadline = ctx.deadline.min(Instant::now() + t);
     }
-    if improve == Improve::Ls {
-        let mut hoods =
-            crate::heuristic::local::paper_neighbourhoods(&crate::heuristic::local::LsParams {
-                ta_k: flags.ta_k,
-                ta_n: flags.ta_n,
-                clique_window: flags.clique_window,
-                clique_n: flags.clique_n,
-                tsr_first: flags.tsr_first,
-            });
-        let mut failed: Option<Error> = None;
-        crate::heuristic::local::local_search(
-            &mut ctx,
-            &mut board,
-            &mut hoods,
-            flags.patience.unwrap_or(1),
-            started,
-            &mut trace,
-            &mut |b, s| {
-                if failed.is_none()
-                    && let Err(e) = keep(b, s)
-                {
-                    failed = Some(e);
-                }
-            },
-        )
-        .map_err(heuristic_error)?;
-        if let Some(e) = failed {
-            return Err(e);
+    match improve {
+        Improve::None => {}
+        Improve::Ls { params, patience } => {
+            let mut hoods = crate::heuristic::local::paper_neighbourhoods(params);
+            let mut failed: Option<Error> = None;
+            crate::heuristic::local::local_search(
+                &mut ctx,
+                &mut board,
+                &mut hoods,
+                *patience,
+                started,
+                &mut trace,
+                &mut |b, s| {
+                    if failed.is_none()
+                        && let Err(e) = keep(b, s)
+                    {
+                        failed = Some(e);
+                    }
+                },
+            )
+            .map_err(heuristic_error)?;
+            if let Some(e) = failed {
+                return Err(e);
+            }
         }
-    }
-    if improve == Improve::Lns {
-        let core = Core::new(p, &fixed_board(p, &flags.fixes)?).map_err(Error::Usage)?;
-        let cells = Core::indices(&board);
-        let params = crate::heuristic::lns::LnsParams {
-            width: flags.lns_width.unwrap_or(128).max(1),
-            iterations: flags.lns_iterations,
-            assign_share: flags.lns_assign.unwrap_or(0.5),
-            seed: flags.seed.unwrap_or(1),
-            threads: limits.threads.max(1) as usize,
-            ..Default::default()
-        };
-        let failed = std::sync::Mutex::new(None::<Error>);
-        let steps = std::sync::Mutex::new(Vec::new());
-        let keep_m = std::sync::Mutex::new(&mut keep);
-        let res =
-            crate::heuristic::lns::lns(&core, &cells, &params, Some(ctx.deadline), &|m, c| {
-                steps
-                    .lock()
-                    .expect("poisoned")
-                    .push((started.elapsed().as_secs_f64(), m));
-                let mut f = failed.lock().expect("poisoned");
-                if f.is_none()
-                    && let Err(e) = (keep_m.lock().expect("poisoned"))(&core.board(c), m)
-                {
-                    *f = Some(e);
-                }
-            });
-        if let Some(e) = failed.into_inner().expect("poisoned") {
-            return Err(e);
+        Improve::Lns {
+            width,
+            iterations,
+            assign,
+        } => {
+            let core = Core::new(p, &fixed_board(p, &fixes)?).map_err(Error::Usage)?;
+            let cells = Core::indices(&board);
+            let params = crate::heuristic::lns::LnsParams {
+                width: (*width).max(1),
+                iterations: *iterations,
+                assign_share: *assign,
+                seed: plan.seed,
+                threads: limits.threads.max(1) as usize,
+                ..Default::default()
+            };
+            let failed = std::sync::Mutex::new(None::<Error>);
+            let steps = std::sync::Mutex::new(Vec::new());
+            let keep_m = std::sync::Mutex::new(&mut keep);
+            let res =
+                crate::heuristic::lns::lns(&core, &cells, &params, Some(ctx.deadline), &|m, c| {
+                    steps
+                        .lock()
+                        .expect("poisoned")
+                        .push((started.elapsed().as_secs_f64(), m));
+                    let mut f = failed.lock().expect("poisoned");
+                    if f.is_none()
+                        && let Err(e) = (keep_m.lock().expect("poisoned"))(&core.board(c), m)
+                    {
+                        *f = Some(e);
+                    }
+                });
+            if let Some(e) = failed.into_inner().expect("poisoned") {
+                return Err(e);
+            }
+            trace.extend(steps.into_inner().expect("poisoned").into_iter().map(
+                |(seconds, matched)| TraceRow {
+                    seconds,
+                    matched,
+                    step: "lns".to_string(),
+                },
+            ));
+            board = core.board(&res.cells);
+            search_detail.push_str(&format!(
+                "; lns: {} repairs ({} by assignment, {} of them gaining; {} windows by the exact search, {} of them finished), {} kept, {} new bests",
+                res.iterations,
+                res.assignments.0,
+                res.assignments.1,
+                res.exact.0,
+                res.exact.1,
+                res.accepted,
+                res.improved
+            ));
         }
-        trace.extend(steps.into_inner().expect("poisoned").into_iter().map(
-            |(seconds, matched)| TraceRow {
-                seconds,
-                matched,
-                step: "lns".to_string(),
-            },
-        ));
-        board = core.board(&res.cells);
-        search_detail.push_str(&format!(
-            "; lns: {} repairs ({} by assignment, {} of them gaining; {} windows by the exact search, {} of them finished), {} kept, {} new bests",
-            res.iterations,
-            res.assignments.0,
-            res.assignments.1,
-            res.exact.0,
-            res.exact.1,
-            res.accepted,
-            res.improved
-        ));
     }
     // The independent checker judges the board; the heuristic's own count is only claimed.
     let mine = matched(p, &board);
@@ -576,19 +938,10 @@ pub fn solve(
         "heuristic",
         solver.name(),
         Details::Edge {
-            variant: if flags.start.is_some() {
-                origin.to_string()
-            } else if searching {
-                format!(
-                    "{}_{}",
-                    construct.name(),
-                    flags
-                        .scan
-                        .unwrap_or(ScanOrder::Comb(usize::MAX))
-                        .label(p.rows())
-                )
-            } else {
-                format!("{}_{}", construct.name(), shape.label(p.cols()))
+            variant: match construct.search() {
+                _ if given => origin.to_string(),
+                Some(search) => format!("{}_{}", origin, search.scan.label(p.rows())),
+                None => format!("{}_{}", origin, shape.label(p.cols())),
             },
             matched: verdict.valid.then_some(mine),
             max: p.max_score(),
@@ -610,16 +963,12 @@ pub fn solve(
         rep.status = Status::Unverified;
     }
     rep.solver_status = format!(
-        "{} {}: {constructed} matched; {} regions of {} by the MILP{}",
+        "{} {}: {constructed} matched; {} regions of {} by the MILP{}{}",
         origin,
-        if flags.start.is_some() {
-            "board"
-        } else {
-            "construction"
-        },
+        if given { "board" } else { "construction" },
         built.regions_solved,
         built.regions,
-        if construct == Construct::Backtrack {
+        if matches!(construct, Construct::Backtrack { .. }) {
             format!(
                 ", {} perfect, {} backtracks{}",
                 built.perfect_regions,
@@ -632,13 +981,20 @@ pub fn solve(
             )
         } else {
             search_detail
+        },
+        match starter {
+            Some(f) => format!(
+                "; the official Eternity II starter fixed ({}@{},{},{}, recognised by content)",
+                f.piece, f.row, f.col, f.rot
+            ),
+            None => String::new(),
         }
     );
     rep.heuristic = Some(HeuristicStats {
         construct: origin.to_string(),
         region: shape.label(p.cols()),
         constructed,
-        seed: flags.seed.unwrap_or(1),
+        seed: plan.seed,
         trace,
     });
     Ok(rep)
@@ -652,8 +1008,8 @@ type Searched = (Built, String, Vec<(f64, usize)>);
 /// new best board goes to `keep` (the anytime `-o` file and the progress line).
 fn search_construct(
     p: &EdgePuzzle,
-    flags: &HeuristicFlags,
-    construct: Construct,
+    construct: &Construct,
+    seed: u64,
     start: Board,
     (started, deadline): (Instant, Instant),
     threads: usize,
@@ -666,14 +1022,16 @@ fn search_construct(
             .expect("poisoned")
             .push((started.elapsed().as_secs_f64(), m));
     };
+    let search = construct
+        .search()
+        .expect("only the search constructions come here");
     let mut core = Core::new(p, &start).map_err(Error::Usage)?;
     // The DFS's finishing beam uses it too.
-    core.set_lookahead(flags.lookahead);
+    core.set_lookahead(search.lookahead);
     let core = core;
-    let order = flags.scan.unwrap_or(ScanOrder::Comb(usize::MAX));
-    let seed = flags.seed.unwrap_or(1);
+    let order = search.scan;
     let label = order.label(p.rows());
-    let (cells, detail) = if construct == Construct::Beam {
+    let (cells, detail) = if let Construct::Beam { width, .. } = construct {
         let mut failed: Option<Error> = None;
         let mut passes = Vec::new();
         let mut best = 0usize;
@@ -687,7 +1045,7 @@ fn search_construct(
                 }
             }
         };
-        let res = match flags.beam_width {
+        let res = match *width {
             Some(w) => {
                 let t0 = Instant::now();
                 let r =
@@ -719,13 +1077,20 @@ fn search_construct(
         );
         (res.cells, detail)
     } else {
+        let Construct::Dfs {
+            breaks,
+            node_cap,
+            restarts,
+            ..
+        } = construct
+        else {
+            unreachable!("a search construction is a beam or a DFS")
+        };
         let n = p.rows() * p.cols();
-        let spec = flags
-            .breaks
-            .clone()
-            .unwrap_or_else(|| BreakSpec::default_for(n));
-        // Without --breaks, every other worker tries a third more breaks than the default.
-        let alt = match (&flags.breaks, &spec) {
+        let spec = breaks.clone().unwrap_or_else(|| BreakSpec::default_for(n));
+        // Without a budget of its own, every other worker tries a third more breaks than the
+        // default.
+        let alt = match (breaks, &spec) {
             (None, BreakSpec::Total(t)) => Some(BreakSpec::Total(t + t.div_ceil(3)).table(n)),
             _ => None,
         };
@@ -733,8 +1098,8 @@ fn search_construct(
             order,
             breaks: spec.table(n),
             alt_breaks: alt,
-            node_cap: flags.node_cap.unwrap_or(20_000_000).max(1),
-            restarts: flags.restarts,
+            node_cap: (*node_cap).max(1),
+            restarts: *restarts,
             seed,
             threads,
         };

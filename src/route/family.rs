@@ -277,8 +277,14 @@ pub struct SolveRequest {
     pub incumbent: Option<Incumbent>,
     /// Sliding `--via milp`: `--step`, the horizon stepped up from the admissible bound.
     pub step: bool,
-    /// Edge `--via heuristic`: its flags.
-    pub heuristic: super::edge_heuristic::HeuristicFlags,
+    /// Sliding `--via native`: `--pdb`, the pattern partition by name.
+    pub pdb: Option<String>,
+    /// Edge `--via heuristic`: the construction, improvement, seed and pieces asked for.
+    pub heuristic: super::edge_heuristic::HeuristicChoice,
+    /// `--preset`: the bundle of choices the run starts from.
+    pub preset: super::params::Preset,
+    /// `--set` and `--params`: research parameters by key, applied by the method they tune.
+    pub settings: super::params::Settings,
     /// Sliding `--via astar`: its flags.
     pub astar: super::astar::AstarFlags,
     /// The family flags.
@@ -299,7 +305,10 @@ impl SolveRequest {
             plan: None,
             incumbent: None,
             step: false,
+            pdb: None,
             heuristic: Default::default(),
+            preset: Default::default(),
+            settings: Default::default(),
             astar: Default::default(),
             options: FamilyOptions::default(),
         }
@@ -323,7 +332,22 @@ impl SolveRequest {
         if self.step {
             g.push("--step");
         }
-        g.extend(self.heuristic.given());
+        if self.pdb.is_some() {
+            g.push("--pdb");
+        }
+        let h = &self.heuristic;
+        for (on, flag) in [
+            (h.construct.is_some(), "--construct"),
+            (h.improve.is_some(), "--improve"),
+            (h.start.is_some(), "--start"),
+            (h.seed.is_some(), "--seed"),
+            (!h.fixes.is_empty(), "--fix"),
+            (h.starter == Some(false), "--no-fix"),
+        ] {
+            if on {
+                g.push(flag);
+            }
+        }
         g.extend(self.astar.given());
         g
     }

@@ -23,6 +23,7 @@ pub mod maxsat;
 pub mod milp;
 pub mod neos;
 pub mod output;
+pub mod params;
 mod report;
 pub mod sat;
 pub mod size;

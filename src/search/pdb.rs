@@ -1397,8 +1397,8 @@ mod tests {
         }
     }
 
-    /// The extra tables the dual lookups of the named partitions need (what the README
-    /// quotes), worked out without building them.
+    /// The extra tables the dual lookups of the named partitions need (what
+    /// `docs/results/native-search.md#full-dual-tables` quotes), worked out without building them.
     #[test]
     fn dual_plans_of_the_named_partitions() {
         let seven: Vec<u8> = (1..8).collect();

@@ -1,6 +1,6 @@
 //! The embedded MILP engine: `microlp` (pure Rust simplex + branch and bound), so that
 //! `solve --via milp` works with nothing installed. It is practical only for small models
-//! (see the README's figures); real work belongs to CBC or HiGHS.
+//! (`docs/results/sliding-routes.md#microlp-limits`); real work belongs to CBC or HiGHS.
 
 use crate::model::answer::{ColumnValues, MilpSolution, Outcome};
 use crate::model::milp::{Model, ObjSense, Sense, VarKind};

@@ -13,6 +13,7 @@
 
 pub mod cleanup;
 pub mod clique_external;
+pub mod clique_native;
 pub mod external;
 pub mod gams;
 pub mod maxsat_external;

@@ -22,6 +22,41 @@ use crate::solve::{
 use std::path::{Path, PathBuf};
 
 impl Registry {
+    /// True when the registry has an entry `name` of `kind` whose program is installed.
+    fn installed(&self, name: &str, kind: SolverKind) -> bool {
+        self.entries().iter().any(|e| {
+            e.name == name
+                && e.kind == kind
+                && crate::solve::registry::find_command(&e.command).is_some()
+        })
+    }
+
+    /// The MILP solver a route takes when none is named (HiGHS's `choose`): the embedded
+    /// HiGHS when tilekit is built with it, else an installed HiGHS, else an installed CBC,
+    /// else microlp, which needs nothing. HiGHS was the fastest solver on every sliding and
+    /// edge MILP tilekit measured, CBC next, microlp far behind
+    /// (`docs/results/sliding-routes.md`, `docs/results/edge-exact.md`).
+    pub fn choose_milp(&self) -> String {
+        if embedded().iter().any(|e| e.name == "highs-embedded") {
+            return "highs-embedded".into();
+        }
+        ["highs", "cbc"]
+            .into_iter()
+            .find(|n| self.installed(n, SolverKind::Milp))
+            .unwrap_or("microlp")
+            .into()
+    }
+
+    /// What the solver called `name` solves, embedded or registered; `None` for an unknown
+    /// name (the route that resolves it then says so).
+    pub fn kind_of(&self, name: &str) -> Option<SolverKind> {
+        embedded()
+            .iter()
+            .find(|e| e.name == name)
+            .map(|e| e.kind)
+            .or_else(|| self.get(name).map(|e| e.kind))
+    }
+
     /// The MILP solver called `name`: an embedded engine ([`embedded`]) or a registry entry.
     pub fn milp(&self, name: &str) -> Result<Box<dyn MilpSolver>, RegistryError> {
         match embedded().into_iter().find(|e| e.name == name) {
@@ -63,10 +98,15 @@ impl Registry {
         ))
     }
 
-    /// The clique solver called `name` (a registry entry: no clique engine is embedded).
+    /// The clique solver called `name`: the embedded engine or a registry entry.
     pub fn clique(&self, name: &str) -> Result<Box<dyn CliqueSolver>, RegistryError> {
-        if let Some(e) = embedded().into_iter().find(|e| e.name == name) {
-            return Err(e.wrong_kind(SolverKind::Clique));
+        match embedded().into_iter().find(|e| e.name == name) {
+            Some(EmbeddedEngine {
+                make: Engine::Clique(make),
+                ..
+            }) => return Ok(make()),
+            Some(e) => return Err(e.wrong_kind(SolverKind::Clique)),
+            None => {}
         }
         Ok(Box::new(
             ExternalClique::new(self.entry_of(name, SolverKind::Clique)?)
@@ -82,6 +122,8 @@ pub enum Engine {
     Milp(fn() -> Box<dyn MilpSolver>),
     /// A SAT engine.
     Sat(fn() -> Box<dyn SatSolver>),
+    /// A maximum-clique engine.
+    Clique(fn() -> Box<dyn CliqueSolver>),
 }
 
 /// An engine linked into tilekit: registered beside the external entries, resolved by the
@@ -123,6 +165,12 @@ pub fn embedded() -> Vec<EmbeddedEngine> {
             kind: SolverKind::Sat,
             version: || crate::solve::sat_embedded::VERSION.into(),
             make: Engine::Sat(|| Box::new(crate::solve::sat_embedded::Varisat)),
+        },
+        EmbeddedEngine {
+            name: "mcq",
+            kind: SolverKind::Clique,
+            version: crate::solve::clique_native::version,
+            make: Engine::Clique(|| Box::new(crate::solve::clique_native::Mcq)),
         },
     ];
     #[cfg(feature = "highs")]

@@ -7,6 +7,7 @@ mod campaign;
 mod neos;
 mod print;
 mod progress;
+mod solve;
 #[cfg(feature = "train")]
 mod train;
 
@@ -16,11 +17,11 @@ use std::process::ExitCode;
 use tilekit::Error;
 use tilekit::route::families::{self, read};
 use tilekit::route::family::{
-    ExportRequest, FamilyOptions, NeosJobFlags, RenderRequest, SolveRequest, VerifyRequest,
+    ExportRequest, FamilyOptions, NeosJobFlags, RenderRequest, VerifyRequest,
 };
-use tilekit::route::output::{check_writable, write_to};
+use tilekit::route::output::write_to;
 
-fn progress_line(msg: &str) {
+pub(crate) fn progress_line(msg: &str) {
     progress::line(msg);
 }
 
@@ -38,7 +39,7 @@ pub(crate) fn note(msg: &str) {
 }
 
 /// The family flags as the library takes them.
-fn family_options(c: &Common) -> FamilyOptions {
+pub(crate) fn family_options(c: &Common) -> FamilyOptions {
     FamilyOptions {
         goal: c.goal.map(Into::into),
         horizon: c.horizon,
@@ -86,11 +87,11 @@ fn bench_edge(
     )?;
     use tilekit::route::bench_edge;
     use tilekit::route::bench_edge::EdgeMethod;
-    use tilekit::route::edge_heuristic::Construct;
+    use tilekit::route::edge_heuristic::ConstructKind;
     let opts = bench_edge::EdgeBenchOptions {
         instances: sal.instances,
         methods: if sal.methods.is_empty() {
-            [Construct::Beam, Construct::Dfs]
+            [ConstructKind::Beam, ConstructKind::Dfs]
                 .map(|construct| EdgeMethod {
                     construct,
                     lns: false,
@@ -228,9 +229,9 @@ fn bench_sal(
     let opts = bench_sal::SalOptions {
         instances: sal.instances,
         starts: if sal.starts.is_empty() {
-            vec![tilekit::route::edge_heuristic::Construct::Greedy]
+            vec![tilekit::route::edge_heuristic::ConstructKind::Greedy]
         } else {
-            sal.starts.into_iter().map(Into::into).collect()
+            sal.starts
         },
         region_rows: if sal.regions.is_empty() {
             vec![1]
@@ -288,100 +289,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
         | Cmd::Run { .. }
         | Cmd::RunTask { .. }
         | Cmd::Report { .. }) => campaign::run(cmd),
-        Cmd::Solve {
-            instance,
-            via,
-            model,
-            solver,
-            time_limit,
-            threads,
-            output,
-            solvers,
-            json,
-            encoding,
-            incumbent,
-            step,
-            certify,
-            heuristic,
-            astar,
-            common,
-        } => {
-            if certify.direction == Some(args::DirectionArg::Both) && certify.split > 0 {
-                return Err(Error::Usage(
-                    "--direction both races two whole refutations; it does not combine with --split".into(),
-                ));
-            }
-            let lim = tilekit::route::limits(time_limit, threads)?;
-            let req = SolveRequest {
-                via,
-                model,
-                solver,
-                limits: lim,
-                solvers_file: solvers,
-                encoding: encoding.map(Into::into),
-                certify: certify.certify.then(|| tilekit::certify::CertifyOptions {
-                    checker: certify.checker.clone(),
-                    checker_time_limit: lim.time,
-                    proof_dir: certify.proof_dir.clone(),
-                    split: certify.split,
-                    jobs: certify.split_jobs,
-                    direction: certify.direction.and_then(args::DirectionArg::direction),
-                    race: certify.direction == Some(args::DirectionArg::Both),
-                }),
-                plan: certify.plan.clone(),
-                incumbent: incumbent
-                    .as_deref()
-                    .map(tilekit::route::sliding::Incumbent::parse),
-                step,
-                heuristic: tilekit::route::edge_heuristic::HeuristicFlags {
-                    construct: heuristic.construct.map(Into::into),
-                    region: heuristic.region,
-                    improve: heuristic.improve.map(Into::into),
-                    seed: heuristic.seed,
-                    fixes: heuristic.fix,
-                    backtrack_time: heuristic.backtrack_time,
-                    ta_k: heuristic.ta_k,
-                    ta_n: heuristic.ta_n,
-                    clique_window: heuristic.clique_window,
-                    clique_n: heuristic.clique_n,
-                    tsr_first: heuristic.tsr_first,
-                    patience: heuristic.patience,
-                    ls_time: None,
-                    best_so_far: output.clone(),
-                    beam_width: heuristic.beam_width,
-                    scan: heuristic.scan,
-                    breaks: heuristic.breaks,
-                    node_cap: heuristic.node_cap,
-                    restarts: heuristic.restarts,
-                    construct_time: heuristic.construct_time,
-                    lns_width: heuristic.lns_width,
-                    lns_iterations: heuristic.lns_iterations,
-                    lns_assign: heuristic.lns_assign,
-                    start: heuristic.start,
-                    lookahead: heuristic.lookahead,
-                },
-                astar: tilekit::route::astar::AstarFlags {
-                    heuristic: astar.heuristic.map(Into::into),
-                    weights: astar.weights,
-                    weight: astar.weight,
-                    suboptimality: astar.suboptimality,
-                    batch: astar.batch,
-                    max_states: astar.max_states,
-                },
-                options: family_options(&common),
-            };
-            // An output that cannot be written is found before the solve, not after it.
-            if let Some(path) = &output {
-                check_writable(path)?;
-            }
-            let solved = families::solve(&read(&instance, common.family)?, &req, &progress_line)?;
-            // The answer is printed first: a file that fails now still leaves it on screen.
-            say(&solved.report.render(json))?;
-            if let (Some(path), Some(text)) = (&output, &solved.solution_text) {
-                write_to(Some(path), text.as_bytes())?;
-            }
-            Ok(ExitCode::from(solved.report.exit_code()))
-        }
+        Cmd::Solve(a) => solve::run(*a),
         Cmd::Verify {
             instance,
             solution,
@@ -460,17 +368,38 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             dual,
             bpmx,
             fsm,
+            preset,
             interleave,
             sal,
             astar,
         } => {
+            use tilekit::route::params::Preset;
             use tilekit::search::bench;
+            if preset.is_some() && set.sliding().is_none() {
+                return Err(Error::Usage(
+                    "--preset applies to the native solver's sets: korf100, hardest80, korf50-24, deepcubea24, deepcubea15".into(),
+                ));
+            }
+            let fsm_given = fsm.is_some();
+            let preset = preset.unwrap_or_default();
+            // The preset's configuration, each part replaced by what was given.
+            let (fsm, dual, bpmx, pdb, max_with) = match preset {
+                Preset::Recommended => (fsm.unwrap_or(12), dual, bpmx, pdb, max_with),
+                Preset::Paper => (fsm.unwrap_or(0), dual, bpmx, pdb, max_with),
+                Preset::FewestNodes => (
+                    fsm.unwrap_or(16),
+                    true,
+                    true,
+                    pdb.or(Some(args::PdbArg::P78)),
+                    max_with.or(Some(args::PdbArg::P78Cols)),
+                ),
+            };
             if sal.threads.is_some_and(|t| t == 0 || t > 256) && set.sliding().is_some() {
                 return Err(Error::Usage(
                     "--threads takes 1 to 256 threads per instance".into(),
                 ));
             }
-            if (dual || bpmx || fsm > 0 || interleave > 1 || max_with.is_some())
+            if (dual || bpmx || fsm_given || interleave > 1 || max_with.is_some())
                 && set.sliding().is_none()
             {
                 return Err(Error::Usage(
@@ -554,6 +483,14 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             Ok(code(summary.mismatches == 0 && summary.timeouts == 0))
         }
         Cmd::Learn { cmd } => learn(cmd),
+        Cmd::Params { markdown } => {
+            say(&if markdown {
+                tilekit::route::params::reference_markdown()
+            } else {
+                print::params()
+            })?;
+            Ok(ExitCode::SUCCESS)
+        }
         Cmd::Solvers { solvers, json } => {
             let reg = tilekit::solve::registry::Registry::load(solvers.as_deref())?;
             say(&print::solvers(&reg, json))?;

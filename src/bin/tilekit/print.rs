@@ -60,3 +60,34 @@ pub(crate) fn solvers(reg: &Registry, json: bool) -> String {
     out.extend(notes);
     out.join("\n")
 }
+
+/// `tilekit params`: each research parameter on one line (key, values, default), its sentence
+/// beneath, grouped by the method it tunes; then the presets.
+pub(crate) fn params() -> String {
+    use tilekit::route::params::{PARAMS, Preset, group_words, preset_words};
+    let mut out = Vec::new();
+    let mut group = "";
+    for p in PARAMS {
+        let g = p.key.split('.').next().unwrap_or("");
+        if g != group {
+            if !group.is_empty() {
+                out.push(String::new());
+            }
+            group = g;
+            out.push(format!("{}:", group_words(p.key)));
+        }
+        out.push(format!(
+            "  {}  ({}; default {})",
+            p.key, p.values, p.default
+        ));
+        out.push(format!("      {}", p.doc));
+    }
+    out.push(String::new());
+    out.push("presets (--preset NAME):".into());
+    for p in Preset::ALL {
+        out.push(format!("  {:<13} {}", p.name(), preset_words(p)));
+    }
+    out.push(String::new());
+    out.push("Set with solve --set KEY=VALUE (repeatable) or --params FILE (TOML).".into());
+    out.join("\n")
+}

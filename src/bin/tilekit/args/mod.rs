@@ -4,6 +4,8 @@
 //! are checked by the library (`route::sliding::SolveRequest::plan`,
 //! `route::edge::SolveRequest::model`).
 
+pub(crate) mod solve;
+
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -28,7 +30,7 @@ pub(crate) struct Cli {
     #[arg(long, global = true, conflicts_with = "progress")]
     pub quiet: bool,
     /// Show progress on stderr even when it is not a terminal (as plain lines).
-    #[arg(long, global = true)]
+    #[arg(long, global = true, hide_short_help = true)]
     pub progress: bool,
 }
 
@@ -57,13 +59,13 @@ impl From<GoalArg> for Goal {
 }
 
 /// `--model`: the library's model names (a new formulation adds its name there, not here).
-fn model_names() -> impl TypedValueParser<Value = ModelName> {
+pub(crate) fn model_names() -> impl TypedValueParser<Value = ModelName> {
     PossibleValuesParser::new(ModelName::ALL.map(ModelName::name))
         .map(|s| ModelName::from_name(&s).expect("clap accepts only the listed names"))
 }
 
 /// `--via`: the library's routes.
-fn route_names() -> impl TypedValueParser<Value = Route> {
+pub(crate) fn route_names() -> impl TypedValueParser<Value = Route> {
     PossibleValuesParser::new(Route::ALL.map(Route::name))
         .map(|s| Route::from_name(&s).expect("clap accepts only the listed names"))
 }
@@ -100,7 +102,7 @@ impl From<InputArg> for InputMethod {
 
 /// SAT encodings of the sliding puzzle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum EncodingArg {
+pub(crate) enum EncodingArg {
     /// Every position variable.
     Plain,
     /// Unreachable positions left out.
@@ -197,8 +199,8 @@ pub(crate) struct SalArgs {
     #[arg(long, value_name = "PATH")]
     pub svg: Option<PathBuf>,
     /// bench sal: the starts, comma-separated (default greedy).
-    #[arg(long, value_enum, value_delimiter = ',')]
-    pub starts: Vec<ConstructArg>,
+    #[arg(long, value_parser = solve::construct_names(), value_delimiter = ',')]
+    pub starts: Vec<tilekit::route::edge_heuristic::ConstructKind>,
     /// bench sal: region heights, comma-separated: 1 (1xn) and/or 2 (2xn) (default 1).
     #[arg(long, value_delimiter = ',')]
     pub regions: Vec<usize>,
@@ -280,23 +282,34 @@ impl PdbArg {
 
 #[derive(clap::Args, Clone)]
 pub(crate) struct Common {
-    /// Puzzle family (detected from the content when omitted).
-    #[arg(long, value_parser = family_names())]
+    /// Puzzle family, sliding or edge [default: from the content]
+    #[arg(long, value_parser = family_names(), hide_possible_values = true)]
     pub family: Option<FamilyName>,
-    /// Sliding: goal convention, blank-last (the default; the case study's) or blank-first
-    /// (Korf's).
-    #[arg(long, value_enum)]
+    /// Goal: blank-last (the default) or blank-first (Korf's sets)
+    ///
+    /// blank-last is the NEOS case study's convention: 1, 2, … then the blank in the last
+    /// cell. Korf's benchmark sets put the blank first.
+    #[arg(
+        long,
+        value_enum,
+        hide_possible_values = true,
+        help_heading = "Sliding puzzles"
+    )]
     pub goal: Option<GoalArg>,
-    /// Sliding: time steps of the time-indexed models: a number, or `auto` (the native
-    /// solver's optimum, the smallest feasible horizon). Default: the board's known diameter.
-    #[arg(long, value_parser = parse_horizon)]
+    /// Steps of the time-indexed models: N or auto [default: the diameter]
+    ///
+    /// auto: the native solver's optimum, the smallest feasible horizon. Default: the
+    /// board's known diameter (80 on the 15-puzzle). The MILP route steps up to it from the
+    /// admissible bound, so a generous horizon costs little there.
+    #[arg(long, value_parser = parse_horizon, help_heading = "Sliding puzzles")]
     pub horizon: Option<Horizon>,
-    /// Edge milp: keep only placements with grey exactly on the rim (off: the paper's model).
-    #[arg(long)]
+    /// MILP: keep only placements with grey exactly on the rim
+    ///
+    /// Off by default: the paper's model.
+    #[arg(long, help_heading = "Edge-matching puzzles")]
     pub filter: bool,
-    /// Edge milp, sat and maxsat: fix the first corner piece in the top-left corner (square
-    /// boards for milp).
-    #[arg(long)]
+    /// MILP, SAT, MaxSAT: the first corner piece in the top-left corner
+    #[arg(long, help_heading = "Edge-matching puzzles")]
     pub fix_corner: bool,
 }
 
@@ -384,7 +397,7 @@ pub(crate) enum Cmd {
         /// Edge milp and sat: fix the first corner piece in the top-left corner.
         #[arg(long)]
         fix_corner: bool,
-        /// Store the model files gzip-compressed (for solvers that read .gz: see the README).
+        /// Store the model files gzip-compressed (the solvers that read .gz: docs/src/export.md).
         #[arg(long, value_enum, default_value_t = CompressArg::None)]
         compress: CompressArg,
         /// Files written at the same time.
@@ -504,69 +517,7 @@ pub(crate) enum Cmd {
         json: bool,
     },
     /// Solve an instance and verify the answer.
-    Solve {
-        /// The instance file.
-        instance: PathBuf,
-        /// Sliding: native (default; IDA* with pattern databases), milp or sat (CNF, horizon
-        /// stepped to optimality). Edge: milp (default), clique, sat, maxsat, or heuristic
-        /// (Salassa et al.'s region-MILP construction and local search, for boards too big
-        /// for the rest).
-        #[arg(long, value_parser = route_names())]
-        via: Option<Route>,
-        /// Sliding: neos (default), flow or tight for --via milp, sat for --via sat. Edge:
-        /// milp, clique, sat or maxsat (default: the --via route's own model).
-        #[arg(long, value_parser = model_names())]
-        model: Option<ModelName>,
-        /// An embedded engine (microlp, varisat, and highs-embedded when built with the
-        /// `highs` feature) or a registry entry: cbc, highs, glpk, cadical, kissat, minisat,
-        /// cliquer, rc2, clasp, evalmaxsat, uwrmaxsat, open-wbo (`tilekit solvers` lists
-        /// them).
-        #[arg(long)]
-        solver: Option<String>,
-        /// Wall-clock limit of the whole solve, in seconds: `--horizon auto`, every SAT
-        /// horizon and the solver share it, each stage getting what is left. An external
-        /// solver is told the rest and, should it overrun, killed with its process group 2 s
-        /// plus 10 % later (time to write its best solution). The DRAT check of --certify has a
-        /// limit of its own, the same number of seconds.
-        #[arg(long, default_value_t = 60.0)]
-        time_limit: f64,
-        /// Threads for solvers that take them.
-        #[arg(long, default_value_t = 1)]
-        threads: u32,
-        /// Write the verified solution here (moves; for edge puzzles the board).
-        #[arg(short = 'o')]
-        output: Option<PathBuf>,
-        /// Solver registry file (else $TILEKIT_SOLVERS, ./solvers.toml, built-in).
-        #[arg(long)]
-        solvers: Option<PathBuf>,
-        /// Print one JSON object.
-        #[arg(long)]
-        json: bool,
-        /// SAT encoding for --via sat (default pruned; pdb when --certify has the plan
-        /// already, from --plan or --via native).
-        #[arg(long, value_enum)]
-        encoding: Option<EncodingArg>,
-        /// Sliding, --via milp: start from a plan of L moves (native: the IDA* plan; astar:
-        /// weighted A*, w = 2, quick and not always optimal; or a move file). The plan is
-        /// replayed, then the MILP decides whether a plan of at most L - 2 moves exists:
-        /// infeasible proves the plan optimal, a solution is a shorter plan. The horizon
-        /// defaults to L - 2 (a smaller --horizon is kept).
-        #[arg(long, value_name = "native|astar|FILE")]
-        incumbent: Option<String>,
-        /// Sliding, --via milp: solve horizons B, B + 2, ... up to --horizon (B: the
-        /// admissible bound at the plans' parity), each a question "a plan of at most h
-        /// moves?"; the first with a plan gives the optimum. With --incumbent: B to L - 2.
-        #[arg(long)]
-        step: bool,
-        #[command(flatten)]
-        certify: CertifyArgs,
-        #[command(flatten)]
-        heuristic: Box<HeuristicArgs>,
-        #[command(flatten)]
-        astar: AstarArgs,
-        #[command(flatten)]
-        common: Common,
-    },
+    Solve(Box<solve::SolveArgs>),
     /// Learn a distance heuristic for sliding puzzles: labelled data from the native solver,
     /// and (built with `--features train`) a network trained on it.
     Learn {
@@ -658,10 +609,17 @@ pub(crate) enum Cmd {
         #[arg(long)]
         bpmx: bool,
         /// Sliding sets: prune move sequences of up to N moves that duplicate earlier ones
-        /// (0: only undoing the last move; at most 20: the automaton's build grows about
-        /// 2.2× per move, 79 s and 6.7 GB at 20 on the 15-puzzle).
-        #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u8).range(0..=20))]
-        fsm: u8,
+        /// [default: 12; 0 with --preset paper, 16 with fewest-nodes]
+        ///
+        /// 0: only undoing the last move; at most 20: the automaton's build grows about 2.2×
+        /// per move, 79 s and 6.7 GB at 20 on the 15-puzzle. 12 is the fastest measured
+        /// (docs/results/native-search.md#best-settings).
+        #[arg(long, value_parser = clap::value_parser!(u8).range(0..=20))]
+        fsm: Option<u8>,
+        /// Sliding sets: recommended (the default), paper (Korf & Felner's search: no
+        /// duplicate pruning) or fewest-nodes (7-8 with 7-8-cols, dual lookups, BPMX, --fsm 16)
+        #[arg(long, value_parser = solve::preset_names())]
+        preset: Option<tilekit::route::params::Preset>,
         /// Sliding sets: searches each job runs at once, interleaved node by node so that one
         /// search's table reads overlap the others' work (1: one at a time). Each instance
         /// keeps its plan and node count; its --time-limit is wall clock shared with the
@@ -673,6 +631,13 @@ pub(crate) enum Cmd {
         #[command(flatten)]
         astar: AstarBenchArgs,
     },
+    /// List the research parameters that `solve --set KEY=VALUE` takes, with their values,
+    /// defaults and what each does.
+    Params {
+        /// Print the reference page in Markdown (the book's reference/parameters.md).
+        #[arg(long)]
+        markdown: bool,
+    },
     /// List the registered solvers (embedded and external), whether each is installed, and
     /// its version.
     Solvers {
@@ -683,65 +648,6 @@ pub(crate) enum Cmd {
         #[arg(long)]
         json: bool,
     },
-}
-
-/// `--via astar` (sliding puzzles of at most 16 cells): best-first search.
-#[derive(clap::Args, Clone)]
-pub(crate) struct AstarArgs {
-    /// With --via astar: the heuristic that orders the search: manhattan (+ linear conflict),
-    /// pdb (the pattern databases; default), ann (a trained network's estimate, Cahlík &
-    /// Surynek: inadmissible) or ann-pdb (the network floored at the databases' value). The
-    /// report's bound always comes from the admissible estimate.
-    #[arg(long, value_enum)]
-    pub heuristic: Option<HeuristicArg>,
-    /// With --heuristic ann or ann-pdb: the network (a tilekit safetensors file; default for
-    /// the 15-puzzle: the built-in one, models/sliding/ann-15, which estimates the distance
-    /// above the 7-8 databases: they are built once when missing, about 4 minutes and 3.6 GB).
-    #[arg(long, value_name = "FILE")]
-    pub weights: Option<PathBuf>,
-    /// With --via astar: weighted A*, f = g + W·h (default 1, plain A*). Above 1 it trades
-    /// optimality for speed; below 1 it makes the network's estimate more cautious (0.98:
-    /// about 95 % optimal plans on random 15-puzzles, README).
-    #[arg(long, value_name = "W")]
-    pub weight: Option<f64>,
-    /// With --via astar: focal search; the plan is at most (1 + EPS) times the optimum,
-    /// whatever the heuristic (the open list is ordered by the admissible estimate and the
-    /// heuristic chooses within the focal list).
-    #[arg(long, value_name = "EPS")]
-    pub suboptimality: Option<f64>,
-    /// With --via astar: nodes expanded together before their children are estimated in one
-    /// batch (default 1).
-    #[arg(long, value_name = "K")]
-    pub batch: Option<usize>,
-    /// With --via astar: stop when this many boards are stored (default 30 million, about
-    /// 1.2 GB).
-    #[arg(long, value_name = "N")]
-    pub max_states: Option<usize>,
-}
-
-/// `--heuristic` of `--via astar`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub(crate) enum HeuristicArg {
-    /// Manhattan distance + linear conflict.
-    Manhattan,
-    /// The additive pattern databases with the reflection.
-    Pdb,
-    /// The network's estimate (inadmissible).
-    Ann,
-    /// The network floored at the databases' value.
-    AnnPdb,
-}
-
-impl From<HeuristicArg> for tilekit::route::astar::AstarHeuristic {
-    fn from(h: HeuristicArg) -> Self {
-        use tilekit::route::astar::AstarHeuristic as H;
-        match h {
-            HeuristicArg::Manhattan => H::Manhattan,
-            HeuristicArg::Pdb => H::Pdb,
-            HeuristicArg::Ann => H::Ann,
-            HeuristicArg::AnnPdb => H::AnnPdb,
-        }
-    }
 }
 
 /// `tilekit learn …`.
@@ -782,162 +688,6 @@ pub(crate) enum LearnCmd {
     Train(Box<crate::train::TrainArgs>),
 }
 
-/// `--via heuristic` (edge-matching): Salassa et al.'s construction and local search. The
-/// local-search defaults are the paper's Table 2.
-#[derive(clap::Args, Clone)]
-pub(crate) struct HeuristicArgs {
-    /// With --via heuristic: how the first board is built: greedy region MILPs (Algorithm 1),
-    /// backtrack (Algorithm 2: perfect regions with no-good cuts, greedy at its time limit),
-    /// random (each piece class shuffled into its cells), beam (beam search over a scan order)
-    /// or dfs (depth-first search whose mismatch budget opens late in the scan, with restarts).
-    #[arg(long, value_enum)]
-    pub construct: Option<ConstructArg>,
-    /// With --via heuristic: the construction's region shape ROWSxCOLS, in the paper's order
-    /// (bands of rows from the top, blocks from the left); n is the board's width. Default 1xn.
-    #[arg(long, value_parser = parse_region_shape, value_name = "RxC")]
-    pub region: Option<tilekit::heuristic::construct::RegionShape>,
-    /// With --via heuristic: the multi-neighbourhood local search (ls, the default after
-    /// greedy, backtrack and random), large-neighbourhood search (lns: windows destroyed and
-    /// rebuilt by a beam) or none (the default after beam and dfs).
-    #[arg(long, value_enum)]
-    pub improve: Option<ImproveArg>,
-    /// With --via heuristic: the seed of every random choice (default 1). Same seed and
-    /// solver, same board.
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// With --via heuristic: fix a piece before anything is built, PIECE@ROW,COL,ROT (row and
-    /// column from 0 as in board files; ROT in clockwise quarter turns): the Eternity II
-    /// starter piece, or any clue. Repeatable.
-    #[arg(long, value_parser = parse_fix, value_name = "PIECE@ROW,COL,ROT")]
-    pub fix: Vec<tilekit::route::edge_heuristic::Fix>,
-    /// With --construct backtrack: its own time limit in seconds, after which the deepest
-    /// partial board is finished greedily (default: half of --time-limit).
-    #[arg(long)]
-    pub backtrack_time: Option<f64>,
-    /// Tile Assignment: tiles freed per move (TA.K, default 16).
-    #[arg(long)]
-    pub ta_k: Option<usize>,
-    /// Tile Assignment: moves per cycle (TA.N, default 1000).
-    #[arg(long)]
-    pub ta_n: Option<usize>,
-    /// Region Optimisation: the max-clique window WxH (Clique.W x Clique.H, default 6x6).
-    #[arg(long, value_parser = parse_window, value_name = "WxH")]
-    pub clique_window: Option<(usize, usize)>,
-    /// Region Optimisation: windows per cycle (Clique.N, default 10).
-    #[arg(long)]
-    pub clique_n: Option<usize>,
-    /// Tiles Swap and Rotation: take the first improvement (default: the best).
-    #[arg(long)]
-    pub tsr_first: bool,
-    /// Local-search cycles without gain before it stops (default 1: a local optimum with
-    /// respect to every neighbourhood).
-    #[arg(long)]
-    pub patience: Option<usize>,
-    /// With --construct beam: one pass of this width (default: passes of doubling width from
-    /// 1024 while the time lasts).
-    #[arg(long, value_name = "K")]
-    pub beam_width: Option<usize>,
-    /// With --construct beam or dfs: the order cells are filled in: rowmajor, colmajor,
-    /// diagonal, comb (the last two rows column by column; the default) or comb:K (the first K
-    /// rows as rows, the rest as columns).
-    #[arg(long, value_parser = parse_scan, value_name = "ORDER")]
-    pub scan: Option<tilekit::heuristic::core::ScanOrder>,
-    /// With --construct dfs: the mismatch budget, a total N (opening from 75 % of the scan to
-    /// 94 %; default 12 on a 256-cell board, in proportion elsewhere) or gates D:B,D:B,… (from
-    /// D placed cells on, B mismatches in all). Seams between two rim cells never break.
-    #[arg(long, value_parser = parse_breaks, value_name = "N|D:B,…")]
-    pub breaks: Option<tilekit::heuristic::dfs::BreakSpec>,
-    /// With --construct dfs: placements per restart (default 20000000).
-    #[arg(long, value_name = "N")]
-    pub node_cap: Option<u64>,
-    /// With --construct dfs: restarts in all (default: until the time is up); with
-    /// --threads 1 the board is then a function of the seed.
-    #[arg(long, value_name = "N")]
-    pub restarts: Option<u64>,
-    /// With --construct beam or dfs: the construction's own budget in seconds (default: the
-    /// whole time limit with --improve none, half of it otherwise).
-    #[arg(long, value_name = "SECS")]
-    pub construct_time: Option<f64>,
-    /// With --improve lns: the beam width of each window's rebuild (default 128).
-    #[arg(long, value_name = "K")]
-    pub lns_width: Option<usize>,
-    /// With --improve lns: rebuilds in all (default: until the time is up); with --threads 1
-    /// the board is then a function of the seed.
-    #[arg(long, value_name = "N")]
-    pub lns_iterations: Option<u64>,
-    /// With --improve lns: the share of repairs made by an exact assignment of pairwise
-    /// non-adjacent cells (Kuhn–Munkres), the rest by window rebuilds; 0 to 1 (default 0.5).
-    #[arg(long, value_name = "SHARE")]
-    pub lns_assign: Option<f64>,
-    /// With --construct beam or dfs: rank the beam's children by matched seams less a
-    /// look-ahead penalty, the seams that must break because the open sides of some colour
-    /// outnumber that colour's sides on the unused pieces.
-    #[arg(long)]
-    pub lookahead: bool,
-    /// With --via heuristic: improve this complete board (a board file, e.g. an earlier -o or
-    /// another solver's answer) instead of constructing one; --improve defaults to lns.
-    #[arg(long, value_name = "BOARD")]
-    pub start: Option<PathBuf>,
-}
-
-/// `--construct`.
-#[derive(Clone, Copy, ValueEnum)]
-pub(crate) enum ConstructArg {
-    /// Algorithm 1.
-    Greedy,
-    /// Algorithm 2.
-    Backtrack,
-    /// A random board.
-    Random,
-    /// Beam search.
-    Beam,
-    /// Late-break depth-first search.
-    Dfs,
-}
-
-impl From<ConstructArg> for tilekit::route::edge_heuristic::Construct {
-    fn from(c: ConstructArg) -> Self {
-        use tilekit::route::edge_heuristic::Construct;
-        match c {
-            ConstructArg::Greedy => Construct::Greedy,
-            ConstructArg::Backtrack => Construct::Backtrack,
-            ConstructArg::Random => Construct::Random,
-            ConstructArg::Beam => Construct::Beam,
-            ConstructArg::Dfs => Construct::Dfs,
-        }
-    }
-}
-
-/// `--improve`.
-#[derive(Clone, Copy, ValueEnum)]
-pub(crate) enum ImproveArg {
-    /// The multi-neighbourhood local search.
-    Ls,
-    /// Large-neighbourhood search: windows destroyed and rebuilt by a beam.
-    Lns,
-    /// None.
-    None,
-}
-
-impl From<ImproveArg> for tilekit::route::edge_heuristic::Improve {
-    fn from(c: ImproveArg) -> Self {
-        use tilekit::route::edge_heuristic::Improve;
-        match c {
-            ImproveArg::Ls => Improve::Ls,
-            ImproveArg::Lns => Improve::Lns,
-            ImproveArg::None => Improve::None,
-        }
-    }
-}
-
-fn parse_region_shape(s: &str) -> Result<tilekit::heuristic::construct::RegionShape, String> {
-    tilekit::heuristic::construct::RegionShape::parse(s)
-}
-
-fn parse_fix(s: &str) -> Result<tilekit::route::edge_heuristic::Fix, String> {
-    tilekit::route::edge_heuristic::Fix::parse(s)
-}
-
 fn parse_rectangle(s: &str) -> Result<[usize; 4], String> {
     let bad =
         || format!("expected R0,C0,R1,C1 (four whole numbers, rows and columns from 0), not {s:?}");
@@ -946,84 +696,6 @@ fn parse_rectangle(s: &str) -> Result<[usize; 4], String> {
         .map(|x| x.trim().parse().map_err(|_| bad()))
         .collect::<Result<_, _>>()?;
     <[usize; 4]>::try_from(v).map_err(|_| bad())
-}
-
-fn parse_scan(s: &str) -> Result<tilekit::heuristic::core::ScanOrder, String> {
-    tilekit::heuristic::core::ScanOrder::parse(s)
-}
-
-fn parse_breaks(s: &str) -> Result<tilekit::heuristic::dfs::BreakSpec, String> {
-    tilekit::heuristic::dfs::BreakSpec::parse(s)
-}
-
-fn parse_window(s: &str) -> Result<(usize, usize), String> {
-    let bad = || format!("expected a window WxH such as 6x6, not {s:?}");
-    let (w, h) = s.split_once(['x', '×']).ok_or_else(bad)?;
-    let (w, h): (usize, usize) = (
-        w.trim().parse().map_err(|_| bad())?,
-        h.trim().parse().map_err(|_| bad())?,
-    );
-    if w == 0 || h == 0 {
-        return Err(bad());
-    }
-    Ok((w, h))
-}
-
-/// `--certify` and its options (SAT route only).
-#[derive(clap::Args, Clone)]
-pub(crate) struct CertifyArgs {
-    /// With --via sat: prove optimality with a DRAT proof of UNSAT at L-2, checked by --checker.
-    #[arg(long)]
-    pub certify: bool,
-    /// Keep the refuted CNF and its proof in this directory (default: a temporary one, removed).
-    #[arg(long, requires = "certify")]
-    pub proof_dir: Option<PathBuf>,
-    /// The DRAT checker program.
-    #[arg(long, default_value = tilekit::certify::DEFAULT_CHECKER, requires = "certify")]
-    pub checker: String,
-    /// Certify this plan (a move file, e.g. from another solver) instead of searching: replay
-    /// it and refute its length minus 2.
-    #[arg(long, requires = "certify")]
-    pub plan: Option<PathBuf>,
-    /// Cube-and-conquer: split the refutation of L-2 on the blank's first and last DEPTH moves
-    /// (steps 1, L-2, 2, ...); each leaf gets its own proof and check. 0 = one proof. Used
-    /// where the certificate refutes L-2 itself (--plan, --via native); a SAT search that
-    /// already refuted L-2 keeps that proof.
-    #[arg(long, default_value_t = 0, value_name = "DEPTH", requires = "certify")]
-    pub split: usize,
-    /// With --split: leaves solved and checked at once.
-    #[arg(long, default_value_t = 2, requires = "certify")]
-    pub split_jobs: usize,
-    /// Which way the refuted formula for L-2 runs: from the start (forward), from the goal
-    /// back to the start (backward; the same question, often easier for the solver), or both
-    /// at once on two producer runs, the first answer stopping the other (both). Used where
-    /// the certificate refutes L-2 itself (--plan, --via native). Default: backward there
-    /// with the pdb encoding (forward with --split), else forward.
-    #[arg(long, value_enum, requires = "certify")]
-    pub direction: Option<DirectionArg>,
-}
-
-/// Which way a SAT formula runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub(crate) enum DirectionArg {
-    /// From the start to the goal.
-    Forward,
-    /// From the goal back to the start.
-    Backward,
-    /// Both at once; the first answer wins.
-    Both,
-}
-
-impl DirectionArg {
-    /// The one direction asked for (`None` for both).
-    pub(crate) fn direction(self) -> Option<tilekit::formulate::sliding_sat::Direction> {
-        use tilekit::formulate::sliding_sat::Direction;
-        match self {
-            DirectionArg::Forward => Some(Direction::Forward),
-            DirectionArg::Backward => Some(Direction::Backward),
-            DirectionArg::Both => None,
-        }
-    }
 }
 
 #[derive(Subcommand)]
@@ -1272,11 +944,6 @@ mod tests {
                     "{name}"
                 ),
             }
-        }
-        for c in ConstructArg::value_variants() {
-            let name = c.to_possible_value().unwrap().get_name().to_string();
-            let lib: tilekit::route::edge_heuristic::Construct = (*c).into();
-            assert_eq!(lib.name(), name);
         }
         for m in ModelName::ALL {
             assert_eq!(ModelName::from_name(m.name()), Some(m));
