@@ -359,7 +359,14 @@ fn heuristic_flags_are_checked() {
             "the cell is off the 5×5 board",
         ),
         (
-            &["--via", "heuristic", "--construct", "greedy", "--region", "0x2"],
+            &[
+                "--via",
+                "heuristic",
+                "--construct",
+                "greedy",
+                "--region",
+                "0x2",
+            ],
             "greedy.region takes RxC, e.g. 1xn, 2xn, 3x3 (n: the board's width), not \"0x2\"",
         ),
         (

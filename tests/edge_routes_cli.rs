@@ -119,7 +119,9 @@ fn every_route_solves_meta_3_to_5_and_verifies() {
         assert_solved(&r, "clique", "mcq", n);
         let r = tilekit(
             d,
-            &["solve", p, "--via", "clique", "--solver", "cliquer", "--json"],
+            &[
+                "solve", p, "--via", "clique", "--solver", "cliquer", "--json",
+            ],
         );
         assert_solved(&r, "clique", "cliquer", n);
         for solver in ["varisat", "cadical", "kissat", "minisat"] {

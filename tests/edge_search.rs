@@ -325,8 +325,9 @@ fn lns_keeps_the_board_legal_and_is_a_function_of_its_seed() {
     );
     assert_eq!(r.code, 2);
     assert!(
-        r.stderr
-            .contains("lns.width tunes the large-neighbourhood search, which this run does not use"),
+        r.stderr.contains(
+            "lns.width tunes the large-neighbourhood search, which this run does not use"
+        ),
         "{}",
         r.stderr
     );
