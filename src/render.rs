@@ -509,9 +509,9 @@ mod tests {
         out
     }
 
-    /// The picture: markers used to sit on the cell centres, over the tile numbers.
-    /// Now they are drawn before (beneath) the numbers and sit wholly above each number's
-    /// glyphs in the same cell, including the slots used by revisits.
+    /// Path markers must not hide the tile numbers: they are drawn before (beneath) the
+    /// numbers and sit wholly above each number's glyphs in the same cell, including the
+    /// slots used by revisits.
     #[test]
     fn sliding_markers_leave_numbers_readable() {
         let p = SlidingPuzzle::parse("1 2 3\n4 0 5\n7 8 6\n", "s", Goal::BlankLast).unwrap();

@@ -1,4 +1,4 @@
-//! The search constructors (`--construct beam|dfs`, issue 13): on generated puzzles every
+//! The search constructors (`--construct beam|dfs`): on generated puzzles every
 //! board they report passes the independent checker and the DFS never spends more mismatches
 //! than its budget allows at any depth (property test); a run with one thread and a restart
 //! count is a function of its seed; fixed pieces stay put; flags are checked; and a 5-second

@@ -5,7 +5,7 @@
 //! binary.
 //!
 //! The client speaks XML-RPC over HTTPS (the public server, `https://neos-server.org:3333`)
-//! and plain HTTP (a local or loopback server). `docs/src/neos.md` shows a full session.
+//! and plain HTTP (a local or loopback server). `docs/src/neos.md` shows a whole exchange.
 
 pub mod client;
 pub mod jobs;

@@ -33,7 +33,7 @@ use std::time::{Duration, Instant};
 pub const NOTICE: &str = "notice: ";
 
 /// Ask the memory system for `items[at]` without waiting for it (a hint: nothing happens
-/// where the processor has no such instruction). The interleaved search issues its table
+/// where the processor has no such instruction). The interleaved search requests its table
 /// and automaton reads this way one step before it needs them.
 #[inline(always)]
 pub(crate) fn prefetch<T>(items: &[T], at: usize) {
