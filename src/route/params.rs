@@ -301,9 +301,16 @@ impl Settings {
     /// Add every parameter of a TOML file (tables name the groups: `[beam] width = 4096` is
     /// `beam.width`), in key order.
     pub fn extend_toml(&mut self, text: &str, source: &str) -> Result<(), InputError> {
-        let table: toml::Table = text
-            .parse()
-            .map_err(|e: toml::de::Error| InputError::whole(source, e.message().to_string()))?;
+        let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
+            // The line the parser stopped on, from the byte span it reports.
+            match e.span() {
+                Some(span) => {
+                    let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
+                    InputError::at(source, line, e.message().to_string())
+                }
+                None => InputError::whole(source, e.message().to_string()),
+            }
+        })?;
         let mut flat = Vec::new();
         flatten("", &table, &mut flat);
         for (key, value) in flat {
@@ -541,6 +548,10 @@ mod tests {
         assert!(e.starts_with("p.toml: lns.widht is not a parameter"), "{e}");
         let e = s.extend_toml("[lns\n", "p.toml").unwrap_err();
         assert_eq!(e.source_name, "p.toml");
+        let e = s
+            .extend_toml("[beam]\nwidth = 4\nscan = \n", "p.toml")
+            .unwrap_err();
+        assert!(e.to_string().starts_with("p.toml:3:"), "{e}");
         s.extend_toml("native.fsm = 16\n[search]\nscan = \"comb:3\"\n", "p.toml")
             .unwrap();
         assert_eq!(
