@@ -3,9 +3,8 @@
 # TILEKIT_SKIP_SOLVERS=1 to opt out of the solver tests explicitly. The suite runs with the
 # `highs` feature (the in-process HiGHS engine; install-solvers.sh installs what building it
 # needs; not with TILEKIT_SKIP_SOLVERS=1); TILEKIT_TEST_FEATURES overrides the feature list
-# (empty: none). The featureless
-# release build comes first either way, so the default build stays proven. The tests that
-# need a licensed GAMS run only when GAMS's licence is valid (feature test-gams, below).
+# (empty: none). CI's featureless lint (.ci/run) is what proves the default build. The tests
+# that need a licensed GAMS run only when GAMS's licence is valid (feature test-gams, below).
 #
 # Before the tests, a fuzz smoke run: every parser's fuzz target for TILEKIT_FUZZ_SECONDS
 # (default 5) under cargo-afl (scripts/fuzz.sh; install-solvers.sh installs cargo-afl), which
@@ -20,16 +19,19 @@ cd "$(dirname "$0")/.."
 if [ "${TILEKIT_SKIP_SOLVERS:-0}" != 1 ]; then
   bash scripts/install-solvers.sh
 fi
-cargo build --release --locked
+# Opting out of the solvers opts out of HiGHS's build tools too, so no feature by default then.
+default_features=highs
+[ "${TILEKIT_SKIP_SOLVERS:-0}" != 1 ] || default_features=
+FEATURES="${TILEKIT_TEST_FEATURES-$default_features}"
+# Built with the tests' features, so that `cargo test` below reuses this build of the library
+# and the binary instead of compiling them again (the featureless build is linted by CI's
+# first clippy run, which compiles it without features).
+cargo build --release --locked ${FEATURES:+--features "$FEATURES"}
 if [ "${TILEKIT_SKIP_FUZZ:-0}" = 1 ] || [ "${TILEKIT_SKIP_SOLVERS:-0}" = 1 ]; then
   echo "test.sh: fuzz smoke run skipped (TILEKIT_SKIP_FUZZ=1 or TILEKIT_SKIP_SOLVERS=1)"
 else
   FUZZ_PROFILE=smoke bash scripts/fuzz.sh "${TILEKIT_FUZZ_SECONDS:-5}"
 fi
-# Opting out of the solvers opts out of HiGHS's build tools too, so no feature by default then.
-default_features=highs
-[ "${TILEKIT_SKIP_SOLVERS:-0}" != 1 ] || default_features=
-FEATURES="${TILEKIT_TEST_FEATURES-$default_features}"
 # GAMS's licence, checked once, here: the demo licence that PyPI's GAMS carries is time-limited.
 # The tests that run GAMS need a valid one and run only with the test-gams feature, turned on
 # unless GAMS says its licence stops it; then they show as ignored, and this says why. A GAMS
