@@ -323,6 +323,16 @@ pub fn with_heartbeat<T>(
     })
 }
 
+/// A number as a message shows it: as written for everyday sizes, in scientific notation
+/// past a million (`1e300`, not three hundred digits).
+pub fn shown_number(x: f64) -> String {
+    if x.is_finite() && x.abs() >= 1e6 {
+        format!("{x:e}")
+    } else {
+        x.to_string()
+    }
+}
+
 /// A number of seconds from a flag (`flag` names it in the error): positive, finite and
 /// below 10⁹ (31 years; larger values overflow the clocks they are added to).
 pub fn seconds(flag: &str, value: f64) -> Result<Duration, Error> {
@@ -330,13 +340,24 @@ pub fn seconds(flag: &str, value: f64) -> Result<Duration, Error> {
         Ok(Duration::from_secs_f64(value))
     } else {
         Err(Error::Usage(format!(
-            "{flag} must be a positive number of seconds below 10^9, not {value}"
+            "{flag} must be a positive number of seconds below 10^9, not {}",
+            shown_number(value)
         )))
     }
 }
 
-/// The limits of `--time-limit` (seconds, checked by [`seconds`]) and `--threads`.
+/// The most threads a run may ask for: far beyond the machines tilekit runs on, and small
+/// enough that a typing error does not start a hundred thousand threads.
+pub const MAX_THREADS: u32 = 256;
+
+/// The limits of `--time-limit` (seconds, checked by [`seconds`]) and `--threads` (1 to
+/// [`MAX_THREADS`]).
 pub fn limits(time_limit: f64, threads: u32) -> Result<crate::solve::Limits, Error> {
+    if !(1..=MAX_THREADS).contains(&threads) {
+        return Err(Error::Usage(format!(
+            "--threads must be from 1 to {MAX_THREADS}, not {threads}"
+        )));
+    }
     Ok(crate::solve::Limits::new(
         seconds("--time-limit", time_limit)?,
         threads,
@@ -367,6 +388,7 @@ pub fn read_text(path: &std::path::Path, what: &str) -> Result<String, Error> {
         Error::Usage(format!("{}: cannot read the {what}: {e}", path.display()))
     };
     let file = std::fs::File::open(path).map_err(cannot)?;
+    output::note_input(&file, what);
     let mut bytes = Vec::new();
     file.take(MAX_INPUT_BYTES + 1)
         .read_to_end(&mut bytes)

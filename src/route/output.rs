@@ -1,10 +1,108 @@
 //! Writing what a command produces: a file given by `-o` (written to a temporary file beside
 //! it and renamed into place only once complete, so a failure or an interrupt never leaves a
 //! truncated file or destroys the old one), or standard output for `-` or no file.
+//!
+//! An output never replaces one of the command's inputs, once [`protect_inputs`] is called
+//! (the binary does, first thing: a process runs one command): every input file read
+//! through [`super::read_text`] (or noted with [`note_input`]) is remembered by its identity
+//! on disk (device, inode and change time, so a second name, a symlink or a hard link is the
+//! same file), and writing over a remembered file is refused before anything is written.
 
 use super::Error;
 use std::io::Write;
 use std::path::Path;
+use std::sync::Mutex;
+
+/// A file on disk as the kernel names it: the same for every path that leads to it. The
+/// change time tells a file apart from a later one that reuses a deleted file's inode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Identity {
+    dev: u64,
+    ino: u64,
+    ctime: i64,
+    ctime_nsec: i64,
+}
+
+impl Identity {
+    /// The identity of a regular file; pipes and devices are not remembered (reading
+    /// `/dev/stdin` does not forbid writing `/dev/stdout`).
+    fn of(meta: &std::fs::Metadata) -> Option<Identity> {
+        use std::os::unix::fs::MetadataExt;
+        meta.is_file().then(|| Identity {
+            dev: meta.dev(),
+            ino: meta.ino(),
+            ctime: meta.ctime(),
+            ctime_nsec: meta.ctime_nsec(),
+        })
+    }
+}
+
+/// The input files read so far, with what each was read as ("instance", "plan", ...).
+#[derive(Debug, Default)]
+struct Inputs(Vec<(Identity, String)>);
+
+impl Inputs {
+    fn note(&mut self, file: &std::fs::File, what: &str) {
+        if let Some(id) = file.metadata().ok().as_ref().and_then(Identity::of)
+            && !self.0.iter().any(|(i, _)| *i == id)
+        {
+            self.0.push((id, what.to_string()));
+        }
+    }
+
+    /// Refuse `path` as an output when it is (or leads to) a file read as an input.
+    fn refuse(&self, path: &Path) -> Result<(), Error> {
+        let Some(id) = std::fs::metadata(path).ok().as_ref().and_then(Identity::of) else {
+            return Ok(());
+        };
+        match self.0.iter().find(|(i, _)| *i == id) {
+            Some((_, what)) => Err(Error::Usage(format!(
+                "{}: this is the {what} this command read: writing the output there would \
+                 replace it; name another output file",
+                path.display()
+            ))),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The process's inputs, once [`protect_inputs`] was called.
+static INPUTS: Mutex<Option<Inputs>> = Mutex::new(None);
+
+fn inputs() -> std::sync::MutexGuard<'static, Option<Inputs>> {
+    // The list stays whole if a holder panicked: keep using it.
+    INPUTS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// From now on, remember every input this process reads and refuse any output that would
+/// replace one. A process that runs one command (the binary) calls it first; one that runs
+/// many in turn (a notebook, a service) either does not, or calls [`forget_inputs`] between
+/// commands, so that a file read by one may be written by the next.
+pub fn protect_inputs() {
+    inputs().get_or_insert_with(Inputs::default);
+}
+
+/// Forget the inputs noted so far (protection, if on, stays on).
+pub fn forget_inputs() {
+    if let Some(l) = inputs().as_mut() {
+        l.0.clear();
+    }
+}
+
+/// Remember `file`, just opened for reading as the command's `what`, so that no output of
+/// this process replaces it (when [`protect_inputs`] was called).
+pub fn note_input(file: &std::fs::File, what: &str) {
+    if let Some(l) = inputs().as_mut() {
+        l.note(file, what);
+    }
+}
+
+/// Refuse `path` as an output when it is (or leads to) a file this command read.
+fn refuse_input(path: &Path) -> Result<(), Error> {
+    inputs().as_ref().map_or(Ok(()), |l| l.refuse(path))
+}
 
 /// Buffer of streamed outputs: model files run to gigabytes.
 const BUFFER: usize = 1 << 20;
@@ -109,6 +207,7 @@ pub fn stream_to(
         Some(p) if p != Path::new("-") => p,
         _ => return stream_to_stdout(write),
     };
+    refuse_input(path)?;
     // A device or a pipe (`-o /dev/null`) is written in place: renaming over it would replace
     // the device node itself.
     if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
@@ -190,6 +289,7 @@ pub fn check_writable(path: &Path) -> Result<(), Error> {
     if is_stdout(Some(path)) {
         return Ok(());
     }
+    refuse_input(path)?;
     if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
         return std::fs::OpenOptions::new()
             .write(true)
@@ -313,6 +413,39 @@ mod tests {
         assert!(e.to_string().ends_with("it is a directory"), "{e}");
         check_writable(Path::new("/dev/null")).unwrap();
         check_writable(Path::new("-")).unwrap();
+    }
+
+    #[test]
+    fn an_input_is_known_under_any_of_its_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("instance.txt");
+        std::fs::write(&input, b"the instance").unwrap();
+        let link = dir.path().join("link.txt");
+        std::os::unix::fs::symlink(&input, &link).unwrap();
+        let hard = dir.path().join("hard.txt");
+        std::fs::hard_link(&input, &hard).unwrap();
+        let mut inputs = Inputs::default();
+        inputs.note(&std::fs::File::open(&link).unwrap(), "instance");
+        for out in [&input, &link, &hard] {
+            let e = inputs.refuse(out).unwrap_err();
+            assert_eq!(e.exit_code(), 2, "{e}");
+            assert!(
+                e.to_string()
+                    .contains("this is the instance this command read"),
+                "{e}"
+            );
+        }
+        // Another file, a device, or one that only reuses a removed input's name, is not.
+        inputs.refuse(&dir.path().join("board.txt")).unwrap();
+        inputs.refuse(Path::new("/dev/null")).unwrap();
+        let gone = dir.path().join("gone.txt");
+        std::fs::write(&gone, b"read once").unwrap();
+        inputs.note(&std::fs::File::open(&gone).unwrap(), "plan");
+        inputs.refuse(&gone).unwrap_err();
+        std::fs::remove_file(&gone).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        std::fs::write(&gone, b"a new file").unwrap();
+        inputs.refuse(&gone).unwrap();
     }
 
     #[test]

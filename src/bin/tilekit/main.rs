@@ -584,6 +584,8 @@ fn main() -> ExitCode {
     if let Err(e) = tilekit::solve::cleanup::exit_cleanly_on_signals() {
         note(&format!("signals will not clean up: {e}"));
     }
+    // One process, one command: no output of it may replace one of its inputs.
+    tilekit::route::output::protect_inputs();
     // Any `--json` among the arguments asks for JSON errors too, even when the arguments do
     // not parse (a flag's value is never `--json` itself).
     let json = std::env::args_os().skip(1).any(|a| a == "--json");

@@ -58,11 +58,13 @@ pub(crate) fn run(a: SolveArgs) -> Result<ExitCode, Error> {
         settings,
         options: family_options(&a.common),
     };
-    // An output that cannot be written is found before the solve, not after it.
+    let instance = read(&a.instance, a.common.family)?;
+    // An output that cannot be written (or would replace an input) is found before the
+    // solve, not after it.
     if let Some(path) = &a.output {
         check_writable(path)?;
     }
-    let solved = families::solve(&read(&a.instance, a.common.family)?, &req, &progress_line)?;
+    let solved = families::solve(&instance, &req, &progress_line)?;
     // The answer is printed first: a file that fails now still leaves it on screen.
     say(&solved.report.render(a.json))?;
     if let (Some(path), Some(text)) = (&a.output, &solved.solution_text) {
