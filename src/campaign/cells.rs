@@ -224,7 +224,7 @@ pub(crate) fn check_file(
             inst.path
         )));
     }
-    let scratch = tempfile::tempdir().map_err(Error::failure)?;
+    let scratch = crate::solve::cleanup::tempdir().map_err(Error::failure)?;
     let fresh = export_set::rebuild(
         &ExportSetRequest {
             set: String::new(),

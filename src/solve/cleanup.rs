@@ -68,12 +68,14 @@ impl Tracked {
     }
 }
 
-/// A temporary directory that a signal also removes.
+/// A temporary directory that a signal also removes, and that the next run removes when
+/// not even a signal could (SIGKILL): it holds a lock file while its owner lives.
 #[derive(Debug)]
 pub struct TempDir {
-    // Declared first, so dropped first: the directory goes, then its record.
+    // Declared first, so dropped first: the directory goes, then its record and the lock.
     dir: tempfile::TempDir,
     _record: Tracked,
+    _owner: std::fs::File,
 }
 
 impl TempDir {
@@ -83,11 +85,71 @@ impl TempDir {
     }
 }
 
-/// A new temporary directory (in `$TMPDIR`), removed when dropped or on a signal.
+/// How tilekit's temporary directories are named in `$TMPDIR`.
+const PREFIX: &str = "tilekit-run-";
+/// The lock file in each: locked (`flock`, which the kernel releases when the process ends,
+/// however it ends) for as long as its owner lives.
+const OWNER: &str = ".tilekit-owner";
+/// A directory of ours without a lock file was left in the moment between its creation and
+/// its lock's; one older than this is stale.
+const UNLOCKED_GRACE: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// A new temporary directory (in `$TMPDIR`), removed when dropped or on a signal. The first
+/// call of a process first removes the directories that killed runs left behind.
 pub fn tempdir() -> std::io::Result<TempDir> {
-    let dir = tempfile::tempdir()?;
+    static SWEPT: std::sync::Once = std::sync::Once::new();
+    SWEPT.call_once(|| {
+        remove_stale_in(&std::env::temp_dir());
+    });
+    let dir = tempfile::Builder::new().prefix(PREFIX).tempdir()?;
     let _record = track_path(dir.path());
-    Ok(TempDir { dir, _record })
+    // Locked under another name and then renamed, so that a sweeper never finds the lock
+    // file unlocked while its owner lives.
+    let pending = dir.path().join(".tilekit-owner.pending");
+    let _owner = std::fs::File::create(&pending)?;
+    _owner.try_lock().map_err(std::io::Error::from)?;
+    std::fs::rename(&pending, dir.path().join(OWNER))?;
+    Ok(TempDir {
+        dir,
+        _record,
+        _owner,
+    })
+}
+
+/// Remove the temporary directories in `root` whose owner has died: a lock file that can
+/// be locked, or none after [`UNLOCKED_GRACE`]. Returns how many went. Errors are ignored:
+/// another run may be removing the same directory.
+pub fn remove_stale_in(root: &Path) -> usize {
+    let Ok(entries) = std::fs::read_dir(root) else {
+        return 0;
+    };
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        if !name.to_string_lossy().starts_with(PREFIX)
+            || !entry.file_type().is_ok_and(|t| t.is_dir())
+        {
+            continue;
+        }
+        let dir = entry.path();
+        let stale = match std::fs::File::open(dir.join(OWNER)) {
+            // Held until the directory is gone, so that two sweepers do not race.
+            Ok(lock) => lock.try_lock().is_ok().then_some(lock),
+            Err(_) => None,
+        };
+        let abandoned = stale.is_none()
+            && !dir.join(OWNER).exists()
+            && entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|age| age > UNLOCKED_GRACE);
+        if (stale.is_some() || abandoned) && std::fs::remove_dir_all(&dir).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
 }
 
 /// Record the process group `pgid` (a child that leads its own group) until the child is
@@ -184,5 +246,46 @@ mod tests {
         let l = live();
         assert!(!l.paths.iter().any(|(_, p)| p == dir.path()));
         assert!(!l.groups.iter().any(|(_, g)| *g == 4_000_000));
+    }
+
+    #[test]
+    fn only_the_directories_of_dead_runs_are_swept() {
+        let root = tempfile::tempdir().unwrap();
+        let make = |name: &str, owner: bool| {
+            let d = root.path().join(name);
+            std::fs::create_dir(&d).unwrap();
+            std::fs::write(d.join("model.cnf"), "p cnf 1 1\n1 0\n").unwrap();
+            if owner {
+                std::fs::File::create(d.join(OWNER)).unwrap();
+            }
+            d
+        };
+        // Killed: its lock file is there and nobody holds it.
+        let dead = make("tilekit-run-dead", true);
+        // Alive: its owner holds the lock (a second open file, as another process would).
+        let alive = make("tilekit-run-alive", true);
+        let held = std::fs::File::open(alive.join(OWNER)).unwrap();
+        held.try_lock().unwrap();
+        // Being created this very moment: no lock file yet, and young.
+        let young = make("tilekit-run-young", false);
+        // Not ours.
+        let other = root.path().join("other-dir");
+        std::fs::create_dir(&other).unwrap();
+        std::fs::File::create(other.join(OWNER)).unwrap();
+        assert_eq!(remove_stale_in(root.path()), 1);
+        assert!(!dead.exists());
+        assert!(alive.exists() && young.exists() && other.exists());
+        drop(held);
+        assert_eq!(remove_stale_in(root.path()), 1);
+        assert!(!alive.exists() && young.exists());
+    }
+
+    #[test]
+    fn a_live_temporary_directory_is_never_swept() {
+        let t = tempdir().unwrap();
+        assert!(t.path().join(OWNER).exists());
+        let root = t.path().parent().unwrap();
+        remove_stale_in(root);
+        assert!(t.path().is_dir());
     }
 }

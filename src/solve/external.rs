@@ -3,6 +3,13 @@
 //! The child runs in its own process group so that a time-out kills the whole tree (a wrapper
 //! script and the solver it started), and stdout and stderr are read by two threads so that a
 //! chatty solver can never block on a full pipe.
+//!
+//! A solver also dies with tilekit, even when tilekit is killed by SIGKILL (the OOM killer,
+//! `timeout -s KILL`, a batch system's hard kill), which no handler can see: the kernel
+//! sends the solver SIGKILL when tilekit's thread that started it ends
+//! (`PR_SET_PDEATHSIG`), and a watchdog, a shell waiting on a pipe that only tilekit holds,
+//! kills the solver's whole process group when that pipe closes without a word, which is
+//! what a dead tilekit leaves; a wrapper's own children are in that group.
 
 use std::io::Read;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -161,6 +168,7 @@ pub fn run(spec: &RunSpec) -> Result<RunOutput, RunError> {
     if let Some(dir) = &spec.cwd {
         cmd.current_dir(dir);
     }
+    die_with_parent(&mut cmd);
     let start = Instant::now();
     let mut child = cmd.spawn().map_err(|source| match source.kind() {
         std::io::ErrorKind::NotFound => RunError::NotFound {
@@ -173,6 +181,7 @@ pub fn run(spec: &RunSpec) -> Result<RunOutput, RunError> {
     })?;
     // Recorded so that a signal to tilekit also ends the solver (it is in a group of its own).
     let group = super::cleanup::track_group(child.id());
+    let watchdog = Watchdog::start(child.id());
     let out = drain(child.stdout.take());
     let err = drain(child.stderr.take());
 
@@ -204,6 +213,8 @@ pub fn run(spec: &RunSpec) -> Result<RunOutput, RunError> {
         nap = (nap * 2).min(Duration::from_millis(25));
     };
     let elapsed = start.elapsed();
+    // The run is over: the watchdog stands down (a run that errs out drops it too).
+    drop(watchdog);
 
     // A grandchild that outlived the solver may still hold the pipes. While it lives its
     // process group exists, so the group id cannot have been reused and killing it is safe.
@@ -229,6 +240,72 @@ pub fn run(spec: &RunSpec) -> Result<RunOutput, RunError> {
         elapsed,
         timed_out,
     })
+}
+
+/// Ask the kernel to SIGKILL the child when the thread that started it ends (with tilekit,
+/// however it ends: the waiting thread outlives the child otherwise). A child whose parent
+/// is already gone by then exits at once instead of running unwatched.
+fn die_with_parent(cmd: &mut Command) {
+    // SAFETY: getpid is async-signal-safe and called here, before the fork.
+    let parent = unsafe { libc::getpid() };
+    // SAFETY: the closure runs in the child between fork and exec, and calls only prctl,
+    // getppid and _exit, which are async-signal-safe; it allocates nothing.
+    unsafe {
+        cmd.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            if libc::getppid() != parent {
+                libc::_exit(137);
+            }
+            Ok(())
+        });
+    }
+}
+
+/// A shell that kills the process group `pgid` when tilekit dies. It reads one line from a
+/// pipe whose writing end only this process holds (close-on-exec: no child inherits it): the
+/// word `done` when the run ended normally, end-of-file when tilekit died.
+struct Watchdog {
+    child: Child,
+    tell: Option<std::io::PipeWriter>,
+}
+
+impl Watchdog {
+    /// Start the watchdog for `pgid`; `None` when it cannot be started (the kernel's
+    /// parent-death signal still ends the solver itself).
+    fn start(pgid: u32) -> Option<Watchdog> {
+        let (read, tell) = std::io::pipe().ok()?;
+        let child = Command::new("/bin/sh")
+            .args([
+                "-c",
+                r#"read -r word; [ "$word" = done ] || kill -s KILL -- "-$1" 2>/dev/null"#,
+                "tilekit-watchdog",
+                &pgid.to_string(),
+            ])
+            .stdin(read)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            // Its own group: a Ctrl-C at the terminal is tilekit's to handle, not its.
+            .process_group(0)
+            .spawn()
+            .ok()?;
+        Some(Watchdog {
+            child,
+            tell: Some(tell),
+        })
+    }
+}
+
+impl Drop for Watchdog {
+    /// The run is over: tell the watchdog so, and reap it.
+    fn drop(&mut self) {
+        use std::io::Write;
+        if let Some(mut tell) = self.tell.take() {
+            let _ = tell.write_all(b"done\n");
+        }
+        let _ = self.child.wait();
+    }
 }
 
 /// Read a pipe to its end on a thread of its own.

@@ -24,7 +24,7 @@ const PROBE_LIMIT: Duration = Duration::from_secs(60);
 /// what it said of its licence; `None` when `command` is not installed.
 pub fn probe(command: &str) -> Option<(Option<String>, Licence)> {
     let path = find_command(command)?;
-    let dir = match tempfile::Builder::new().prefix("tilekit-gams-").tempdir() {
+    let dir = match super::cleanup::tempdir() {
         Ok(d) => d,
         Err(e) => {
             return Some((
