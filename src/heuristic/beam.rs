@@ -147,6 +147,20 @@ pub struct BeamResult {
     pub children: u64,
 }
 
+/// Bytes one live board of a pass over `cells` cells of `core` costs at the peak: its
+/// profile and piece set twice (a level and the next), its share of the parents' history
+/// (every level's), and its children in the pool.
+pub fn bytes_per_board(core: &Core, cells: usize) -> usize {
+    let stride = core.rows() + core.cols() + 64;
+    let words = super::core::PieceSet::words(core.pieces());
+    2 * (stride + 8 * words + 2) + 8 * cells + FANOUT * std::mem::size_of::<Child>()
+}
+
+/// The widest pass over `cells` cells that `budget` bytes hold (at least 1).
+pub fn widest(core: &Core, cells: usize, budget: f64) -> usize {
+    (budget / bytes_per_board(core, cells) as f64).max(1.0) as usize
+}
+
 /// One pass of width `width` over `order`, stopping at `deadline` (the best partial board is
 /// then finished greedily). `threads` workers generate the children.
 pub fn beam(
@@ -208,7 +222,7 @@ pub fn beam_cells(
             break;
         }
         let live = score.len();
-        let pool = expand_all(
+        let Some(pool) = expand_all(
             core,
             cell,
             &prof,
@@ -218,7 +232,12 @@ pub fn beam_cells(
             seed,
             depth,
             threads,
-        );
+            deadline,
+        ) else {
+            // The deadline passed within the level: the last whole level stands.
+            stopped = true;
+            break;
+        };
         if pool.is_empty() {
             // No unused piece fits (only with fixed pieces that leave a class short).
             break;
@@ -292,7 +311,8 @@ pub fn beam_cells(
 }
 
 /// The children of every live board at `cell`, in parent order: (score, parent, rotated
-/// piece). Split over `threads` workers by parent ranges.
+/// piece). Split over `threads` workers by parent ranges. `None` when `deadline` passed
+/// before every parent was expanded (a wide level takes long: the clock is read as it goes).
 #[allow(
     clippy::too_many_arguments,
     reason = "one level's state in borrowed slices, so threads can share it"
@@ -307,35 +327,37 @@ fn expand_all(
     seed: u64,
     depth: usize,
     threads: usize,
-) -> Vec<Child> {
+    deadline: Option<Instant>,
+) -> Option<Vec<Child>> {
     let live = score.len();
     let threads = threads.clamp(1, live.div_ceil(256).max(1));
+    let late = std::sync::atomic::AtomicBool::new(false);
+    let level = Level {
+        core,
+        cell,
+        prof,
+        used,
+        score,
+        look,
+        seed,
+        depth,
+        deadline,
+        late: &late,
+    };
     if threads == 1 {
         let mut pool = Vec::with_capacity(live * FANOUT);
-        expand_range(
-            core,
-            cell,
-            prof,
-            used,
-            score,
-            look,
-            seed,
-            depth,
-            0..live,
-            &mut pool,
-        );
-        return pool;
+        expand_range(&level, 0..live, &mut pool);
+        return (!late.into_inner()).then_some(pool);
     }
     let chunk = live.div_ceil(threads);
-    std::thread::scope(|s| {
+    let pool = std::thread::scope(|s| {
+        let level = &level;
         let handles: Vec<_> = (0..threads)
             .map(|t| {
                 let range = t * chunk..((t + 1) * chunk).min(live);
                 s.spawn(move || {
                     let mut pool = Vec::with_capacity(range.len() * FANOUT);
-                    expand_range(
-                        core, cell, prof, used, score, look, seed, depth, range, &mut pool,
-                    );
+                    expand_range(level, range, &mut pool);
                     pool
                 })
             })
@@ -345,25 +367,41 @@ fn expand_all(
             pool.extend(h.join().expect("a beam worker panicked"));
         }
         pool
-    })
+    });
+    (!late.into_inner()).then_some(pool)
 }
 
-#[allow(
-    clippy::too_many_arguments,
-    reason = "one level's state in borrowed slices, so threads can share it"
-)]
-fn expand_range(
-    core: &Core,
+/// One level's state in borrowed slices, shared by its workers.
+struct Level<'a> {
+    core: &'a Core,
     cell: usize,
-    prof: &[u8],
-    used: &[u64],
-    score: &[u16],
-    look: Option<&Look>,
+    prof: &'a [u8],
+    used: &'a [u64],
+    score: &'a [u16],
+    look: Option<&'a Look>,
     seed: u64,
     depth: usize,
-    range: std::ops::Range<usize>,
-    pool: &mut Vec<Child>,
-) {
+    deadline: Option<Instant>,
+    /// Set by the first worker to find the deadline passed; the others then stop too.
+    late: &'a std::sync::atomic::AtomicBool,
+}
+
+/// Parents between two readings of the clock: a few milliseconds of work.
+const CLOCK_EVERY: usize = 4096;
+
+fn expand_range(level: &Level<'_>, range: std::ops::Range<usize>, pool: &mut Vec<Child>) {
+    let Level {
+        core,
+        cell,
+        prof,
+        used,
+        score,
+        look,
+        seed,
+        depth,
+        deadline,
+        late,
+    } = *level;
     let cols = core.cols();
     // The look-ahead's scratch: open sides and unused sides per colour of one parent.
     let (mut open_n, mut supply) = match look {
@@ -396,7 +434,17 @@ fn expand_range(
         .flatten()
         .map(|o| core.oriented(o).sides[RIGHT]);
     let mut pick: Vec<(u16, u16)> = Vec::with_capacity(64);
+    let start = range.start;
     for pi in range {
+        if (pi - start) % CLOCK_EVERY == CLOCK_EVERY - 1
+            && let Some(d) = deadline
+        {
+            use std::sync::atomic::Ordering::Relaxed;
+            if late.load(Relaxed) || Instant::now() >= d {
+                late.store(true, Relaxed);
+                return;
+            }
+        }
         let left = fixed_left.unwrap_or(prof[pi * stride + cols + r]);
         let up = fixed_up.unwrap_or(prof[pi * stride + c]);
         let u = &used[pi * words..(pi + 1) * words];
@@ -614,7 +662,13 @@ fn select(pool: &[Child], width: usize, seed: u64) -> Vec<Child> {
 /// threads) until the next would take a twentieth of the time left; then, at that width, passes from
 /// fresh seeds, one per thread in parallel, while one more fits. Scores vary from seed to
 /// seed as much as from width to width at these sizes, so the second phase buys more than
-/// one ever wider pass would. The best board; `on_pass` hears each pass's result and seconds.
+/// one ever wider pass would. No pass is wider than `max_width`, nor, when passes run side
+/// by side, than its share of it (the memory the caller has for the beam). The best board;
+/// `on_pass` hears each pass's result and seconds.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the pass's settings, its budget in time and memory, and its listener"
+)]
 pub fn beam_anytime(
     core: &Core,
     order: ScanOrder,
@@ -622,6 +676,7 @@ pub fn beam_anytime(
     seed: u64,
     threads: usize,
     deadline: Instant,
+    max_width: usize,
     on_pass: &mut (dyn FnMut(&BeamResult, f64) + Send),
 ) -> BeamResult {
     let left = || {
@@ -629,7 +684,8 @@ pub fn beam_anytime(
             .checked_duration_since(Instant::now())
             .map_or(0.0, |d| d.as_secs_f64())
     };
-    let mut width = start.max(1);
+    let max_width = max_width.max(1);
+    let mut width = start.clamp(1, max_width);
     let mut best: Option<BeamResult> = None;
     let keep = |res: BeamResult, best: &mut Option<BeamResult>| {
         if best.as_ref().is_none_or(|b| res.matched > b.matched) {
@@ -647,13 +703,14 @@ pub fn beam_anytime(
         if stop || left() < 2.2 * took {
             return best.expect("at least one pass");
         }
-        if 2.0 * took > left() / 20.0 {
+        if 2.0 * took > left() / 20.0 || width >= max_width {
             break took;
         }
-        width *= 2;
+        width = (width * 2).min(max_width);
     };
     // Fresh seeds at the last width, one pass per thread at a time.
     let threads = threads.max(1);
+    let width = width.min(max_width / threads).max(1);
     let next = std::sync::atomic::AtomicU64::new(1);
     let shared = std::sync::Mutex::new((best, on_pass));
     std::thread::scope(|s| {
@@ -775,6 +832,38 @@ mod look_tests {
     use super::*;
     use crate::puzzle::edge::{Board, generate};
 
+    /// A level wider than the time allows stops where the clock says, not at its end: a
+    /// level of many parents whose deadline has passed gives no pool (the last whole level
+    /// stands), and a pass cut short reports itself incomplete with a whole board.
+    #[test]
+    fn a_wide_level_reads_the_clock() {
+        let (p, _) = generate(10, 10, 3, 8, 7).unwrap();
+        let core = Core::new(&p, &Board::empty(10, 10)).unwrap();
+        let words = super::super::core::PieceSet::words(core.pieces());
+        let parents = 2 * CLOCK_EVERY;
+        let (prof, used, score) = (
+            vec![0u8; parents * 20],
+            vec![0u64; parents * words],
+            vec![0u16; parents],
+        );
+        let expand = |deadline| expand_all(&core, 0, &prof, &used, &score, None, 1, 0, 1, deadline);
+        let past = Instant::now() - std::time::Duration::from_millis(1);
+        assert!(expand(Some(past)).is_none());
+        assert!(expand(None).is_some_and(|pool| pool.len() >= parents));
+        let t0 = Instant::now();
+        let r = beam(
+            &core,
+            ScanOrder::RowMajor,
+            1_000_000,
+            1,
+            1,
+            Some(t0 + std::time::Duration::from_millis(100)),
+        );
+        assert!(!r.complete);
+        assert!(!r.cells.contains(&u16::MAX));
+        assert!(widest(&core, 100, 1e9) < 1_000_000);
+    }
+
     /// On a planted board, the children that continue the planted board never carry a
     /// penalty: the planted board's prefixes are replayed one cell at a time as the only
     /// live board, each expanded by `expand_range`, and the child that places the planted
@@ -802,18 +891,20 @@ mod look_tests {
             let mut score = 0u16;
             for (depth, &cell) in cells.iter().enumerate() {
                 let mut pool = Vec::new();
-                expand_range(
-                    &core,
+                let late = std::sync::atomic::AtomicBool::new(false);
+                let level = Level {
+                    core: &core,
                     cell,
-                    &prof,
-                    &used,
-                    &[score],
-                    Some(&look),
-                    1,
+                    prof: &prof,
+                    used: &used,
+                    score: &[score],
+                    look: Some(&look),
+                    seed: 1,
                     depth,
-                    0..1,
-                    &mut pool,
-                );
+                    deadline: None,
+                    late: &late,
+                };
+                expand_range(&level, 0..1, &mut pool);
                 let o = all[cell];
                 // The planted piece may be past the fan-out cap; weigh it directly then.
                 let ch = pool.iter().find(|c| c.o == o).copied();

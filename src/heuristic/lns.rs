@@ -555,7 +555,8 @@ pub fn lns(
                     cur_m = cur_m + current - broken;
                 } else {
                     work.set_fixed(&pins);
-                    let res = beam_cells(&work, &cells, params.width, rng.next_u64(), 1, None);
+                    // The deadline reaches into the rebuild: a wide one takes long.
+                    let res = beam_cells(&work, &cells, params.width, rng.next_u64(), 1, deadline);
                     if res.matched < cur_m || res.cells.contains(&u16::MAX) {
                         continue;
                     }

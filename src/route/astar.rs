@@ -135,13 +135,21 @@ impl AstarFlags {
             (Some(_), Some(_)) => Err(Error::usage(
                 "--weight (weighted A*) and --suboptimality (focal search) are two different searches: give one",
             )),
-            (Some(w), None) if !(w.is_finite() && w > 0.0) => Err(Error::Usage(format!(
-                "--weight must be a positive number, not {w}"
-            ))),
+            // Past 10⁶ both are greedy search already; the search's arithmetic saturates
+            // beyond, but a larger number only hides a typing error.
+            (Some(w), None) if !(w.is_finite() && w > 0.0 && w <= 1e6) => {
+                Err(Error::Usage(format!(
+                    "--weight must be a positive number of at most 10^6, not {}",
+                    super::shown_number(w)
+                )))
+            }
             (Some(w), None) => Ok(Order::Weighted { weight: w }),
-            (None, Some(e)) if !(e.is_finite() && e >= 0.0) => Err(Error::Usage(format!(
-                "--suboptimality must be a number of at least 0, not {e}"
-            ))),
+            (None, Some(e)) if !(e.is_finite() && (0.0..=1e6).contains(&e)) => {
+                Err(Error::Usage(format!(
+                    "--suboptimality must be a number from 0 to 10^6, not {}",
+                    super::shown_number(e)
+                )))
+            }
             (None, Some(e)) => Ok(Order::Focal { eps: e }),
             (None, None) => Ok(Order::Weighted { weight: 1.0 }),
         }
@@ -314,6 +322,16 @@ impl AstarEngine {
 /// Default cap on stored boards (about 40 bytes each with the open list).
 pub const MAX_STATES: usize = 30_000_000;
 
+/// Bytes a stored board may cost at the peak: its node, its index entry and its open-list
+/// entry, twice over while a table doubles.
+const PEAK_BYTES_PER_STATE: f64 = 120.0;
+
+/// The most boards the memory available now can hold at the peak, with a quarter of it
+/// left for everything else; a refused allocation past it still stops the search cleanly.
+fn states_that_fit() -> usize {
+    (super::size::available_bytes() * 0.75 / PEAK_BYTES_PER_STATE).max(1e4) as usize
+}
+
 /// The figures of an A* run, in the report.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct AstarStats {
@@ -392,7 +410,10 @@ pub fn solve(
         order,
         batch,
         Some(deadline),
-        flags.max_states.unwrap_or(MAX_STATES),
+        flags
+            .max_states
+            .unwrap_or(MAX_STATES)
+            .min(states_that_fit()),
     );
     let search_seconds = searched.elapsed().as_secs_f64();
     rep.native = Some(NativeStats {
@@ -468,6 +489,10 @@ pub fn solve(
             rep.solver_status = match r.stop {
                 Some(AstarStop::StateLimit) => format!(
                     "stopped at {} stored boards (--max-states); at least {} moves",
+                    r.stored, r.bound
+                ),
+                Some(AstarStop::Memory) => format!(
+                    "stopped at {} stored boards: no memory for more; at least {} moves",
                     r.stored, r.bound
                 ),
                 Some(AstarStop::Exhausted) => "no plan: every reachable board was expanded".into(),

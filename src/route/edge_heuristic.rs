@@ -21,6 +21,10 @@ use crate::verify::edge::BoardChecker;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
+/// The share of the memory available that a beam (the construction's, or the LNS workers'
+/// rebuilds together) may take: the rest is the board, the tables and everything else.
+const BEAM_MEMORY_SHARE: f64 = 0.5;
+
 /// The constructions by name: what builds the first complete board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ConstructKind {
@@ -882,8 +886,21 @@ pub fn solve(
         } => {
             let core = Core::new(p, &fixed_board(p, &fixes)?).map_err(Error::Usage)?;
             let cells = Core::indices(&board);
+            let workers = limits.threads.max(1) as usize;
+            // Every worker rebuilds with a beam of its own: each gets its share of the memory.
+            let fits = crate::heuristic::beam::widest(
+                &core,
+                core.cells(),
+                super::size::available_bytes() * BEAM_MEMORY_SHARE / workers as f64,
+            );
+            let width = (*width).max(1);
+            if width > fits {
+                search_detail.push_str(&format!(
+                    "; lns.width {width} lowered to {fits}, the most the memory available holds"
+                ));
+            }
             let params = crate::heuristic::lns::LnsParams {
-                width: (*width).max(1),
+                width: width.min(fits),
                 iterations: *iterations,
                 assign_share: *assign,
                 seed: plan.seed,
@@ -1045,11 +1062,28 @@ fn search_construct(
                 }
             }
         };
+        let fits = crate::heuristic::beam::widest(
+            &core,
+            core.cells(),
+            super::size::available_bytes() * BEAM_MEMORY_SHARE,
+        );
+        let mut lowered = String::new();
         let res = match *width {
             Some(w) => {
+                if w > fits {
+                    lowered = format!(
+                        "; beam.width {w} lowered to {fits}, the most the memory available holds"
+                    );
+                }
                 let t0 = Instant::now();
-                let r =
-                    crate::heuristic::beam::beam(&core, order, w, seed, threads, Some(deadline));
+                let r = crate::heuristic::beam::beam(
+                    &core,
+                    order,
+                    w.min(fits),
+                    seed,
+                    threads,
+                    Some(deadline),
+                );
                 on_pass(&r, t0.elapsed().as_secs_f64());
                 r
             }
@@ -1060,6 +1094,7 @@ fn search_construct(
                 seed,
                 threads,
                 deadline,
+                fits,
                 &mut on_pass,
             ),
         };
@@ -1067,7 +1102,7 @@ fn search_construct(
             return Err(e);
         }
         let detail = format!(
-            "; beam over {label}, widths {}{}",
+            "; beam over {label}, widths {}{}{lowered}",
             passes.join(", "),
             if res.complete {
                 ""

@@ -166,9 +166,10 @@ impl Counts {
     }
 }
 
-/// Memory available to a new model: `$TILEKIT_MAX_MEMORY_GB` when set (a batch job's own
-/// limit), else the smaller of the kernel's `MemAvailable` and what the control group
-/// (cgroup v2, as under Slurm or a container) still allows, else 16 GiB.
+/// Memory available to a new model or search: `$TILEKIT_MAX_MEMORY_GB` when set (a batch
+/// job's own limit), else the smaller of the kernel's `MemAvailable`, what the control group
+/// (cgroup v2, as under Slurm or a container) still allows and what `ulimit -v` still lets
+/// this process map; else 16 GiB.
 pub fn available_bytes() -> f64 {
     if let Some(gb) = std::env::var("TILEKIT_MAX_MEMORY_GB")
         .ok()
@@ -187,11 +188,33 @@ pub fn available_bytes() -> f64 {
     let number = |s: Option<String>| s.and_then(|s| s.trim().parse::<f64>().ok());
     let cgroup = number(read("/sys/fs/cgroup/memory.max"))
         .map(|max| max - number(read("/sys/fs/cgroup/memory.current")).unwrap_or(0.0));
-    match (meminfo, cgroup) {
+    let machine = match (meminfo, cgroup) {
         (Some(m), Some(c)) => m.min(c),
         (Some(x), None) | (None, Some(x)) => x,
         (None, None) => 16.0 * (1u64 << 30) as f64,
+    };
+    address_space_left().map_or(machine, |left| machine.min(left))
+}
+
+/// What `ulimit -v` (RLIMIT_AS) still allows this process to map, when it is limited.
+fn address_space_left() -> Option<f64> {
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes the struct it is given and nothing else.
+    if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut lim) } != 0
+        || lim.rlim_cur == libc::RLIM_INFINITY
+    {
+        return None;
     }
+    let mapped = std::fs::read_to_string("/proc/self/status")
+        .ok()?
+        .lines()
+        .find_map(|l| l.strip_prefix("VmSize:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())?
+        * 1024.0;
+    Some((lim.rlim_cur as f64 - mapped).max(0.0))
 }
 
 /// Refuse `size` when it would not fit in `available` bytes: "this model would have …".

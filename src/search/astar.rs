@@ -96,6 +96,9 @@ pub enum AstarStop {
     TimeLimit,
     /// [`AstarOptions::max_states`] was reached.
     StateLimit,
+    /// Memory for more boards could not be had (an allocation was refused, as under
+    /// `ulimit -v`): the search stops with what it has rather than aborting.
+    Memory,
     /// The open list ran dry (the board cannot reach the goal).
     Exhausted,
 }
@@ -153,8 +156,9 @@ struct Entry {
 }
 
 fn prio(f: f32, g: u16) -> u64 {
-    // f in 1/1024 moves (f is at most a few hundred), then the larger g first.
-    let q = (f.max(0.0) as f64 * 1024.0).round() as u64;
+    // f in 1/1024 moves (f is at most a few hundred), then the larger g first. Clamped to
+    // the 48 bits above g's, so that a huge weight saturates instead of wrapping around.
+    let q = ((f.max(0.0) as f64 * 1024.0).round() as u64).min((1 << 48) - 1);
     (q << 16) | (u16::MAX - g) as u64
 }
 
@@ -170,6 +174,11 @@ struct Search<'a, L: Fn(&Tiles) -> u32, G: Guide + ?Sized> {
     opts: &'a AstarOptions,
     nodes: Vec<Node>,
     index: HashMap<u64, u32>,
+    /// A bucket's heap could not grow: the search stops at the next round.
+    out_of_memory: bool,
+    /// The smallest `g + lower` of a child that could not be queued then: the bound may not
+    /// pass it.
+    dropped_f: u32,
     queue: Queue,
 }
 
@@ -199,6 +208,12 @@ impl<L: Fn(&Tiles) -> u32, G: Guide + ?Sized> Search<'_, L, G> {
                 if b.len() <= f {
                     b.resize_with(f + 1, BinaryHeap::new);
                 }
+                let heap = &mut b[f];
+                if heap.len() == heap.capacity() && heap.try_reserve(heap.len().max(64)).is_err() {
+                    self.out_of_memory = true;
+                    self.dropped_f = self.dropped_f.min(f as u32);
+                    return;
+                }
                 b[f].push(Reverse(Entry {
                     prio: prio(g as f32 + n.guide, g),
                     node: i,
@@ -227,6 +242,19 @@ impl<L: Fn(&Tiles) -> u32, G: Guide + ?Sized> Search<'_, L, G> {
         None
     }
 
+    /// Room for `more` new boards in every table a round can grow, asked for ahead so that
+    /// a refused allocation is an answer, not an abort.
+    fn reserve(&mut self, more: usize) -> Result<(), std::collections::TryReserveError> {
+        self.nodes.try_reserve(more)?;
+        self.index.try_reserve(more)?;
+        match &mut self.queue {
+            Queue::Heap(h) => h.try_reserve(more),
+            // A bucket's heap is grown where a child is put in it (`push`), which notes a
+            // refusal in `out_of_memory`.
+            Queue::Buckets(b) => b.try_reserve(2),
+        }
+    }
+
     /// The next live node to expand, marked closed.
     fn pop(&mut self) -> Option<u32> {
         let found = match self.opts.order {
@@ -241,12 +269,18 @@ impl<L: Fn(&Tiles) -> u32, G: Guide + ?Sized> Search<'_, L, G> {
             },
             Order::Focal { eps } => {
                 let fmin = self.f_min_bucket()?;
+                // Saturating: a huge EPS makes every bucket eligible, never none.
                 let top = ((1.0 + eps) * fmin as f64 + 1e-9).floor() as usize;
                 let Queue::Buckets(b) = &mut self.queue else {
                     unreachable!()
                 };
                 let mut best: Option<(u64, usize)> = None;
-                for (f, heap) in b.iter_mut().enumerate().take(top + 1).skip(fmin) {
+                for (f, heap) in b
+                    .iter_mut()
+                    .enumerate()
+                    .take(top.saturating_add(1))
+                    .skip(fmin)
+                {
                     while let Some(Reverse(e)) = heap.peek() {
                         let n = &self.nodes[e.node as usize];
                         if n.closed || n.g != e.g {
@@ -320,6 +354,8 @@ where
         nodes: Vec::new(),
         index: HashMap::new(),
         queue,
+        out_of_memory: false,
+        dropped_f: u32::MAX,
     };
     let l0 = (s.lower)(start);
     let g0 = match s.guide {
@@ -372,6 +408,10 @@ where
         }
         if s.nodes.len() >= opts.max_states {
             res.stop = Some(AstarStop::StateLimit);
+            break;
+        }
+        if s.out_of_memory || s.reserve(batch * 4).is_err() {
+            res.stop = Some(AstarStop::Memory);
             break;
         }
         popped.clear();
@@ -491,7 +531,7 @@ where
         && res.stop != Some(AstarStop::Exhausted)
         && let Some(b) = s.open_bound()
     {
-        res.bound = round(res.bound.max(b));
+        res.bound = round(res.bound.max(b.min(s.dropped_f)));
     }
     res.stored = s.nodes.len();
     res
@@ -628,6 +668,28 @@ mod tests {
             let len = r.plan.as_ref().unwrap().len() as u32;
             assert!(len >= opt && r.bound <= opt);
             assert_eq!(r.optimal(), len == r.bound);
+        }
+    }
+
+    #[test]
+    fn huge_weights_and_suboptimality_still_find_a_plan() {
+        // A (1 + EPS) · f past usize, or a weight past the priority's bits, once wrapped
+        // around: no bucket was eligible and a solvable board was "exhausted".
+        let dist = bfs_8();
+        let md = ManhattanLc::new(3, 3);
+        let lower = |t: &Tiles| md.value(&md.init(&t[..9]));
+        let noisy = Noisy(&dist);
+        let (&k, &opt) = dist.iter().max_by_key(|(k, d)| (**d, **k)).unwrap();
+        let start = unpack(k);
+        for order in [
+            Order::Focal { eps: 1e19 },
+            Order::Focal { eps: 1e300 },
+            Order::Weighted { weight: 1e30 },
+        ] {
+            let r = search(&start, &lower, Some(&noisy), &opts(order, 1));
+            let plan = r.plan.unwrap_or_else(|| panic!("{order:?}: {:?}", r.stop));
+            assert!(plan.len() as u32 >= opt as u32, "{order:?}");
+            assert_eq!(dist[&pack(&replay(&start, 3, 3, &plan).unwrap())], 0);
         }
     }
 
