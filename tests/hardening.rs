@@ -245,6 +245,173 @@ fn a_signal_ends_the_solver_and_removes_the_temporary_files() {
     }
 }
 
+/// SIGKILL, which no handler sees (the OOM killer, `timeout -s KILL`, a batch system's hard
+/// kill): the solver and its own child still die with tilekit, and the temporary directory
+/// left behind is removed by the next run.
+#[test]
+fn a_sigkilled_tilekit_leaves_no_solver_and_the_next_run_sweeps_its_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let tmp = d.join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let body = format!(
+        "sleep 300 &\necho $! > {0}/sleep.pid\necho $$ > {0}/sh.pid\nwait\n",
+        d.display()
+    );
+    let reg = fake_solver(d, "sleeper", "milp", &body);
+    let inst = sliding();
+    let solve = |reg: &Path, solver: &str| {
+        let mut c = bin();
+        c.args([
+            "solve",
+            inst.to_str().unwrap(),
+            "--via",
+            "milp",
+            "--horizon",
+            "11",
+            "--solver",
+            solver,
+            "--solvers",
+            reg.to_str().unwrap(),
+            "--time-limit",
+            "600",
+        ])
+        .env("TMPDIR", &tmp)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+        c
+    };
+    let mut child = solve(&reg, "sleeper").spawn().unwrap();
+    let sh = wait_for(&d.join("sh.pid"));
+    let sleep = wait_for(&d.join("sleep.pid"));
+    assert!(alive(&sh) && alive(&sleep));
+    child.kill().unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(
+        std::os::unix::process::ExitStatusExt::signal(&status),
+        Some(9)
+    );
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while (alive(&sh) || alive(&sleep)) && std::time::Instant::now() < until {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(!alive(&sh), "the solver survived a SIGKILLed tilekit");
+    assert!(
+        !alive(&sleep),
+        "the solver's child survived a SIGKILLed tilekit"
+    );
+    let left: Vec<_> = std::fs::read_dir(&tmp).unwrap().flatten().collect();
+    assert_eq!(left.len(), 1, "the killed run's directory: {left:?}");
+    assert!(
+        left[0]
+            .file_name()
+            .to_string_lossy()
+            .starts_with("tilekit-"),
+        "{left:?}"
+    );
+    // The next run (here one whose solver fails at once) removes it, and its own.
+    let quick = d.join("quick");
+    std::fs::create_dir(&quick).unwrap();
+    let reg = fake_solver(&quick, "quitter", "milp", "exit 1\n");
+    let out = solve(&reg, "quitter").output().unwrap();
+    assert_eq!(out.status.code(), Some(3), "{out:?}");
+    let left: Vec<_> = std::fs::read_dir(&tmp).unwrap().flatten().collect();
+    assert!(left.is_empty(), "left behind after the next run: {left:?}");
+}
+
+/// No command writes its output over one of its inputs, under whatever name it is given (the
+/// same path, a symlink, a hard link): exit 2, the input unchanged, nothing written.
+#[test]
+fn no_output_replaces_an_input() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let case = d.join("case.txt");
+    std::fs::copy(sliding(), &case).unwrap();
+    let pieces = d.join("pieces.txt");
+    std::fs::copy(
+        root.join("models/edge-matching/brendan_set1/pieces_05x05.txt"),
+        &pieces,
+    )
+    .unwrap();
+    let link = d.join("link.txt");
+    std::os::unix::fs::symlink(&case, &link).unwrap();
+    // `export` takes the format from the output's extension.
+    let link_lp = d.join("link.lp");
+    std::os::unix::fs::symlink(&case, &link_lp).unwrap();
+    let hard = d.join("hard.txt");
+    std::fs::hard_link(&pieces, &hard).unwrap();
+    let s = |p: &Path| p.to_str().unwrap().to_string();
+    let cases: Vec<Vec<String>> = vec![
+        vec!["solve".into(), s(&case), "-o".into(), s(&case)],
+        vec!["solve".into(), s(&case), "-o".into(), s(&link)],
+        vec!["render".into(), s(&case), "-o".into(), s(&case)],
+        vec![
+            "export".into(),
+            s(&case),
+            "--model".into(),
+            "neos".into(),
+            "--horizon".into(),
+            "13".into(),
+            "-o".into(),
+            s(&link_lp),
+        ],
+        vec![
+            "solve".into(),
+            s(&pieces),
+            "--via".into(),
+            "heuristic".into(),
+            "--time-limit".into(),
+            "1".into(),
+            "-o".into(),
+            s(&pieces),
+        ],
+        vec![
+            "solve".into(),
+            s(&pieces),
+            "--via".into(),
+            "heuristic".into(),
+            "--time-limit".into(),
+            "1".into(),
+            "-o".into(),
+            s(&hard),
+        ],
+    ];
+    let before = (
+        std::fs::read(&case).unwrap(),
+        std::fs::read(&pieces).unwrap(),
+    );
+    for args in &cases {
+        let out = bin().args(args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains("this command read") && err.contains("name another output file"),
+            "{args:?}: {err}"
+        );
+        assert_eq!(
+            (
+                std::fs::read(&case).unwrap(),
+                std::fs::read(&pieces).unwrap()
+            ),
+            before,
+            "{args:?} changed an input"
+        );
+    }
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    let names: Vec<_> = std::fs::read_dir(d)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(names.len(), 5, "nothing else written: {names:?}");
+}
+
 /// A model that would not fit in memory is refused before it is built, with its estimate:
 /// exit 2, not an allocation abort.
 #[test]
@@ -390,6 +557,202 @@ fn a_solver_refuting_every_horizon_of_a_solvable_board_is_a_failure() {
     let (code, v) = run(&["--horizon", "9"]);
     assert_eq!(code, Some(1), "{v}");
     assert_eq!(v["status"], "no_solution", "{v}");
+}
+
+/// Claims tilekit can refute by itself are solver failures (exit 3), whatever the solver
+/// says: an "optimal" plan that makes a move and undoes it (a SAT solver that lies UNSAT
+/// below 13 moves), and "infeasible" at the horizon `--horizon auto` set from a plan in hand.
+#[test]
+fn optimality_and_infeasibility_claims_tilekit_can_refute_are_failures() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let inst = sliding();
+    let run = |args: &[&str]| {
+        let out = bin().args(args).arg("--json").output().unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+        let v: serde_json::Value = serde_json::from_str(stdout.trim())
+            .unwrap_or_else(|e| panic!("{e}: {stdout}{}", String::from_utf8_lossy(&out.stderr)));
+        (out.status.code(), v)
+    };
+    let milp = d.join("milp");
+    std::fs::create_dir(&milp).unwrap();
+    let reg = fake_solver(
+        &milp,
+        "liar",
+        "milp",
+        "echo 'Infeasible - objective value 0.00000000' > \"$2\"\n",
+    );
+    let (code, v) = run(&[
+        "solve",
+        inst.to_str().unwrap(),
+        "--via",
+        "milp",
+        "--horizon",
+        "auto",
+        "--solver",
+        "liar",
+        "--solvers",
+        reg.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(3), "{v}");
+    assert_eq!(v["status"], "unverified", "{v}");
+    assert!(
+        v["errors"]
+            .to_string()
+            .contains("tilekit's own search found one of 11 moves"),
+        "{v}"
+    );
+    if crate::common::skip() {
+        return;
+    }
+    // UNSAT below 13, the truth (CaDiCaL) at 13: the plan it finds there has a detour.
+    let sat = d.join("sat");
+    std::fs::create_dir(&sat).unwrap();
+    let reg = fake_solver(
+        &sat,
+        "liar",
+        "sat",
+        "if grep -q '_t13$' \"$1\"; then exec cadical -q \"$1\"; fi\necho 's UNSATISFIABLE'\nexit 20\n",
+    );
+    let (code, v) = run(&[
+        "solve",
+        inst.to_str().unwrap(),
+        "--via",
+        "sat",
+        "--solver",
+        "liar",
+        "--solvers",
+        reg.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(3), "{v}");
+    assert_eq!(v["optimal"], false, "{v}");
+    assert!(v["errors"].to_string().contains("undo each other"), "{v}");
+}
+
+/// Numbers past what the arithmetic behind them carries are refused with a short message
+/// (not a wrong "infeasible", not a 300-digit echo); widths past the memory available are
+/// lowered, and the time limit holds however wide a rebuild is asked to be.
+#[test]
+fn numbers_get_ranges_and_widths_fit_the_memory_and_the_clock() {
+    let inst = sliding();
+    let i = inst.to_str().unwrap();
+    for (args, needle) in [
+        (
+            vec!["solve", i, "--via", "astar", "--suboptimality", "1e19"],
+            "--suboptimality must be a number from 0 to 10^6, not 1e19",
+        ),
+        (
+            vec!["solve", i, "--via", "astar", "--weight", "1e300"],
+            "--weight must be a positive number of at most 10^6, not 1e300",
+        ),
+        (
+            vec!["solve", i, "--threads", "0"],
+            "--threads must be from 1 to 256, not 0",
+        ),
+        (
+            vec!["solve", i, "--threads", "100000"],
+            "--threads must be from 1 to 256, not 100000",
+        ),
+        (
+            vec!["solve", i, "--time-limit", "1e300"],
+            "below 10^9, not 1e300",
+        ),
+        (
+            vec![
+                "export-set",
+                "korf100:0-5",
+                "--models",
+                "neos",
+                "--formats",
+                "lp",
+                "-o",
+                "/nonexistent/set",
+            ],
+            "instances are numbered from 1",
+        ),
+        (
+            vec![
+                "export-set",
+                "korf100:1",
+                "--models",
+                "neos",
+                "--formats",
+                "lp",
+                "--jobs",
+                "0",
+                "-o",
+                "/nonexistent/set",
+            ],
+            "--jobs must be at least 1",
+        ),
+    ] {
+        let out = bin().args(&args).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+    }
+    // The largest focal bound allowed still finds the plan.
+    let out = bin()
+        .args([
+            "solve",
+            i,
+            "--via",
+            "astar",
+            "--suboptimality",
+            "1e6",
+            "--heuristic",
+            "manhattan",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // A rebuild width no memory holds: lowered, said, and the limit kept.
+    let e2 =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("models/edge-matching/eternity2/e2pieces.txt");
+    let started = std::time::Instant::now();
+    let out = bin()
+        .args([
+            "solve",
+            e2.to_str().unwrap(),
+            "--via",
+            "heuristic",
+            "--construct",
+            "dfs",
+            "--improve",
+            "lns",
+            "--set",
+            "lns.width=99999999999",
+            "--time-limit",
+            "2",
+            "--json",
+        ])
+        .env("TILEKIT_MAX_MEMORY_GB", "2")
+        .output()
+        .unwrap();
+    let seconds = started.elapsed().as_secs_f64();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_str(stdout.trim()).unwrap();
+    assert_eq!(v["verified"], true, "{v}");
+    assert!(
+        v["solver_status"]
+            .as_str()
+            .unwrap()
+            .contains("lns.width 99999999999 lowered to"),
+        "{v}"
+    );
+    // Room for a loaded machine; unbounded, this ran past 20 s and 3.8 GB.
+    assert!(seconds < 8.0, "took {seconds:.1} s for a 2 s limit");
 }
 
 /// A bogus model (every variable false) for an edge-matching CNF: exit 3, as on the sliding
@@ -652,8 +1015,10 @@ fn a_partial_file_from_a_killed_solver_is_a_time_limit() {
             "half",
             "--solvers",
             reg.to_str().unwrap(),
+            // Room for a loaded machine to build the model and start the solver, which
+            // writes its partial file at once and then hangs.
             "--time-limit",
-            "1",
+            "3",
             "--json",
         ])
         .output()

@@ -296,6 +296,9 @@ pub fn export_set(req: &ExportSetRequest, progress: Progress<'_>) -> Result<Expo
 
 /// Refuse what no instance could take, before anything is written.
 fn check_request(req: &ExportSetRequest) -> Result<(), Error> {
+    if req.jobs == 0 {
+        return Err(Error::usage("--jobs must be at least 1"));
+    }
     if req.models.is_empty() || req.formats.is_empty() {
         return Err(Error::usage(
             "--models and --formats each need at least one name",

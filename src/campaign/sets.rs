@@ -374,6 +374,11 @@ fn parse_range(spec: &str, r: &str) -> Result<(u32, u32), Error> {
     if a > b {
         return Err(bad());
     }
+    if a == 0 {
+        return Err(Error::Usage(format!(
+            "{spec}: instances are numbered from 1, so a range cannot start at 0"
+        )));
+    }
     Ok((a, b))
 }
 

@@ -745,9 +745,12 @@ pub fn solve(
     } else {
         horizon_of(req.horizon, p, goal, req.limits.time, progress)?
     };
+    // `--horizon auto` set the horizon to the native search's proven optimum, whose plan
+    // replayed: a plan of exactly that length exists.
+    let known = horizon.filter(|_| matches!(req.horizon, Some(Horizon::Auto)));
     req.limits = plan.request.limits.remaining(started).ok_or_else(spent)?;
     let req = &req;
-    match plan.route {
+    let mut rep = match plan.route {
         Route::Native if plan.native_certify => {
             let native = solve_native(p, goal, req, progress)?;
             let Some(moves) = native.plan().map(<[Move]>::to_vec) else {
@@ -767,6 +770,50 @@ pub fn solve(
             None => solve_milp(p, goal, plan.model, req, horizon, progress),
         },
         _ => solve_sat(p, goal, req, horizon, req.plan.as_deref(), progress),
+    }?;
+    refute_claims(&mut rep, known);
+    Ok(rep)
+}
+
+/// Two consecutive moves that undo each other, if the plan has them (the index of the
+/// first): such a plan is never the shortest, as leaving both out reaches the same board.
+pub fn undo_pair(moves: &[Move]) -> Option<usize> {
+    moves.windows(2).position(|w| w[1] == w[0].inverse())
+}
+
+/// Check a solver's claims of optimality and infeasibility against what tilekit knows by
+/// itself: a plan with a move and its undo is never optimal, and with a plan of `known`
+/// moves in hand (`--horizon auto`'s), no model at that horizon is infeasible and no longer
+/// plan optimal. A refuted claim makes the answer a solver failure (exit 3), never an
+/// answer; the plan's own checks have already run.
+fn refute_claims(rep: &mut Report, known: Option<usize>) {
+    let len = rep.plan().map(<[Move]>::len);
+    let refuted = match (rep.status, len, known) {
+        (Status::Infeasible, _, Some(t)) => Some(format!(
+            "the solver says no plan of at most {t} moves exists, but tilekit's own search \
+             found one of {t} moves (replayed)"
+        )),
+        (Status::Solved, Some(n), Some(t)) if rep.optimal && n > t => Some(format!(
+            "the solver claims its plan of {n} moves is optimal, but tilekit's own search \
+             found one of {t} moves (replayed)"
+        )),
+        (Status::Solved, Some(n), _) if rep.optimal => rep.plan().and_then(undo_pair).map(|i| {
+            format!(
+                "the solver claims its plan of {n} moves is optimal, but moves {} and {} undo \
+                 each other, so one of {} moves reaches the goal too",
+                i + 1,
+                i + 2,
+                n - 2
+            )
+        }),
+        _ => None,
+    };
+    if let Some(why) = refuted {
+        rep.status = Status::Unverified;
+        rep.optimal = false;
+        rep.verified = false;
+        rep.bound = None;
+        rep.errors.push(why);
     }
 }
 
