@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Fuzz tilekit's parsers with AFL++ through cargo-afl (stable Rust; scripts/install-solvers.sh
-# installs it), one target after another, and report each one's executions and findings.
+# Fuzz tilekit's parsers with AFL++ through cargo-afl (stable Rust; installed here on first
+# use), one target after another, and report each one's executions and findings.
 #
 #   bash scripts/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]
 #
-# SECONDS_PER_TARGET defaults to 60; the targets are fuzz/src/bin/*.rs (all by default).
+# SECONDS_PER_TARGET defaults to 60; the targets are fuzz/src/bin/*.rs (all by default), whose
+# bodies, fuzz/src/targets/*.rs, the test suite also runs over the committed corpus.
 # FUZZ_EXECS=N runs each target until it has made about N executions instead (AFL's -E), with
 # SECONDS_PER_TARGET still a ceiling: `FUZZ_EXECS=10000000 bash scripts/fuzz.sh 3600`. Each
 # starts from its seeds in fuzz/corpus/TARGET and writes AFL's state to fuzz/out/TARGET
@@ -38,9 +39,18 @@ for t in "${targets[@]}"; do
     exit 2
   fi
 done
+# cargo-afl, AFL++ for Rust on stable, installed on first use for the user who runs the fuzzer
+# (not with sudo): `cargo afl config --build` compiles AFL++ (about a minute; a C compiler and
+# make) into that user's ~/.local/share/afl.rs, where cargo-afl looks. The version matches the
+# `afl` crate that fuzz/Cargo.lock pins.
 if ! cargo afl --version >/dev/null 2>&1; then
-  echo "fuzz.sh: cargo-afl is not installed: run scripts/install-solvers.sh" \
-    "(or: cargo install --locked cargo-afl && cargo afl config --build)" >&2
+  echo "fuzz.sh: installing cargo-afl 0.18.2 (first use)" >&2
+  cargo install --locked --quiet cargo-afl --version 0.18.2 ||
+    { echo "fuzz.sh: cargo install cargo-afl failed" >&2; exit 2; }
+fi
+if ! afl_out=$(cargo afl config --build 2>&1) && ! grep -q "already built" <<<"$afl_out"; then
+  echo "$afl_out" >&2
+  echo "fuzz.sh: building AFL++ for cargo-afl failed" >&2
   exit 2
 fi
 

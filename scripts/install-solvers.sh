@@ -5,8 +5,7 @@
 # (hermax, run through scripts/maxsat/tilekit-hermax.py) from PyPI into /opt/solvers, linked
 # into /usr/local/bin; the DRAT proof checker rate (crates.io, built
 # with cargo into /opt/solvers); what `cargo build --features highs` needs to build HiGHS
-# from source: cmake and a C++ compiler (apt), libclang for bindgen; and cargo-afl, the fuzzer
-# behind scripts/fuzz.sh (crates.io, with the AFL++ it builds from the source it ships); and
+# from source: cmake and a C++ compiler (apt), libclang for bindgen; and
 # Slurm with munge (apt: slurmctld, slurmd, slurm-client, munge), the single-node cluster that
 # scripts/slurm-cluster.sh starts for the Slurm executor's tests.
 # Idempotent: re-running skips what is there.
@@ -127,19 +126,6 @@ if [ ! -x "$V/bin/rate" ]; then
 fi
 $SUDO ln -sf "$V/bin/rate" /usr/local/bin/rate
 
-# cargo-afl: AFL++ for Rust on stable (scripts/fuzz.sh, and test.sh's fuzz smoke run). Installed
-# for the user who runs the fuzzer, not with sudo: `cargo afl config --build` compiles AFL++
-# (~1 min, C compiler and make) into that user's ~/.local/share/afl.rs, where cargo-afl looks.
-# The version matches the `afl` crate that fuzz/Cargo.lock pins.
-if ! cargo afl --version >/dev/null 2>&1; then
-  cargo install --locked --quiet cargo-afl --version 0.18.2
-fi
-if ! afl_out=$(cargo afl config --build 2>&1) && ! grep -q "already built" <<<"$afl_out"; then
-  echo "$afl_out" >&2
-  echo "install-solvers: building AFL++ for cargo-afl failed" >&2
-  exit 1
-fi
-
 for b in cbc glpsol highs cadical minisat kissat cliquer gams rate clasp rc2.py tilekit-hermax \
   cmake c++ sbatch slurmctld slurmd munged; do
   PATH="$PATH:/usr/sbin:/sbin" command -v "$b" >/dev/null ||
@@ -150,5 +136,5 @@ have_libclang || {
   exit 1
 }
 echo "install-solvers: cbc glpsol highs cadical minisat kissat cliquer gams rate clasp rc2.py" \
-  "tilekit-hermax are installed, cmake, c++ and libclang for --features highs, cargo-afl for" \
-  "scripts/fuzz.sh, and Slurm with munge for scripts/slurm-cluster.sh"
+  "tilekit-hermax are installed, cmake, c++ and libclang for --features highs, and Slurm with" \
+  "munge for scripts/slurm-cluster.sh"

@@ -27,6 +27,7 @@ mod edge_sat;
 mod edge_search;
 mod embedded_routes;
 mod front_door;
+mod fuzz_corpus;
 mod gams_real;
 mod hardening;
 #[cfg(feature = "highs")]

@@ -1,8 +1,8 @@
-//! `format::dimacs_cnf::parse_cnf`: DIMACS CNF.
+//! The AFL++ binary of the `dimacs_cnf` target, whose body (shared with the test suite's corpus
+//! run) is in `src/targets/dimacs_cnf.rs`.
+#[path = "../targets/dimacs_cnf.rs"]
+mod target;
+
 fn main() {
-    afl::fuzz!(|data: &[u8]| {
-        if let Ok(text) = std::str::from_utf8(data) {
-            let _ = tilekit::format::dimacs_cnf::parse_cnf(text, "fuzz");
-        }
-    });
+    afl::fuzz!(|data: &[u8]| { target::run(data) });
 }

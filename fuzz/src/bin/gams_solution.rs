@@ -1,9 +1,8 @@
-//! `format::gams::parse_gams_solution`: the `tilekit_solution.txt` a generated GAMS model
-//! writes.
+//! The AFL++ binary of the `gams_solution` target, whose body (shared with the test suite's corpus
+//! run) is in `src/targets/gams_solution.rs`.
+#[path = "../targets/gams_solution.rs"]
+mod target;
+
 fn main() {
-    afl::fuzz!(|data: &[u8]| {
-        if let Ok(text) = std::str::from_utf8(data) {
-            let _ = tilekit::format::gams::parse_gams_solution(text, "fuzz");
-        }
-    });
+    afl::fuzz!(|data: &[u8]| { target::run(data) });
 }

@@ -1,17 +1,8 @@
-//! `format::neos_job::{read_job_fields, parse_job}`: NEOS job documents (XML).
-use tilekit::format::neos_job::{job_to_string, parse_job, read_job_fields};
+//! The AFL++ binary of the `neos_job` target, whose body (shared with the test suite's corpus
+//! run) is in `src/targets/neos_job.rs`.
+#[path = "../targets/neos_job.rs"]
+mod target;
 
 fn main() {
-    afl::fuzz!(|data: &[u8]| {
-        if let Ok(text) = std::str::from_utf8(data) {
-            let _ = read_job_fields(text);
-            if let Ok(spec) = parse_job(text) {
-                // What the writer accepts of it reads back.
-                if let Ok(xml) = job_to_string(&spec) {
-                    let again = parse_job(&xml).expect("round trip");
-                    assert_eq!((again.input, again.priority), (spec.input, spec.priority));
-                }
-            }
-        }
-    });
+    afl::fuzz!(|data: &[u8]| { target::run(data) });
 }

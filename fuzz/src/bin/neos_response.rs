@@ -1,8 +1,8 @@
-//! `neos::client::parse_response`: an XML-RPC `methodResponse` from the NEOS server.
+//! The AFL++ binary of the `neos_response` target, whose body (shared with the test suite's corpus
+//! run) is in `src/targets/neos_response.rs`.
+#[path = "../targets/neos_response.rs"]
+mod target;
+
 fn main() {
-    afl::fuzz!(|data: &[u8]| {
-        if let Ok(text) = std::str::from_utf8(data) {
-            let _ = tilekit::neos::client::parse_response("fuzz", text);
-        }
-    });
+    afl::fuzz!(|data: &[u8]| { target::run(data) });
 }

@@ -1,14 +1,8 @@
-//! `parse_moves`: a sliding-tile solution (letters U D L R, `#` comments).
-use tilekit::puzzle::sliding::{moves_to_string, parse_moves};
+//! The AFL++ binary of the `sliding_moves` target, whose body (shared with the test suite's corpus
+//! run) is in `src/targets/sliding_moves.rs`.
+#[path = "../targets/sliding_moves.rs"]
+mod target;
 
 fn main() {
-    afl::fuzz!(|data: &[u8]| {
-        if let Ok(text) = std::str::from_utf8(data)
-            && let Ok(moves) = parse_moves(text, "fuzz")
-        {
-            // The writer's output reads back as the same moves.
-            let again = parse_moves(&moves_to_string(&moves), "fuzz").expect("round trip");
-            assert_eq!(again, moves);
-        }
-    });
+    afl::fuzz!(|data: &[u8]| { target::run(data) });
 }

@@ -1,8 +1,8 @@
-//! `format::solution::cbc::parse`: a cbc solution file.
+//! The AFL++ binary of the `solution_cbc` target, whose body (shared with the test suite's corpus
+//! run) is in `src/targets/solution_cbc.rs`.
+#[path = "../targets/solution_cbc.rs"]
+mod target;
+
 fn main() {
-    afl::fuzz!(|data: &[u8]| {
-        if let Ok(text) = std::str::from_utf8(data) {
-            let _ = tilekit::format::solution::cbc::parse(text, "fuzz");
-        }
-    });
+    afl::fuzz!(|data: &[u8]| { target::run(data) });
 }

@@ -1,21 +1,8 @@
-//! `format::solution::clique::{parse, parse_cliquer, parse_vertex_list}`: cliquer's result
-//! lines and plain vertex lists. The input's first line is the graph's vertex count (capped),
-//! the rest the answer.
-use tilekit::format::solution::clique;
-
-/// Largest vertex count tried (the harness's bound, not the library's).
-const MAX_VERTICES: usize = 1 << 16;
+//! The AFL++ binary of the `solution_clique` target, whose body (shared with the test suite's corpus
+//! run) is in `src/targets/solution_clique.rs`.
+#[path = "../targets/solution_clique.rs"]
+mod target;
 
 fn main() {
-    afl::fuzz!(|data: &[u8]| {
-        if let Ok(input) = std::str::from_utf8(data) {
-            let (head, text) = input.split_once('\n').unwrap_or((input, ""));
-            let n = head.trim().parse::<usize>().unwrap_or(0).min(MAX_VERTICES);
-            if let Ok(c) = clique::parse(text, "fuzz", n) {
-                assert!(c.iter().all(|&v| v < n));
-            }
-            let _ = clique::parse_cliquer(text, "fuzz", n);
-            let _ = clique::parse_vertex_list(text, "fuzz", n);
-        }
-    });
+    afl::fuzz!(|data: &[u8]| { target::run(data) });
 }

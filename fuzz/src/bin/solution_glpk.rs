@@ -1,8 +1,8 @@
-//! `format::solution::glpk::parse`: a glpk solution file.
+//! The AFL++ binary of the `solution_glpk` target, whose body (shared with the test suite's corpus
+//! run) is in `src/targets/solution_glpk.rs`.
+#[path = "../targets/solution_glpk.rs"]
+mod target;
+
 fn main() {
-    afl::fuzz!(|data: &[u8]| {
-        if let Ok(text) = std::str::from_utf8(data) {
-            let _ = tilekit::format::solution::glpk::parse(text, "fuzz");
-        }
-    });
+    afl::fuzz!(|data: &[u8]| { target::run(data) });
 }

@@ -1,18 +1,8 @@
-//! `format::solution::sat::{parse, parse_minisat}`: SAT-competition output and MiniSat's
-//! result file. The input's first line is the CNF's variable count (capped: the real caller
-//! takes it from a CNF header, which `parse_cnf` bounds), the rest the solver's answer.
-use tilekit::format::solution::sat;
-
-/// Largest variable count tried (the harness's bound, not the library's).
-const MAX_VARS: usize = 1 << 16;
+//! The AFL++ binary of the `solution_sat` target, whose body (shared with the test suite's corpus
+//! run) is in `src/targets/solution_sat.rs`.
+#[path = "../targets/solution_sat.rs"]
+mod target;
 
 fn main() {
-    afl::fuzz!(|data: &[u8]| {
-        if let Ok(input) = std::str::from_utf8(data) {
-            let (head, text) = input.split_once('\n').unwrap_or((input, ""));
-            let num_vars = head.trim().parse::<usize>().unwrap_or(0).min(MAX_VARS);
-            let _ = sat::parse(text, "fuzz", num_vars);
-            let _ = sat::parse_minisat(text, "fuzz", num_vars);
-        }
-    });
+    afl::fuzz!(|data: &[u8]| { target::run(data) });
 }
