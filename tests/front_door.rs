@@ -148,6 +148,15 @@ fn a_malformed_edge_file_read_as_a_board_says_so() {
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("pieces.txt:3:"), "{}", r.stderr);
     assert!(!r.stderr.contains("read as"), "{}", r.stderr);
+    // Three pieces of a 2×2 set, too few grey sides to be detected: an edge-only route is
+    // refused for the sliding family with the same hint, before any parse.
+    let short = d.join("short.txt");
+    std::fs::write(&short, "2 2\n0 1 1 0\n0 1 1 0\n0 1 1 0\n").unwrap();
+    refused(
+        d,
+        &["solve", s(&short), "--via", "heuristic"],
+        "pass --family edge if it is one)",
+    );
 }
 
 #[test]

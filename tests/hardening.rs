@@ -94,6 +94,111 @@ fn a_closed_stdout_ends_quietly() {
     closed_pipe(&["export", i, "--model", "sat", "--horizon", "60"]);
 }
 
+/// `tilekit ARGS` run by `sh -c SCRIPT`, where SCRIPT ends in `exec "$0" "$@"` (and its
+/// redirections): a closed descriptor or a limit set the way a script or a batch system would.
+fn through_shell(script: &str, args: &[&str]) -> std::process::Output {
+    Command::new("sh")
+        .arg("-c")
+        .arg(script)
+        .arg(env!("CARGO_BIN_EXE_tilekit"))
+        .args(args)
+        .env_remove("TILEKIT_SOLVERS")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+/// A run's stdout and stderr, for a message that may be on either.
+fn both(out: &std::process::Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// A closed standard output (`>&-`) is an error, exit 2, not an answer lost without a word: the
+/// runtime puts `/dev/null` there, which tilekit tells from a redirection to it by looking
+/// before the runtime does. A redirection to `/dev/null` itself still succeeds.
+#[test]
+fn a_closed_stdout_is_an_error_not_a_silent_loss() {
+    let i = sliding();
+    let i = i.to_str().unwrap();
+    for args in [
+        vec!["export", i, "--horizon", "12", "-o", "-"],
+        vec!["solvers"],
+    ] {
+        let out = through_shell(r#"exec "$0" "$@" >/dev/null"#, &args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        let out = through_shell(r#"exec "$0" "$@" >&-"#, &args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", both(&out));
+        assert!(
+            both(&out).contains("standard output is closed"),
+            "{args:?}: {}",
+            both(&out)
+        );
+    }
+}
+
+/// Under an address-space cap (`ulimit -v`, as a batch system sets), A* on an 80-move board
+/// and a beam far wider than memory end with what they have and say so, never abort on a
+/// refused allocation (exit 134).
+#[test]
+fn searches_under_a_memory_cap_end_with_their_bound_not_an_abort() {
+    let dir = tempfile::tempdir().unwrap();
+    let h80 = dir.path().join("h80.txt");
+    std::fs::write(&h80, "4 4\n0 12 9 13\n15 11 10 14\n3 7 2 5\n4 8 6 1\n").unwrap();
+    let e2 =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("models/edge-matching/eternity2/e2pieces.txt");
+    let out = through_shell(
+        r#"ulimit -v 1200000 && exec "$0" "$@""#,
+        &[
+            "solve",
+            h80.to_str().unwrap(),
+            "--via",
+            "astar",
+            "--heuristic",
+            "manhattan",
+            "--time-limit",
+            "20",
+        ],
+    );
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "{:?}: {}",
+        out.status,
+        both(&out)
+    );
+    assert!(
+        both(&out).contains("at least"),
+        "the bound is given: {}",
+        both(&out)
+    );
+    let out = through_shell(
+        r#"ulimit -v 700000 && exec "$0" "$@""#,
+        &[
+            "solve",
+            e2.to_str().unwrap(),
+            "--via",
+            "heuristic",
+            "--construct",
+            "beam",
+            "--set",
+            "beam.width=99999999999",
+            "--improve",
+            "none",
+            "--time-limit",
+            "1",
+        ],
+    );
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "{:?}: {}",
+        out.status,
+        both(&out)
+    );
+}
+
 /// Run with stdout on /dev/full.
 fn full_disk(args: &[&str]) -> (Option<i32>, String) {
     let full = std::fs::OpenOptions::new()

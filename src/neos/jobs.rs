@@ -138,7 +138,7 @@ impl JobStore {
 
     /// Open the job file at `path` (an empty store when it does not exist yet).
     pub fn open(path: &Path) -> Result<Self, NeosError> {
-        let err = |d: String| NeosError::JobFile {
+        let err = |d: String| NeosError::BadJobFile {
             path: path.display().to_string(),
             detail: d,
         };
@@ -613,11 +613,9 @@ mod tests {
         assert_eq!(rec.to_json(false)["password"], "***");
         assert_eq!(rec.to_json(true)["password"], "s3cret");
         std::fs::write(&path, "{not json").unwrap();
-        assert!(
-            JobStore::open(&path)
-                .unwrap_err()
-                .to_string()
-                .contains("not a tilekit job file")
-        );
+        let e = JobStore::open(&path).unwrap_err();
+        assert!(e.to_string().contains("not a tilekit job file"), "{e}");
+        // A corrupt job file is the user's input, like a bad flag: exit 2, not a failure.
+        assert_eq!(e.exit_code(), 2);
     }
 }

@@ -98,7 +98,16 @@ pub enum NeosError {
         /// What GAMS said of its licence.
         problem: crate::format::gams_log::LicenceProblem,
     },
-    /// The local job file.
+    /// The local job file given cannot be read as one (unreadable, or not a tilekit job
+    /// file): the user's input, like a bad flag.
+    #[error("job file {path}: {detail}")]
+    BadJobFile {
+        /// Its path.
+        path: String,
+        /// What went wrong.
+        detail: String,
+    },
+    /// The local job file could not be written.
     #[error("job file {path}: {detail}")]
     JobFile {
         /// Its path.
@@ -121,11 +130,14 @@ pub enum NeosError {
 }
 
 impl NeosError {
-    /// The process exit code: 2 for usage and job-reference errors, 3 for server or system
-    /// failures.
+    /// The process exit code: 2 for usage, job-reference and job-file input errors, 3 for
+    /// server or system failures.
     pub fn exit_code(&self) -> i32 {
         match self {
-            NeosError::Usage(_) | NeosError::UnknownJob(_) | NeosError::BadPassword(_) => 2,
+            NeosError::Usage(_)
+            | NeosError::UnknownJob(_)
+            | NeosError::BadPassword(_)
+            | NeosError::BadJobFile { .. } => 2,
             _ => 3,
         }
     }

@@ -816,21 +816,36 @@ pub fn looks_like_edge_instance(text: &str) -> bool {
     any && zeros >= 8
 }
 
-/// A weaker guess than [`looks_like_edge_instance`]: numbers only, and at least eight of
-/// them are 0 (grey). A sliding board has one blank; a piece file with a line cut short or
-/// a stray token still has its grey rim.
+/// A weaker guess than [`looks_like_edge_instance`], for an error's hint: numbers only, and
+/// either at least eight of them are 0 (grey: a piece file with a line cut short or a stray
+/// token keeps its grey rim), or, after an optional two-number header, every line holds four
+/// numbers and more than one of them is 0 or the lines are as many as the header's `R·C`
+/// (a sliding board has one blank and `R` lines). A file of many sliding boards, one per line
+/// with a blank each, is told apart by its long lines.
 pub fn resembles_edge_instance(text: &str) -> bool {
-    let mut zeros = 0;
+    let mut lines = Vec::new();
     for line in text.lines() {
+        let mut nums = Vec::new();
         for t in line.split('#').next().unwrap_or("").split_whitespace() {
             match t.parse::<u64>() {
-                Ok(0) => zeros += 1,
-                Ok(_) => {}
+                Ok(n) => nums.push(n),
                 Err(_) => return false,
             }
         }
+        if !nums.is_empty() {
+            lines.push(nums);
+        }
     }
-    zeros >= 8
+    let zeros = |ls: &[Vec<u64>]| ls.iter().flatten().filter(|&&n| n == 0).count();
+    let header = match lines.first() {
+        Some(h) if h.len() == 2 && lines.len() > 1 => Some(u128::from(h[0]) * u128::from(h[1])),
+        _ => None,
+    };
+    let data = &lines[usize::from(header.is_some())..];
+    let pieces = !data.is_empty()
+        && data.iter().all(|l| l.len() == 4)
+        && (zeros(data) > 1 || header == Some(data.len() as u128));
+    pieces || (zeros(&lines) >= 8 && lines.iter().all(|l| l.len() <= 8))
 }
 
 /// The score of a board, computed by the puzzle module (the verifier recomputes it on its own).

@@ -229,6 +229,16 @@ impl SlidingPuzzle {
                     first.0,
                     format!("header says {r}×{c} = {product} tiles but {rest} follow"),
                 ));
+            } else if lines.len() == 1 && nums.len() == 2 {
+                // Two numbers alone read as a header, not as a board of two tiles.
+                return Err(InputError::at(
+                    source,
+                    first.0,
+                    format!(
+                        "'{} {}' reads as an 'R C' header, and no tiles follow it",
+                        nums[0].1, nums[1].1
+                    ),
+                ));
             } else {
                 let n = nums.len();
                 let side = (n as f64).sqrt().round() as usize;
@@ -577,6 +587,15 @@ mod tests {
             e.to_string(),
             "a.txt:2: tile 4 appears twice (first on line 2)"
         );
+        for header in ["65 2\n", "18446744073709551615 2\n"] {
+            let e = SlidingPuzzle::parse(header, "a.txt", Goal::BlankLast).unwrap_err();
+            assert!(
+                e.to_string().starts_with("a.txt:1: '")
+                    && e.to_string()
+                        .ends_with("reads as an 'R C' header, and no tiles follow it"),
+                "{e}"
+            );
+        }
         let e = SlidingPuzzle::parse("1 2 3\n4 5\n6 7 0\n", "a.txt", Goal::BlankLast).unwrap_err();
         assert!(
             e.to_string()

@@ -192,4 +192,32 @@ mod tests {
             "{err}"
         );
     }
+
+    #[test]
+    fn malformed_piece_files_get_the_hint_and_sliding_files_do_not() {
+        let resembles = |text: &str| !instance(text, None).unwrap().resembles.is_empty();
+        // Piece files cut short, with too few grey sides for detection, or with none.
+        assert!(resembles("2 2\n0 1 1 0\n0 1 1 0\n0 1 1 0\n"));
+        assert!(resembles("1 1\n0 0 0 0\n"));
+        assert!(resembles("2 2\n1 2 3 4\n2 3 4 1\n3 4 1 2\n4 1 2 3\n"));
+        // Sliding boards, one or many (one per line, with an id and an optimum), do not.
+        assert!(!resembles(
+            "4 4\n1 2 3 4\n5 6 7 8\n9 10 11 12\n13 14 15 0\n"
+        ));
+        assert!(!resembles("1 2 3\n4 0 5\n7 8 6\n"));
+        let list: String = (0..17)
+            .map(|i| format!("{i} 80 0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1\n"))
+            .collect();
+        assert!(!resembles(&list));
+        // A route the detected family lacks gets the hint too: the detection may be wrong.
+        let s = instance("2 2\n0 1 1 0\n0 1 1 0\n0 1 1 0\n", None).unwrap();
+        let e = s.hint(Error::usage(
+            "--via heuristic is not available for sliding puzzles",
+        ));
+        assert_eq!(e.exit_code(), 2);
+        assert!(
+            e.to_string().contains("pass --family edge if it is one"),
+            "{e}"
+        );
+    }
 }

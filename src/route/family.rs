@@ -102,17 +102,31 @@ impl Instance {
         parse: impl FnOnce(&str, &str) -> Result<T, InputError>,
     ) -> Result<T, Error> {
         parse(&self.text, &self.source()).map_err(|mut e| {
-            if let (Some(why), Some(other)) = (self.detected, self.resembles.first()) {
-                e.message = format!(
-                    "{} (read as {} because {why}; it resembles {}: pass --family {} if it is one)",
-                    e.message,
-                    self.family.one,
-                    other.one,
-                    other.name.name()
-                );
-            }
+            e.message = self.with_hint(std::mem::take(&mut e.message));
             Error::Input(e)
         })
+    }
+
+    /// `e`, a usage error (a route or an option the family lacks), with the hint
+    /// [`Instance::parse`] gives when the family was detected and the content resembles
+    /// another's: the option may be right and the detection wrong.
+    pub fn hint(&self, e: Error) -> Error {
+        match e {
+            Error::Usage(m) => Error::Usage(self.with_hint(m)),
+            e => e,
+        }
+    }
+
+    fn with_hint(&self, message: String) -> String {
+        match (self.detected, self.resembles.first()) {
+            (Some(why), Some(other)) => format!(
+                "{message} (read as {} because {why}; it resembles {}: pass --family {} if it is one)",
+                self.family.one,
+                other.one,
+                other.name.name()
+            ),
+            _ => message,
+        }
     }
 }
 

@@ -107,6 +107,18 @@ fn refuse_input(path: &Path) -> Result<(), Error> {
 /// Buffer of streamed outputs: model files run to gigabytes.
 const BUFFER: usize = 1 << 20;
 
+/// Standard output was closed when the process started (`>&-`): the Rust runtime then opened
+/// `/dev/null` in its place, where every write succeeds and is lost.
+static STDOUT_CLOSED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Tell the library that standard output was closed at start, so that writing an answer or a
+/// file there is an error instead of a silent loss. Only the program can know it (the check
+/// must run before the runtime fills descriptor 1: the `tilekit` binary's start-up
+/// constructor does it).
+pub fn stdout_was_closed() {
+    STDOUT_CLOSED.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// True for `-` or no path: standard output.
 pub fn is_stdout(path: Option<&Path>) -> bool {
     path.is_none_or(|p| p == Path::new("-"))
@@ -155,6 +167,13 @@ fn stdout_error(io: Option<&std::io::Error>, fallback: Error) -> Error {
 
 /// Stream to standard output through a 1 MiB buffer, flushed at the end.
 fn stream_to_stdout(write: impl FnOnce(&mut dyn Write) -> Result<(), Error>) -> Result<(), Error> {
+    if STDOUT_CLOSED.load(std::sync::atomic::Ordering::Relaxed) {
+        return Err(Error::Usage(
+            "standard output is closed: what this command writes there would be lost; \
+             name an output file, or leave standard output open"
+                .into(),
+        ));
+    }
     let mut w = Watched {
         inner: std::io::BufWriter::with_capacity(BUFFER, std::io::stdout().lock()),
         error: None,

@@ -1854,7 +1854,9 @@ fn solve_command(
         "--pdb",
     ];
     takes.extend(super::astar::AstarFlags::FLAGS);
-    FAMILY.check_flags(&req.given(), &takes)?;
+    FAMILY
+        .check_flags(&req.given(), &takes)
+        .map_err(|e| inst.hint(e))?;
     let goal = req.options.goal();
     // The route rules first (an empty plan stands for `--plan` while they are checked),
     // then the plan file: a refused combination reads no plan.
@@ -1875,7 +1877,8 @@ fn solve_command(
         preset: req.preset,
         settings: req.settings.clone(),
     }
-    .plan()?;
+    .plan()
+    .map_err(|e| inst.hint(e))?;
     if let Some(path) = &req.plan {
         plan.request.plan = Some(crate::puzzle::sliding::parse_moves(
             &super::read_text(path, "plan")?,
@@ -1890,6 +1893,18 @@ fn solve_command(
         });
     }
     let p = parse(inst, goal)?;
+    // A plan to certify that does not solve the board is the user's input error, like a bad
+    // incumbent: said before any solver runs.
+    if let (Some(path), Some(moves)) = (&req.plan, &plan.request.plan) {
+        let v = PlanChecker { goal }.check(&p, moves, None);
+        if !v.errors.is_empty() {
+            return Err(Error::Usage(format!(
+                "{}: the plan does not solve the board: {}",
+                path.display(),
+                v.errors.join("; ")
+            )));
+        }
+    }
     let report = solve(&p, goal, &plan, progress)?;
     let solution_text = report.plan().map(|moves| {
         format!(

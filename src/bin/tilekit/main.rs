@@ -578,7 +578,33 @@ fn fail(e: &Error, json: bool) -> ExitCode {
     ExitCode::from(e.exit_code())
 }
 
+/// Descriptor 1 was closed when the process started: read by [`STDOUT_PROBE`] before the
+/// Rust runtime opens `/dev/null` there (which it does for a closed standard descriptor), as
+/// afterwards a closed stdout and a redirection to `/dev/null` cannot be told apart.
+#[cfg(target_os = "linux")]
+static STDOUT_CLOSED_AT_START: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(false);
+
+/// A start-up constructor (the ELF `.init_array`, run by the loader before the runtime's own
+/// start-up): records whether descriptor 1 was closed.
+#[cfg(target_os = "linux")]
+#[used]
+#[unsafe(link_section = ".init_array")]
+static STDOUT_PROBE: extern "C" fn() = {
+    extern "C" fn probe() {
+        // SAFETY: F_GETFD only reads the descriptor's flags; -1 means it is not open.
+        if unsafe { libc::fcntl(1, libc::F_GETFD) } == -1 {
+            STDOUT_CLOSED_AT_START.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+    probe
+};
+
 fn main() -> ExitCode {
+    #[cfg(target_os = "linux")]
+    if STDOUT_CLOSED_AT_START.load(std::sync::atomic::Ordering::Relaxed) {
+        tilekit::route::output::stdout_was_closed();
+    }
     // First, before any thread starts: a Ctrl-C or SIGTERM then also ends the solvers (each
     // in a process group of its own) and removes temporary and partial files.
     if let Err(e) = tilekit::solve::cleanup::exit_cleanly_on_signals() {
