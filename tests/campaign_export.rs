@@ -275,10 +275,12 @@ fn korf100_manifest_is_rechecked_from_the_files_and_the_solvers_read_them() {
     }
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().join("korf");
+    // One instance: every check here is per file, and the 57-move models of three instances
+    // took eleven minutes on a slow 2-core machine (the other tests here export several).
     let m = export(
         &d,
         &[
-            "korf100:1-3",
+            "korf100:1",
             "--models",
             "neos,flow,sat",
             "--formats",
@@ -289,13 +291,9 @@ fn korf100_manifest_is_rechecked_from_the_files_and_the_solvers_read_them() {
     );
     assert_eq!(m["schema"], "tilekit-manifest/1");
     let files = m["files"].as_array().unwrap();
-    assert_eq!(
-        files.len(),
-        3 * 5,
-        "neos lp/mps, flow lp/mps, sat cnf per instance"
-    );
+    assert_eq!(files.len(), 5, "neos lp/mps, flow lp/mps, sat cnf");
     let skipped = m["skipped"].as_array().unwrap();
-    assert_eq!(skipped.len(), 3 * 4);
+    assert_eq!(skipped.len(), 4);
     assert!(
         skipped
             .iter()
@@ -373,7 +371,7 @@ fn korf100_manifest_is_rechecked_from_the_files_and_the_solvers_read_them() {
     let m2 = export(
         &again,
         &[
-            "korf100:1-3",
+            "korf100:1",
             "--models",
             "neos,flow,sat",
             "--formats",
@@ -404,7 +402,7 @@ fn korf100_manifest_is_rechecked_from_the_files_and_the_solvers_read_them() {
         .map(|f| mtime(f["path"].as_str().unwrap()))
         .collect();
     let gone = files[1]["path"].as_str().unwrap();
-    let bad = files[7]["path"].as_str().unwrap();
+    let bad = files[3]["path"].as_str().unwrap();
     std::fs::remove_file(d.join(gone)).unwrap();
     std::fs::write(d.join(bad), "corrupted\n").unwrap();
     std::thread::sleep(std::time::Duration::from_millis(20));
@@ -412,7 +410,7 @@ fn korf100_manifest_is_rechecked_from_the_files_and_the_solvers_read_them() {
         Path::new("."),
         &[
             "export-set",
-            "korf100:1-3",
+            "korf100:1",
             "--models",
             "neos,flow,sat",
             "--formats",
@@ -428,7 +426,7 @@ fn korf100_manifest_is_rechecked_from_the_files_and_the_solvers_read_them() {
     let summary: Value = serde_json::from_str(r.stdout.trim()).unwrap();
     assert_eq!(
         (summary["written"].as_u64(), summary["kept"].as_u64()),
-        (Some(2), Some(13)),
+        (Some(2), Some(3)),
         "{summary}"
     );
     for (f, t) in files.iter().zip(&before) {
@@ -506,8 +504,9 @@ fn compressed_files_are_the_plain_ones_gzipped_and_the_solvers_read_them() {
     }
     let dir = tempfile::tempdir().unwrap();
     let (plain, gz) = (dir.path().join("plain"), dir.path().join("gz"));
+    // One instance: each file is solved by three or four solvers.
     let args = [
-        "short8:20-21",
+        "short8:20",
         "--models",
         "neos,sat",
         "--formats",

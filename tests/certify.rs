@@ -534,14 +534,21 @@ fn cli_certifies_a_given_plan() {
             "{direction}"
         );
     }
-    // A plan that does not replay is not certified at all.
+    // A plan that does not solve the board is the user's input error (exit 2, as the same
+    // plan given as an incumbent), named with its file, and nothing is certified.
     let bad = dir.path().join("bad.txt");
     std::fs::write(&bad, "UUUU\n").unwrap();
     let r = tilekit(&[&base[..], &["--certify", "--plan", s(&bad), "--json"]].concat());
-    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert_eq!(r.code, 2, "{}", r.stdout);
     let v = json(&r);
-    assert_eq!(v["verified"], false);
-    assert!(v.get("certificate").is_none());
+    assert_eq!(v["exit_code"], 2);
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("bad.txt: the plan does not solve the board"),
+        "{v}"
+    );
 }
 
 /// `--via native --certify`: the native plan (no SAT horizon search) is replayed and
