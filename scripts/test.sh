@@ -21,6 +21,12 @@ cd "$(dirname "$0")/.."
 if [ "${TILEKIT_SKIP_SOLVERS:-0}" != 1 ]; then
   bash scripts/install-solvers.sh
 fi
+# TILEKIT_LINT=1 (CI) lints the crate while it builds for the tests: its own code is compiled
+# by scripts/lint-rustc (clippy-driver, warnings denied), so the tests' build is also the lint
+# of every target with the tests' features, and no separate `cargo clippy` compiles it again.
+if [ "${TILEKIT_LINT:-0}" = 1 ]; then
+  export RUSTC_WORKSPACE_WRAPPER="$PWD/scripts/lint-rustc"
+fi
 # Opting out of the solvers opts out of HiGHS's build tools too, so no feature by default then.
 default_features=highs
 [ "${TILEKIT_SKIP_SOLVERS:-0}" != 1 ] || default_features=

@@ -4,7 +4,7 @@
 //!
 //! The 15-puzzle databases used here are the 6-6-3 ones (seconds to build), cached in
 //! `CARGO_TARGET_TMPDIR/native-pdb-cache`, built once and shared with `tests/native_cli.rs`;
-//! one test builds the 7-8 ones there (minutes; their groups go through the blank-region
+//! an opt-in test builds the 7-8 ones there (minutes; their groups go through the blank-region
 //! search of src/search/region.rs, which its unit tests check against the per-blank-cell one).
 
 use std::collections::{HashMap, VecDeque};
@@ -526,9 +526,12 @@ fn time_limit_and_unsolvable_are_outcomes() {
 }
 
 /// Builds (or loads, when an earlier run left the file in the shared cache) the 7-8
-/// databases of Korf and Felner — 4 minutes and 3.6 GB on 2 cores — and solves the hardest
-/// Korf instances and a few others with them; every plan is replayed.
+/// databases of Korf and Felner — 4 minutes and 3.6 GB on 2 idle cores, half an hour on a
+/// slow one — and solves the hardest Korf instances and a few others with them; every plan
+/// is replayed. Opt-in, with the other large builds (`-- --ignored native::`): the 6-6-3
+/// tests run the same construction, ranking and lookups on every run.
 #[test]
+#[ignore = "builds the 3.6 GB 7-8 databases (opt-in: cargo test --release --test tests -- --ignored native::)"]
 fn seven_eight_databases_solve_korf_instances() {
     let opts = NativeOptions {
         cache_dir: Some(shared_cache()),
@@ -641,9 +644,9 @@ fn shipped_network_over_the_seven_eight_databases() {
 }
 
 /// Builds the 7-7-1 databases (about a minute) into a fresh directory. Opt-in
-/// (`-- --ignored`): the 7-8 test above covers the same ranked construction and lookups.
+/// (`-- --ignored`), like the 7-8 test above.
 #[test]
-#[ignore]
+#[ignore = "builds the 7-7-1 databases (opt-in: -- --ignored native::)"]
 fn seven_seven_one_databases_solve_korf_instances() {
     let dir = tempfile::tempdir().unwrap();
     let opts = NativeOptions {
@@ -736,7 +739,7 @@ fn twentyfour_puzzle_pattern_databases_agree_with_manhattan_search() {
 /// and solves two DeepCubeA 24-puzzle instances with their published lengths. Opt-in
 /// (`-- --ignored`); `tilekit bench deepcubea24 --pdb 6-6-6-6` runs the set.
 #[test]
-#[ignore]
+#[ignore = "builds the 24-puzzle's 6-6-6-6 databases (opt-in: -- --ignored native::)"]
 fn six_six_six_six_databases_solve_deepcubea_instances() {
     let opts = NativeOptions {
         cache_dir: Some(shared_cache()),
