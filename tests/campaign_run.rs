@@ -316,6 +316,10 @@ fn a_solver_claiming_a_worse_optimum_is_caught_by_the_cross_check() {
         md.contains("## Conflicts: 2") && md.contains("optima_differ"),
         "{md}"
     );
+    // The liar's refuted claim counts as failed, not solved; HiGHS's as solved.
+    let csv = std::fs::read_to_string(d.join("rep/solved.csv")).unwrap();
+    assert!(csv.contains("sliding,liar-cbc: neos lp,1,0,0,1\n"), "{csv}");
+    assert!(csv.contains("sliding,highs: neos lp,1,1,0,0\n"), "{csv}");
     // Running again finds the same conflicts from the stored rows alone.
     let r = run(
         &m,
@@ -431,6 +435,120 @@ fn bad_manifests_and_missing_solvers_are_refused_before_anything_runs() {
     }
 }
 
+/// A manifest that lists a file twice, names a family tilekit does not know, gives a file
+/// another family than its instance, or calls a sliding instance an edge one, is refused
+/// before anything runs.
+#[test]
+fn a_manifest_must_describe_one_consistent_matrix() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let m = export(
+        &d.join("e"),
+        &["short15:4", "--models", "neos", "--formats", "lp"],
+    );
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(&m).unwrap()).unwrap();
+    let edit = |name: &str, f: &dyn Fn(&mut Value)| {
+        let mut w = v.clone();
+        f(&mut w);
+        let p = d.join("e").join(name);
+        std::fs::write(&p, serde_json::to_string_pretty(&w).unwrap()).unwrap();
+        p
+    };
+    let cases = [
+        (
+            edit("twice.json", &|w| {
+                let f = w["files"][0].clone();
+                w["files"].as_array_mut().unwrap().push(f);
+            }),
+            "files[1] lists files/short15-004.neos.lp again (files[0] lists it first)",
+        ),
+        (
+            edit("unknown.json", &|w| {
+                w["instances"][0]["family"] = "tiles".into();
+                w["files"][0]["family"] = "tiles".into();
+            }),
+            "instances[0] (short15-004): unknown family \"tiles\" (sliding or edge)",
+        ),
+        (
+            edit("mixed.json", &|w| w["files"][0]["family"] = "edge".into()),
+            "files[0] (files/short15-004.neos.lp) says family \"edge\", but its instance short15-004 is \"sliding\"",
+        ),
+        (
+            edit("edge.json", &|w| {
+                w["instances"][0]["family"] = "edge".into();
+                w["files"][0]["family"] = "edge".into();
+            }),
+            "instances/short15-004.txt: the manifest says family \"edge\", but the instance is a sliding puzzle",
+        ),
+    ];
+    for (manifest, says) in cases {
+        let r = run(&manifest, &d.join("r.sqlite"), &["--solvers", "microlp"]);
+        assert_eq!(r.code, 2, "{says}: {}", r.stderr);
+        assert!(r.stderr.contains(says), "{says}: {}", r.stderr);
+    }
+}
+
+/// A solver that writes to the file it is given damages the set: the cell that saw it is an
+/// error row naming the new hash, and the run lists the file and exits 3 at once, instead of
+/// the next run finding the set changed.
+#[test]
+#[cfg_attr(not(feature = "highs"), allow(unused))]
+fn a_solver_that_edits_its_input_is_caught_at_that_cell() {
+    if skip() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let m = export(
+        &d.join("s"),
+        &["short15:4", "--models", "neos", "--formats", "lp"],
+    );
+    let reg = d.join("solvers.toml");
+    std::fs::write(
+        &reg,
+        r#"[solver.editor]
+kind = "milp"
+command = "sh"
+input = "lp"
+args = ['-c', 'echo "\ edited" >> "$0"; exec cbc "$0" -solve -solu "$1"', "{model}", "{solution}"]
+solution = "cbc"
+"#,
+    )
+    .unwrap();
+    let db = d.join("r.sqlite");
+    let r = run(
+        &m,
+        &db,
+        &[
+            "--solvers",
+            "editor",
+            "--solvers-file",
+            s(&reg),
+            "--time-limit",
+            "30",
+        ],
+    );
+    assert_eq!(r.code, 3, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains(
+            "files/short15-004.neos.lp: a solver changed this file during the run: export the set again"
+        ),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(summary(&r)["damaged"][0], "files/short15-004.neos.lp");
+    let error: String = Connection::open(&db)
+        .unwrap()
+        .query_row("SELECT errors FROM runs WHERE solver = 'editor'", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert!(
+        error.contains("the file changed while editor ran (SHA-256 now"),
+        "{error}"
+    );
+}
+
 #[test]
 fn a_run_killed_half_way_keeps_its_rows_and_the_rerun_completes_them_once() {
     if skip() {
@@ -468,6 +586,16 @@ fn a_run_killed_half_way_keeps_its_rows_and_the_rerun_completes_them_once() {
         std::thread::sleep(Duration::from_millis(100));
     }
     std::thread::sleep(Duration::from_millis(300));
+    // While it writes the database, a second run on it is refused, and runs nothing.
+    let second = run(&m, &db, &["--solvers", "highs", "--solvers-file", s(&reg)]);
+    assert_eq!(second.code, 2, "{}", second.stderr);
+    assert!(
+        second
+            .stderr
+            .contains("another tilekit run is writing to this database"),
+        "{}",
+        second.stderr
+    );
     // SAFETY: a plain kill(2) of our own child.
     unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
     let status = child.wait().unwrap();

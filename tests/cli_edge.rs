@@ -126,11 +126,36 @@ fn render_writes_svg_for_both_families() {
         &["render", case.to_str().unwrap(), "m.txt", "-o", "s.svg"],
     );
     assert_eq!(code, 0, "{err}");
+    assert_eq!(err, "", "a plan that solves the board needs no word");
     assert!(
         std::fs::read_to_string(d.join("s.svg"))
             .unwrap()
             .contains("</svg>")
     );
+    // A plan that stops short, or walks off the board, is drawn all the same, and said.
+    for (plan, want) in [
+        (
+            "LLU",
+            "m.txt: the plan's 3 moves do not reach the goal (blank-last)",
+        ),
+        (
+            "DDDD",
+            "m.txt: move 1 leaves the board: the drawing stops after 0 moves",
+        ),
+    ] {
+        std::fs::write(d.join("m.txt"), format!("{plan}\n")).unwrap();
+        let r = tilekit(
+            d,
+            &["render", case.to_str().unwrap(), "m.txt", "-o", "s.svg"],
+        );
+        assert_eq!(r.code, 0, "{plan}: {}", r.stderr);
+        assert!(r.stderr.contains(want), "{plan}: {}", r.stderr);
+        assert!(
+            std::fs::read_to_string(d.join("s.svg"))
+                .unwrap()
+                .contains("</svg>")
+        );
+    }
 }
 
 #[test]

@@ -338,7 +338,7 @@ fn heuristic_flags_are_checked() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let inst = common::meta(d, 5);
-    let cases: [(&[&str], &str); 7] = [
+    let cases: [(&[&str], &str); 8] = [
         (
             &[
                 "--via",
@@ -368,6 +368,17 @@ fn heuristic_flags_are_checked() {
                 "0x2",
             ],
             "greedy.region takes RxC, e.g. 1xn, 2xn, 3x3 (n: the board's width), not \"0x2\"",
+        ),
+        (
+            &[
+                "--via",
+                "heuristic",
+                "--construct",
+                "greedy",
+                "--region",
+                "9x9",
+            ],
+            "the region 9x9 (greedy.region) does not fit the 5×5 board: at most 5 rows and 5 columns",
         ),
         (
             &["--via", "heuristic", "--model", "milp"],

@@ -391,6 +391,28 @@ fn malformed_response_is_a_clear_error_with_exit_code_3() {
     );
 }
 
+/// A server that answers with bytes that are not text, or not HTTP, answered: its reply is
+/// malformed (exit 3), not a connection that failed.
+#[test]
+fn a_garbage_reply_is_malformed_not_a_failed_connection() {
+    for (mode, what) in [
+        (Mode::Binary, "the body is not UTF-8 text"),
+        (Mode::NotHttp, "not an HTTP reply"),
+    ] {
+        let url = start_server(mode);
+        let f = fixture();
+        let mut args = vec!["ping"];
+        args.extend(common(&url, &f));
+        let r = neos(&args);
+        assert_eq!(r.code, 3, "{}", r.text);
+        let want = format!(
+            "malformed response to ping: the server at {url} answered, but not with an XML-RPC reply: {what}"
+        );
+        assert!(r.text.starts_with(&want), "{}", r.text);
+        assert!(!r.text.contains("cannot connect"), "{}", r.text);
+    }
+}
+
 #[test]
 fn connection_refused_is_retried_then_exit_code_3() {
     // A port that was just free: nothing listens there.

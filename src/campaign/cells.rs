@@ -66,6 +66,26 @@ pub struct RunSummary {
     /// What a user must know besides (a Slurm task that did not finish, cells still
     /// missing): printed whether or not progress is shown.
     pub notes: Vec<String>,
+    /// The set's files whose bytes changed while this run's cells ran (a solver that writes
+    /// to its input): the set must be exported again before it is run again.
+    pub damaged: Vec<String>,
+}
+
+/// The manifest's files that no longer hold the bytes the manifest lists, among `files`
+/// (indices into `m.files`), as their paths.
+pub(crate) fn damaged_files(base: &Path, m: &Manifest, files: &[usize]) -> Vec<String> {
+    let mut files = files.to_vec();
+    files.sort_unstable();
+    files.dedup();
+    files
+        .into_iter()
+        .map(|i| &m.files[i])
+        .filter(|f| {
+            !matches!(manifest::sha256_file(&base.join(&f.path)),
+                Ok((sha, bytes)) if sha == f.sha256 && bytes == f.bytes)
+        })
+        .map(|f| f.path.clone())
+        .collect()
 }
 
 /// A solver of the matrix: a registry entry or an embedded engine.
@@ -224,6 +244,19 @@ pub(crate) fn check_file(
             inst.path
         )));
     }
+    // The family decides how the instance is read and every answer judged: the manifest's
+    // word must be what the content says, where the content says it plainly.
+    if let Ok(found) = crate::route::families::read(&base.join(&inst.path), None)
+        && found.family.name.name() != inst.family
+    {
+        return Err(Error::Usage(format!(
+            "{}: {}: the manifest says family {:?}, but the instance is a {} puzzle",
+            manifest_path.display(),
+            inst.path,
+            inst.family,
+            found.family.name.name()
+        )));
+    }
     let scratch = crate::solve::cleanup::tempdir().map_err(Error::failure)?;
     let fresh = export_set::rebuild(
         &ExportSetRequest {
@@ -322,6 +355,21 @@ pub(crate) fn run_cell(
         MatrixSolver::Embedded { name, version, .. } => format!("embedded:{name} {version}"),
     };
     let result = solve_cell(base, m, f, solver, &path, limits);
+    // A solver may write to the file it is given. The set is then damaged for every later
+    // cell and run, so the cell that saw it happen says so, instead of the next run.
+    let result = match manifest::sha256_file(&path) {
+        Ok((sha, bytes)) if sha == f.sha256 && bytes == f.bytes => result,
+        Ok((sha, bytes)) => Err(Error::Failure(format!(
+            "{}: the file changed while {} ran (SHA-256 now {sha}, {bytes} bytes): the set must be exported again",
+            f.path,
+            solver.name()
+        ))),
+        Err(e) => Err(Error::Failure(format!(
+            "{}: cannot read the file after {} ran: {e}",
+            f.path,
+            solver.name()
+        ))),
+    };
     let origin = RunOrigin {
         solver: solver.name().into(),
         solver_version: solver.version(),
@@ -487,7 +535,7 @@ pub(crate) fn prepare(req: &RunRequest, progress: Progress<'_>) -> Result<Prepar
             );
         }
     }
-    let mut db = Db::open(&req.db)?;
+    let mut db = Db::open_writer(&req.db)?;
     let time_limit = req.limits.time.as_secs_f64();
     let mut pending = Vec::new();
     let mut done_before = 0;

@@ -67,6 +67,20 @@ pub struct Conflict {
     pub detail: String,
 }
 
+impl Conflict {
+    /// The run whose claim the conflict refutes, when the evidence says which: a verified
+    /// solution refutes the bound or optimum it beats, the known optimum refutes a bound above
+    /// it, and an impossible answer refutes itself. A verified solution that beats the known
+    /// optimum refutes no run (the stated optimum is what is wrong).
+    pub fn refuted(&self) -> Option<i64> {
+        match self.kind {
+            ConflictKind::OptimaDiffer | ConflictKind::BeatsBound => self.run_b,
+            ConflictKind::BoundAboveKnown | ConflictKind::Impossible => Some(self.run_a),
+            ConflictKind::BeatsKnown => None,
+        }
+    }
+}
+
 /// The claim of one run.
 pub fn claim(r: &StoredRun) -> Result<Claim, String> {
     let row = &r.row;
@@ -278,6 +292,8 @@ mod tests {
         let kinds: Vec<_> = c.iter().map(|c| c.kind).collect();
         assert!(kinds.contains(&ConflictKind::OptimaDiffer), "{c:?}");
         assert!(kinds.contains(&ConflictKind::BoundAboveKnown), "{c:?}");
+        // Both conflicts refute the liar, never the run whose solution was verified.
+        assert!(c.iter().all(|c| c.refuted() == Some(2)), "{c:?}");
         let d = &c
             .iter()
             .find(|c| c.kind == ConflictKind::OptimaDiffer)
@@ -287,6 +303,22 @@ mod tests {
             d.contains("highs") && d.contains("liar") && d.contains("5") && d.contains("7"),
             "{d}"
         );
+    }
+
+    #[test]
+    fn the_report_counts_a_refuted_claim_as_failed_not_solved() {
+        use crate::campaign::report::{refuted, stats};
+        let runs = [
+            run(1, "highs", "solved", Some(5.0), true),
+            run(2, "liar", "solved", Some(7.0), true),
+        ];
+        let table = stats(&runs, &refuted(&check(&runs)), 10.0);
+        let line = |s: &str| {
+            let t = table.iter().find(|t| t.config.starts_with(s)).unwrap();
+            (t.solved, t.failed)
+        };
+        assert_eq!(line("highs"), (1, 0));
+        assert_eq!(line("liar"), (0, 1));
     }
 
     #[test]
@@ -319,6 +351,7 @@ mod tests {
         // Better than the known optimum: the stated optimum (or the checker) is wrong.
         let c = check(&[run(1, "cbc", "solved", Some(3.0), false)]);
         assert_eq!(c[0].kind, ConflictKind::BeatsKnown);
+        assert_eq!(c[0].refuted(), None);
         // An edge MILP declared infeasible.
         let mut e = run(1, "cbc", "infeasible", None, false);
         e.family = "edge".into();

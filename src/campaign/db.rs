@@ -211,6 +211,8 @@ pub struct CellKey<'a> {
 pub struct Db {
     conn: Connection,
     path: String,
+    /// The writer's lock ([`Db::open_writer`]), held while the database is open.
+    _lock: Option<std::fs::File>,
 }
 
 fn db_error(path: &str, e: rusqlite::Error) -> Error {
@@ -246,7 +248,56 @@ impl Db {
         conn.execute_batch(SCHEMA).map_err(|e| db_error(&name, e))?;
         conn.pragma_update(None, "user_version", USER_VERSION)
             .map_err(|e| db_error(&name, e))?;
-        Ok(Db { conn, path: name })
+        Ok(Db {
+            conn,
+            path: name,
+            _lock: None,
+        })
+    }
+
+    /// Open the database as the one run that writes to it: an exclusive lock on
+    /// `PATH.lock`, taken before the database is touched and held until the [`Db`] is
+    /// dropped (the system releases it when the process ends, however it ends). A second
+    /// run on the same database would run every cell again and claim the same rows, so it
+    /// is refused. The lock is on a file of its own, not on the database, so that readers
+    /// (`report`) are never blocked, on network file systems too.
+    pub fn open_writer(path: &Path) -> Result<Db, Error> {
+        let name = path.display().to_string();
+        if path.exists() && !path.is_file() {
+            return Err(Error::Usage(format!("{name}: --db must name a file")));
+        }
+        let mut lock_path = path.as_os_str().to_owned();
+        lock_path.push(".lock");
+        let lock_path = std::path::PathBuf::from(lock_path);
+        let lock = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&lock_path)
+            .map_err(|e| {
+                Error::Usage(format!(
+                    "{}: cannot create the database's lock file: {e}",
+                    lock_path.display()
+                ))
+            })?;
+        match lock.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(Error::Usage(format!(
+                    "{name}: another tilekit run is writing to this database (it holds {}): let it finish, or give this run another --db",
+                    lock_path.display()
+                )));
+            }
+            Err(std::fs::TryLockError::Error(e)) => {
+                return Err(Error::Failure(format!(
+                    "{}: cannot lock the database: {e}",
+                    lock_path.display()
+                )));
+            }
+        }
+        let mut db = Db::open(path)?;
+        db._lock = Some(lock);
+        Ok(db)
     }
 
     fn err(&self, e: rusqlite::Error) -> Error {
@@ -532,6 +583,25 @@ mod tests {
         // Reopened: the schema is there and accepted.
         let db = Db::open(&p).unwrap();
         assert_eq!(db.count_runs().unwrap(), 1);
+    }
+
+    #[test]
+    fn one_writer_at_a_time_and_readers_beside_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("r.sqlite");
+        let w = Db::open_writer(&p).unwrap();
+        let e = Db::open_writer(&p).err().unwrap();
+        assert_eq!(e.exit_code(), 2);
+        assert!(
+            e.to_string()
+                .contains("another tilekit run is writing to this database"),
+            "{e}"
+        );
+        // A reader is not blocked.
+        assert_eq!(Db::open(&p).unwrap().count_runs().unwrap(), 0);
+        drop(w);
+        // The lock goes with the writer.
+        assert!(Db::open_writer(&p).is_ok());
     }
 
     #[test]

@@ -24,7 +24,7 @@ use crate::route::family::{ExportRequest, FamilyOptions, Horizon};
 use crate::route::sliding::{self, SlidingModel};
 use crate::route::{Error, FamilyName, ModelName, Progress, families, output};
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -87,6 +87,8 @@ pub struct ExportSummary {
     pub kept: usize,
     /// Combinations skipped (listed in the manifest).
     pub skipped: usize,
+    /// Files an earlier export wrote that this one no longer lists, removed.
+    pub removed: usize,
     /// The manifest's path.
     pub manifest: PathBuf,
 }
@@ -165,6 +167,26 @@ pub fn export_set(req: &ExportSetRequest, progress: Progress<'_>) -> Result<Expo
     }
 
     let journal = read_journal(dir);
+    // What an earlier export wrote here: its manifest's files and instances, and what its
+    // journal recorded (a run killed before its manifest). Whatever of it this export does
+    // not list is removed once the new manifest is in place, so the directory holds the set
+    // the manifest describes; files tilekit did not write are never touched.
+    // (Read as plain bytes, not as one of the command's inputs: the new manifest replaces it.)
+    let earlier: Vec<String> = std::fs::read_to_string(dir.join("manifest.json"))
+        .ok()
+        .and_then(|text| serde_json::from_str::<Manifest>(&text).ok())
+        .map(|m| {
+            m.files
+                .into_iter()
+                .map(|f| f.path)
+                .chain(m.instances.into_iter().map(|i| i.path))
+                .collect::<Vec<_>>()
+        })
+        .unwrap_or_default()
+        .into_iter()
+        .chain(journal.keys().cloned())
+        .filter(|p| manifest::is_inside(p))
+        .collect();
     let journal_file = Mutex::new(
         std::fs::OpenOptions::new()
             .create(true)
@@ -286,10 +308,44 @@ pub fn export_set(req: &ExportSetRequest, progress: Progress<'_>) -> Result<Expo
     };
     output::write_to(Some(&dir.join("manifest.json")), m.to_json().as_bytes())?;
     output::write_to(Some(&dir.join("manifest.csv")), m.to_csv().as_bytes())?;
+    let listed: HashSet<&str> = m
+        .files
+        .iter()
+        .map(|f| f.path.as_str())
+        .chain(m.instances.iter().map(|i| i.path.as_str()))
+        .collect();
+    let mut removed = 0;
+    let mut stale: Vec<&String> = earlier
+        .iter()
+        .filter(|p| !listed.contains(p.as_str()))
+        .collect();
+    stale.sort_unstable();
+    stale.dedup();
+    for p in stale {
+        match std::fs::remove_file(dir.join(p)) {
+            Ok(()) => removed += 1,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => {
+                return Err(Error::Failure(format!(
+                    "{}: cannot remove this file of an earlier export: {e}",
+                    dir.join(p).display()
+                )));
+            }
+        }
+    }
+    // The journal keeps this export's records only, so that it names what is on disk.
+    drop(journal_file);
+    let mut lines = String::new();
+    for c in &cells {
+        lines.push_str(&serde_json::to_string(&results[&c.path].0).expect("a record serialises"));
+        lines.push('\n');
+    }
+    output::write_to(Some(&dir.join(JOURNAL)), lines.as_bytes())?;
     Ok(ExportSummary {
         written,
         kept,
         skipped: m.skipped.len(),
+        removed,
         manifest: dir.join("manifest.json"),
     })
 }
@@ -687,8 +743,32 @@ mod tests {
         }
         // A second run keeps every file.
         let again = export_set(&request("short8:5-6", &out), &|_| {}).unwrap();
-        assert_eq!((again.written, again.kept), (0, 4));
+        assert_eq!((again.written, again.kept, again.removed), (0, 4, 0));
         assert_eq!(Manifest::read(&again.manifest).unwrap(), m);
+        // Fewer models and one instance fewer: what the new manifest does not list goes, and
+        // a file tilekit did not write stays.
+        std::fs::write(out.join("files/mine.txt"), "a user's notes\n").unwrap();
+        let mut fewer = request("short8:5", &out);
+        fewer.models = vec![ModelName::Neos];
+        let s = export_set(&fewer, &|_| {}).unwrap();
+        assert_eq!((s.written, s.kept, s.removed), (0, 1, 4));
+        let m = Manifest::read(&s.manifest).unwrap();
+        let mut on_disk: Vec<String> = ["files", "instances"]
+            .iter()
+            .flat_map(|d| std::fs::read_dir(out.join(d)).unwrap())
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        on_disk.sort();
+        let mut want: Vec<String> = m
+            .files
+            .iter()
+            .map(|f| f.path.as_str())
+            .chain(m.instances.iter().map(|i| i.path.as_str()))
+            .map(|p| p.rsplit('/').next().unwrap().to_string())
+            .chain(["mine.txt".to_string()])
+            .collect();
+        want.sort();
+        assert_eq!(on_disk, want);
     }
 
     #[test]

@@ -7,8 +7,8 @@
 //! Reading is strict (`deny_unknown_fields`, the schema named): a manifest from another
 //! version or edited by hand is refused with a message rather than half understood.
 
-use crate::route::Error;
 use crate::route::size::Counts;
+use crate::route::{Error, FamilyName};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::io::Read;
@@ -270,7 +270,52 @@ impl Manifest {
                 )));
             }
         }
+        m.check_entries()
+            .map_err(|e| Error::Usage(format!("{}: {e}", path.display())))?;
         Ok(m)
+    }
+
+    /// The entries must make one matrix: each instance and each file listed once (a repeated
+    /// file would run twice and count twice), every family one tilekit knows, and every
+    /// file of its instance's family.
+    fn check_entries(&self) -> Result<(), String> {
+        let mut ids = std::collections::HashMap::new();
+        for (k, i) in self.instances.iter().enumerate() {
+            if let Some(first) = ids.insert(i.id.as_str(), k) {
+                return Err(format!(
+                    "instances[{k}] repeats the id {:?} of instances[{first}]",
+                    i.id
+                ));
+            }
+            if FamilyName::from_name(&i.family).is_none() {
+                return Err(format!(
+                    "instances[{k}] ({}): unknown family {:?} (sliding or edge)",
+                    i.id, i.family
+                ));
+            }
+        }
+        let mut paths = std::collections::HashMap::new();
+        for (k, f) in self.files.iter().enumerate() {
+            if let Some(first) = paths.insert(f.path.as_str(), k) {
+                return Err(format!(
+                    "files[{k}] lists {} again (files[{first}] lists it first)",
+                    f.path
+                ));
+            }
+            let Some(inst) = self.instances.iter().find(|i| i.id == f.instance) else {
+                return Err(format!(
+                    "files[{k}] ({}) names the instance {:?}, which the manifest does not list",
+                    f.path, f.instance
+                ));
+            };
+            if f.family != inst.family {
+                return Err(format!(
+                    "files[{k}] ({}) says family {:?}, but its instance {} is {:?}",
+                    f.path, f.family, inst.id, inst.family
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// The manifest as JSON text (pretty, with a final newline).
@@ -320,7 +365,7 @@ impl Manifest {
 }
 
 /// A relative path with no `..`, no root and no empty part.
-fn is_inside(p: &str) -> bool {
+pub(crate) fn is_inside(p: &str) -> bool {
     let path = Path::new(p);
     !p.is_empty()
         && path

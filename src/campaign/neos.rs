@@ -121,7 +121,7 @@ pub fn run(
             req.manifest.display()
         )));
     }
-    let mut db = super::db::Db::open(&req.db)?;
+    let mut db = super::db::Db::open_writer(&req.db)?;
     let tl = req.limits.time.as_secs_f64();
     let threads = req.limits.threads;
     let mut pending = Vec::new();
@@ -263,5 +263,6 @@ pub fn run(
         conflict_count: conflicts.len(),
         conflicts,
         notes,
+        damaged: Vec::new(),
     })
 }

@@ -7,12 +7,14 @@
 //! of infeasibility) for a MILP, a verified model or UNSAT for a CNF or a clique graph (a
 //! decision question: "is there a perfect board", "is there a plan within this horizon").
 //! A time limit, a solver error or an answer that failed verification is not solved, and
-//! counts at the time limit in the mean.
+//! counts at the time limit in the mean. Nor is a run whose claim the cross-check refutes
+//! (another run's verified solution beats its proven optimum or bound, its bound lies above
+//! the known optimum, or its answer is impossible): it counts as failed.
 
 use super::crosscheck::{self, Conflict};
 use super::db::{Db, StoredRun};
 use crate::route::{Error, output};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// `tilekit report`, as the flags say it.
@@ -52,7 +54,7 @@ pub struct ConfigStats {
     pub solved: usize,
     /// Runs stopped by the time limit.
     pub time_limit: usize,
-    /// Solver errors and answers that failed verification.
+    /// Solver errors, answers that failed verification and claims the cross-check refutes.
     pub failed: usize,
     /// The shifted geometric mean of the times (unsolved at the time limit).
     pub sgm: f64,
@@ -124,8 +126,15 @@ fn config_of(r: &StoredRun) -> String {
     format!("{}: {} {}", r.row.solver, r.model, r.format)
 }
 
-/// The tables' lines, by family then configuration.
-pub fn stats(runs: &[StoredRun], shift: f64) -> Vec<ConfigStats> {
+/// The ids of the runs whose claims `conflicts` refute ([`Conflict::refuted`]).
+pub fn refuted(conflicts: &[Conflict]) -> BTreeSet<i64> {
+    conflicts.iter().filter_map(Conflict::refuted).collect()
+}
+
+/// The tables' lines, by family then configuration; a run in `refuted` is failed, whatever
+/// it claimed.
+pub fn stats(runs: &[StoredRun], refuted: &BTreeSet<i64>, shift: f64) -> Vec<ConfigStats> {
+    let solved = |r: &StoredRun| solved(r) && !refuted.contains(&r.id);
     let mut by: BTreeMap<(String, String), Vec<&StoredRun>> = BTreeMap::new();
     for r in runs {
         by.entry((r.family.clone(), config_of(r)))
@@ -152,7 +161,10 @@ pub fn stats(runs: &[StoredRun], shift: f64) -> Vec<ConfigStats> {
                 time_limit: rs.iter().filter(|r| r.row.status == "time_limit").count(),
                 failed: rs
                     .iter()
-                    .filter(|r| matches!(r.row.status.as_str(), "error" | "unverified"))
+                    .filter(|r| {
+                        matches!(r.row.status.as_str(), "error" | "unverified")
+                            || refuted.contains(&r.id)
+                    })
                     .count(),
                 sgm: shifted_geometric_mean(&times, shift),
             }
@@ -180,7 +192,8 @@ pub fn report(req: &ReportRequest) -> Result<(ReportSummary, Vec<Conflict>), Err
         )));
     }
     let conflicts = crosscheck::check(&runs);
-    let table = stats(&runs, req.shift);
+    let refuted = refuted(&conflicts);
+    let table = stats(&runs, &refuted, req.shift);
     let dir = &req.output;
     std::fs::create_dir_all(dir).map_err(|e| {
         Error::Usage(format!(
@@ -207,7 +220,7 @@ pub fn report(req: &ReportRequest) -> Result<(ReportSummary, Vec<Conflict>), Err
     for family in &families {
         let mut times: BTreeMap<String, BTreeMap<String, Option<f64>>> = BTreeMap::new();
         for r in runs.iter().filter(|r| &r.family == family) {
-            let t = solved(r).then_some(r.row.seconds);
+            let t = (solved(r) && !refuted.contains(&r.id)).then_some(r.row.seconds);
             times
                 .entry(config_of(r))
                 .or_default()
@@ -280,7 +293,7 @@ fn summary_md(
     let instances: std::collections::BTreeSet<&str> =
         runs.iter().map(|r| r.instance_sha256.as_str()).collect();
     let mut s = format!(
-        "# Campaign report: {}\n\n{} runs on {} instances, {} configurations. Solved: a proven optimum or infeasibility (MILP), a verified model or UNSAT (CNF, clique). Times are wall seconds per run, tilekit's model building included; the shifted geometric mean (shift {shift} s) counts unsolved runs at their time limit.\n\n",
+        "# Campaign report: {}\n\n{} runs on {} instances, {} configurations. Solved: a proven optimum or infeasibility (MILP), a verified model or UNSAT (CNF, clique); failed: a solver error, an answer that failed verification, or a claim the conflicts below refute. Times are wall seconds per run, tilekit's model building included; the shifted geometric mean (shift {shift} s) counts unsolved runs at their time limit.\n\n",
         db.display(),
         runs.len(),
         instances.len(),
@@ -325,7 +338,7 @@ fn index_html(
         "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>tilekit campaign report</title>\n<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #999;padding:2px 8px}td.n{text-align:right}</style></head><body>\n<h1>Campaign report</h1>\n",
     );
     s.push_str(&format!(
-        "<p>Solved: a proven optimum or infeasibility (MILP), a verified model or UNSAT (CNF, clique). SGM: shifted geometric mean of wall seconds, shift {shift} s, unsolved at the time limit.</p>\n<table><tr><th>family</th><th>configuration</th><th>runs</th><th>solved</th><th>time limit</th><th>failed</th><th>SGM (s)</th></tr>\n"
+        "<p>Solved: a proven optimum or infeasibility (MILP), a verified model or UNSAT (CNF, clique); failed: a solver error, an answer that failed verification, or a claim the conflicts below refute. SGM: shifted geometric mean of wall seconds, shift {shift} s, unsolved at the time limit.</p>\n<table><tr><th>family</th><th>configuration</th><th>runs</th><th>solved</th><th>time limit</th><th>failed</th><th>SGM (s)</th></tr>\n"
     ));
     for t in table {
         s.push_str(&format!(

@@ -2,7 +2,9 @@
 //! here, `--jobs` cells at a time (or handed to the Slurm executor), each row stored as it
 //! arrives by the one writer, then the cross-check.
 
-use super::cells::{Prepared, RunRequest, RunSummary, cross_check, prepare, run_cell};
+use super::cells::{
+    Prepared, RunRequest, RunSummary, cross_check, damaged_files, prepare, run_cell,
+};
 use super::db::RunRow;
 use crate::route::{Error, Progress};
 use std::sync::Mutex;
@@ -44,6 +46,11 @@ pub fn run(
             _ => (0, 0, Vec::new()),
         };
         let conflicts = cross_check(&mut db, &m)?;
+        let damaged = damaged_files(
+            &base,
+            &m,
+            &pending.iter().map(|c| c.file).collect::<Vec<_>>(),
+        );
         return Ok(RunSummary {
             cells: all.len(),
             ran,
@@ -51,7 +58,8 @@ pub fn run(
             errors,
             conflict_count: conflicts.len(),
             conflicts,
-            notes,
+            notes: notes.into_iter().chain(damaged_notes(&damaged)).collect(),
+            damaged,
         });
     }
     let (tx, rx) = mpsc::channel::<RunRow>();
@@ -112,6 +120,12 @@ pub fn run(
     let (ran, errors) = stored.into_inner().unwrap_or_else(|e| e.into_inner())?;
 
     let conflicts = cross_check(&mut db, &m)?;
+    let damaged = damaged_files(
+        &base,
+        &m,
+        &pending.iter().map(|c| c.file).collect::<Vec<_>>(),
+    );
+    let notes = damaged_notes(&damaged).collect();
     Ok(RunSummary {
         cells: all.len(),
         ran,
@@ -119,6 +133,16 @@ pub fn run(
         errors,
         conflict_count: conflicts.len(),
         conflicts,
-        notes: Vec::new(),
+        notes,
+        damaged,
+    })
+}
+
+/// One note per damaged file.
+fn damaged_notes(damaged: &[String]) -> impl Iterator<Item = String> + '_ {
+    damaged.iter().map(|f| {
+        format!(
+            "{f}: a solver changed this file during the run: export the set again before the next run"
+        )
     })
 }

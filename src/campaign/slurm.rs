@@ -449,7 +449,7 @@ pub fn collect_run(
 ) -> Result<(cells::RunSummary, Collected), Error> {
     let m = Manifest::read(&req.manifest)?;
     let work = work_dir(req, opts);
-    let mut db = Db::open(&req.db)?;
+    let mut db = Db::open_writer(&req.db)?;
     let c = collect(&mut db, &m, &work)?;
     let conflicts = cells::cross_check(&mut db, &m)?;
     Ok((
@@ -461,6 +461,7 @@ pub fn collect_run(
             conflict_count: conflicts.len(),
             conflicts,
             notes: c.notes.clone(),
+            damaged: Vec::new(),
         },
         c,
     ))

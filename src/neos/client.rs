@@ -401,6 +401,10 @@ enum Failure {
     Timeout,
     /// HTTP error status.
     Status(u16, String),
+    /// Something answered, but not with an HTTP reply carrying text: retry only idempotent
+    /// methods (a proxy's hiccup can look like this), and name it as what it is, not as a
+    /// connection that failed.
+    Garbled(String),
     /// Anything else: do not retry.
     Fatal(String),
 }
@@ -500,7 +504,9 @@ impl Client {
                 Err(f) => {
                     let retry = match &f {
                         Failure::NotSent(_) => true,
-                        Failure::Transient(_) | Failure::Timeout => idempotent,
+                        Failure::Transient(_) | Failure::Timeout | Failure::Garbled(_) => {
+                            idempotent
+                        }
                         Failure::Status(s, _) => *s >= 500 && idempotent,
                         Failure::Fatal(_) => false,
                     };
@@ -526,6 +532,13 @@ impl Client {
                 method: method.to_string(),
                 status,
                 body,
+            },
+            Some(Failure::Garbled(r)) => NeosError::Malformed {
+                method: method.to_string(),
+                detail: format!(
+                    "the server at {} answered, but not with an XML-RPC reply: {r}",
+                    self.url
+                ),
             },
             Some(Failure::NotSent(r) | Failure::Transient(r) | Failure::Fatal(r)) => {
                 NeosError::Connect {
@@ -713,11 +726,13 @@ fn classify(e: ureq::Error) -> Failure {
             K::ConnectionReset | K::ConnectionAborted | K::BrokenPipe | K::UnexpectedEof => {
                 Failure::Transient(format!("connection lost ({io})"))
             }
+            // Only a body can fail to decode: the connection worked and the reply is bytes.
+            K::InvalidData => Failure::Garbled(format!("the body is not UTF-8 text ({io})")),
             _ => Failure::Fatal(io.to_string()),
         },
         ureq::Error::HostNotFound => Failure::NotSent("host not found".into()),
         ureq::Error::ConnectionFailed => Failure::NotSent("connection failed".into()),
-        ureq::Error::Protocol(p) => Failure::Transient(format!("HTTP protocol error ({p})")),
+        ureq::Error::Protocol(p) => Failure::Garbled(format!("not an HTTP reply ({p})")),
         other => Failure::Fatal(other.to_string()),
     }
 }

@@ -7,8 +7,8 @@
 //! [`BoardChecker`].
 
 use super::family::{
-    self, Detect, ExportRequest, Exported, Family, FamilyOptions, Instance, RenderRequest, Solved,
-    Verified, VerifyRequest,
+    self, Detect, ExportRequest, Exported, Family, FamilyOptions, Instance, RenderRequest,
+    Rendered, Solved, Verified, VerifyRequest,
 };
 use super::size::Counts;
 use super::{
@@ -1187,7 +1187,7 @@ fn verify_command(
     })
 }
 
-fn render_command(inst: &Instance, req: &RenderRequest) -> Result<String, Error> {
+fn render_command(inst: &Instance, req: &RenderRequest) -> Result<Rendered, Error> {
     FAMILY.check_flags(&req.given(), &["--ids"])?;
     let p = inst.parse(EdgePuzzle::parse)?;
     let board = match &req.solution {
@@ -1202,7 +1202,10 @@ fn render_command(inst: &Instance, req: &RenderRequest) -> Result<String, Error>
         show_ids: req.ids,
         ..Default::default()
     };
-    Ok(crate::render::render_edge(&p, board.as_ref(), &opts))
+    Ok(Rendered {
+        svg: crate::render::render_edge(&p, board.as_ref(), &opts),
+        notes: Vec::new(),
+    })
 }
 
 #[cfg(test)]

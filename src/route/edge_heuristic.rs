@@ -774,6 +774,17 @@ pub fn solve(
     let improve = &plan.improve;
     let searching = construct.search().is_some();
     let shape = construct.region();
+    // A region larger than the board would be cut to it, and named by the size asked for.
+    if shape.rows > p.rows() || shape.cols.is_some_and(|c| c > p.cols()) {
+        return Err(Error::Usage(format!(
+            "the region {} (greedy.region) does not fit the {}×{} board: at most {} rows and {} columns",
+            shape.label(p.cols()),
+            p.rows(),
+            p.cols(),
+            p.rows(),
+            p.cols()
+        )));
+    }
     let mut ctx = Ctx {
         puzzle: p,
         milp: &*solver,

@@ -5,8 +5,8 @@
 //! `route/<family>.rs` and one entry in [`FAMILIES`].
 
 use super::family::{
-    Detect, ExportRequest, Exported, Family, Instance, NeosJobFlags, RenderRequest, SolveRequest,
-    Solved, Verified, VerifyRequest,
+    Detect, ExportRequest, Exported, Family, Instance, NeosJobFlags, RenderRequest, Rendered,
+    SolveRequest, Solved, Verified, VerifyRequest,
 };
 use super::neos::{JobRequest, ModelRequest, NeosInstance};
 use super::size::Counts;
@@ -132,8 +132,8 @@ pub fn verify(
     (inst.family.verify)(inst, req, progress)
 }
 
-/// `tilekit render` through the instance's family: the SVG text.
-pub fn render(inst: &Instance, req: &RenderRequest) -> Result<String, Error> {
+/// `tilekit render` through the instance's family: the SVG, and its notes.
+pub fn render(inst: &Instance, req: &RenderRequest) -> Result<Rendered, Error> {
     (inst.family.render)(inst, req)
 }
 

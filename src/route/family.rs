@@ -37,8 +37,8 @@ pub struct Family {
     pub solve: fn(&Instance, &SolveRequest, Progress<'_>) -> Result<Solved, Error>,
     /// `tilekit verify`.
     pub verify: fn(&Instance, &VerifyRequest, Progress<'_>) -> Result<Verified, Error>,
-    /// `tilekit render`: the SVG text.
-    pub render: fn(&Instance, &RenderRequest) -> Result<String, Error>,
+    /// `tilekit render`: the SVG, and what the picture alone does not say.
+    pub render: fn(&Instance, &RenderRequest) -> Result<Rendered, Error>,
 }
 
 /// What a family makes of a file's content.
@@ -426,6 +426,16 @@ impl RenderRequest {
         }
         g
     }
+}
+
+/// What `tilekit render` drew.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rendered {
+    /// The SVG document.
+    pub svg: String,
+    /// What a reader must know that the picture alone does not say (a plan that stops short
+    /// of the goal, say), one sentence each.
+    pub notes: Vec<String>,
 }
 
 /// `--incumbent`: where the MILP route's starting plan comes from. The plan, of L moves, is

@@ -119,6 +119,14 @@ pub fn stdout_was_closed() {
     STDOUT_CLOSED.store(true, std::sync::atomic::Ordering::Relaxed);
 }
 
+fn closed_stdout() -> Error {
+    Error::Usage(
+        "standard output is closed: what this command writes there would be lost; \
+         name an output file, or leave standard output open"
+            .into(),
+    )
+}
+
 /// True for `-` or no path: standard output.
 pub fn is_stdout(path: Option<&Path>) -> bool {
     path.is_none_or(|p| p == Path::new("-"))
@@ -168,11 +176,7 @@ fn stdout_error(io: Option<&std::io::Error>, fallback: Error) -> Error {
 /// Stream to standard output through a 1 MiB buffer, flushed at the end.
 fn stream_to_stdout(write: impl FnOnce(&mut dyn Write) -> Result<(), Error>) -> Result<(), Error> {
     if STDOUT_CLOSED.load(std::sync::atomic::Ordering::Relaxed) {
-        return Err(Error::Usage(
-            "standard output is closed: what this command writes there would be lost; \
-             name an output file, or leave standard output open"
-                .into(),
-        ));
+        return Err(closed_stdout());
     }
     let mut w = Watched {
         inner: std::io::BufWriter::with_capacity(BUFFER, std::io::stdout().lock()),
@@ -306,6 +310,10 @@ fn temp_beside(path: &Path) -> Result<tempfile::NamedTempFile, Error> {
 /// open for writing, a file must be creatable beside its target. Nothing is left behind.
 pub fn check_writable(path: &Path) -> Result<(), Error> {
     if is_stdout(Some(path)) {
+        // Refused here, before the work, not after it when the writing fails.
+        if STDOUT_CLOSED.load(std::sync::atomic::Ordering::Relaxed) {
+            return Err(closed_stdout());
+        }
         return Ok(());
     }
     refuse_input(path)?;

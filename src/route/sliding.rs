@@ -4,8 +4,8 @@
 //! which flags go together, checked here once so that every front end gets the same answers.
 
 use super::family::{
-    self, Detect, ExportRequest, Exported, Family, Instance, RenderRequest, Solved, Verified,
-    VerifyRequest,
+    self, Detect, ExportRequest, Exported, Family, Instance, RenderRequest, Rendered, Solved,
+    Verified, VerifyRequest,
 };
 use super::params::{self, ParamError, Preset, Settings};
 use super::size::Counts;
@@ -1943,17 +1943,42 @@ fn verify_command(
     })
 }
 
-fn render_command(inst: &Instance, req: &RenderRequest) -> Result<String, Error> {
+fn render_command(inst: &Instance, req: &RenderRequest) -> Result<Rendered, Error> {
     FAMILY.check_flags(&req.given(), &["--goal"])?;
-    let p = parse(inst, req.options.goal())?;
+    let goal = req.options.goal();
+    let p = parse(inst, goal)?;
+    let mut notes = Vec::new();
     let moves = match &req.solution {
-        Some(path) => Some(crate::puzzle::sliding::parse_moves(
-            &super::read_text(path, "solution")?,
-            &path.display().to_string(),
-        )?),
+        Some(path) => {
+            let moves = crate::puzzle::sliding::parse_moves(
+                &super::read_text(path, "solution")?,
+                &path.display().to_string(),
+            )?;
+            // The drawing shows where the plan ends; a plan that is not a solution is drawn
+            // all the same (a prefix is worth seeing), but said to be one.
+            let mut board = p.clone();
+            let stopped = moves.iter().position(|&m| !board.apply(m));
+            match stopped {
+                Some(k) => notes.push(format!(
+                    "{}: move {} leaves the board: the drawing stops after {k} moves",
+                    path.display(),
+                    k + 1
+                )),
+                None if !board.is_goal(goal) => notes.push(format!(
+                    "{}: the plan's {} moves do not reach the goal ({goal}): the drawing shows where they end",
+                    path.display(),
+                    moves.len()
+                )),
+                None => {}
+            }
+            Some(moves)
+        }
         None => None,
     };
-    Ok(crate::render::render_sliding(&p, moves.as_deref()))
+    Ok(Rendered {
+        svg: crate::render::render_sliding(&p, moves.as_deref()),
+        notes,
+    })
 }
 
 #[cfg(test)]

@@ -50,6 +50,10 @@ pub(crate) enum Mode {
     Hang,
     /// Answer with XML that ends in the middle.
     Malformed,
+    /// Answer HTTP 200 with a body of bytes that are not text.
+    Binary,
+    /// Answer with bytes that are not HTTP at all.
+    NotHttp,
     /// Behave like NEOS, but turn the first placement in each job's output by a quarter
     /// turn ([`tamper`]): a wrong answer that still parses.
     Tamper,
@@ -244,6 +248,23 @@ fn handle(mut stream: TcpStream, mode: Mode, jobs: Jobs, submits: &AtomicUsize, 
     if mode == Mode::Hang {
         std::thread::sleep(Duration::from_secs(20));
         return;
+    }
+    match mode {
+        Mode::Binary => {
+            let body = [0xffu8, 0xfe, 0x00, 0x80, 0xc3, 0x28];
+            let head = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                body.len()
+            );
+            let _ = stream.write_all(head.as_bytes());
+            let _ = stream.write_all(&body);
+            return;
+        }
+        Mode::NotHttp => {
+            let _ = stream.write_all(b"\xff\xfe SSH-2.0-nonsense\r\n\r\n");
+            return;
+        }
+        _ => {}
     }
     let reply = match mode {
         Mode::Fault => fault(1, "NEOS is down for maintenance"),

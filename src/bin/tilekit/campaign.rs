@@ -60,11 +60,16 @@ pub(crate) fn run(cmd: Cmd) -> Result<ExitCode, Error> {
             "written": s.written,
             "kept": s.kept,
             "skipped": s.skipped,
+            "removed": s.removed,
         })
         .to_string()
     } else {
+        let removed = match s.removed {
+            0 => String::new(),
+            n => format!("; {n} files of an earlier export that this one does not list removed"),
+        };
         format!(
-            "{}: {} files written, {} kept from an earlier run, {} combinations skipped (listed in the manifest)",
+            "{}: {} files written, {} kept from an earlier run, {} combinations skipped (listed in the manifest){removed}",
             s.manifest.display(),
             s.written,
             s.kept,
@@ -196,7 +201,10 @@ fn run_matrix(cmd: Cmd) -> Result<ExitCode, Error> {
         )
     };
     crate::say(&text)?;
-    Ok(if s.conflicts.is_empty() {
+    // A solver that damaged the set failed, whatever the rows say; then conflicts.
+    Ok(if !s.damaged.is_empty() {
+        ExitCode::from(3)
+    } else if s.conflicts.is_empty() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)

@@ -348,8 +348,11 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                     ..FamilyOptions::default()
                 },
             };
-            let svg = families::render(&read(&instance, family)?, &req)?;
-            write_to(Some(&output), svg.as_bytes())?;
+            let drawn = families::render(&read(&instance, family)?, &req)?;
+            write_to(Some(&output), drawn.svg.as_bytes())?;
+            for n in &drawn.notes {
+                note(n);
+            }
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Neos { cmd } => {

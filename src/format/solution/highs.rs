@@ -148,6 +148,20 @@ pub fn parse(text: &str, source: &str) -> Result<MilpSolution, InputError> {
             }
             pairs.push((fields[0].to_string(), value));
         }
+        // HiGHS follows the values with `# Rows` (or nothing): one more value line means the
+        // count and the list disagree, and either could be the truncated one.
+        if let Some((i, line)) = r.it.next() {
+            let extra = line.trim();
+            if !extra.is_empty() && !extra.starts_with('#') {
+                return Err(InputError::at(
+                    source,
+                    i + 1,
+                    format!(
+                        "a value line after the {n} that `# Columns {count}` announces: {extra:?}"
+                    ),
+                ));
+            }
+        }
     }
 
     let outcome = classify(&status, primal_feasible == Some(true));
@@ -389,6 +403,11 @@ mod tests {
                 format!("{head}Feasible\nObjective 1\n# Columns -1\nx 1 a\n"),
                 8,
                 "index",
+            ),
+            (
+                format!("{head}Feasible\nObjective 1\n# Columns 1\nx 1\ny 2\n# Rows 0\n"),
+                9,
+                "after the 1 that `# Columns 1` announces",
             ),
         ];
         for (text, line, words) in cases {
