@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
-# The whole test suite, against the real solvers (installed first). Set
-# TILEKIT_SKIP_SOLVERS=1 to opt out of the solver tests explicitly. The suite runs with the
-# `highs` feature (the in-process HiGHS engine; install-solvers.sh installs what building it
-# needs; not with TILEKIT_SKIP_SOLVERS=1); TILEKIT_TEST_FEATURES overrides the feature list
-# (empty: none). CI's featureless lint (.ci/run) is what proves the default build. The tests
-# that need a licensed GAMS run only when GAMS's licence is valid (feature test-gams, below).
+# The test suite, against the real solvers (installed first). Two tiers:
+#
+#   bash scripts/test.sh          the quick tier, what CI runs: every test but those below
+#   bash scripts/test.sh --full   adds the embedded HiGHS engine (`--features highs`, HiGHS's
+#                                 C++ built from source: 5 minutes on 2 idle cores, far more on
+#                                 a slow machine), the slow tier (feature slow-tests: CBC on the
+#                                 case study's faithful model, the large pattern databases, ...)
+#                                 and the benchmarks' builds
+#
+# Every test left out of a tier shows as ignored with its reason, never as passing. Set
+# TILEKIT_SKIP_SOLVERS=1 to opt out of the solver tests explicitly (no install, no features).
+# TILEKIT_TEST_FEATURES overrides the feature list (empty: none). The tests that need a licensed
+# GAMS run only when GAMS's licence is valid (feature test-gams, below).
 #
 # Every parser's fuzz target runs over its committed corpus inside the suite
 # (tests/fuzz_corpus.rs: the AFL++ binaries' own bodies, no instrumented build).
@@ -18,6 +25,13 @@
 # exits; the Slurm executor's tests find it through SLURM_CONF. Not with TILEKIT_SKIP_SOLVERS=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+full=0
+for a in "$@"; do
+  case "$a" in
+    --full) full=1 ;;
+    *) echo "usage: bash scripts/test.sh [--full]" >&2; exit 2 ;;
+  esac
+done
 if [ "${TILEKIT_SKIP_SOLVERS:-0}" != 1 ]; then
   bash scripts/install-solvers.sh
 fi
@@ -27,13 +41,17 @@ fi
 if [ "${TILEKIT_LINT:-0}" = 1 ]; then
   export RUSTC_WORKSPACE_WRAPPER="$PWD/scripts/lint-rustc"
 fi
-# Opting out of the solvers opts out of HiGHS's build tools too, so no feature by default then.
-default_features=highs
-[ "${TILEKIT_SKIP_SOLVERS:-0}" != 1 ] || default_features=
+# The quick tier builds no feature: the default build, which also proves it needs nothing but
+# cargo. Opting out of the solvers opts out of the full tier's features too.
+default_features=
+targets=(--lib --bins --tests --examples)
+if [ "$full" = 1 ]; then
+  targets=(--all-targets)
+  [ "${TILEKIT_SKIP_SOLVERS:-0}" = 1 ] || default_features=highs,slow-tests
+fi
 FEATURES="${TILEKIT_TEST_FEATURES-$default_features}"
 # Built with the tests' features, so that `cargo test` below reuses this build of the library
-# and the binary instead of compiling them again (the featureless build is linted by CI's
-# first clippy run, which compiles it without features).
+# and the binary instead of compiling them again.
 cargo build --release --locked ${FEATURES:+--features "$FEATURES"}
 if [ -n "${TILEKIT_FUZZ_SECONDS:-}" ]; then
   FUZZ_PROFILE=smoke bash scripts/fuzz.sh "$TILEKIT_FUZZ_SECONDS"
@@ -69,6 +87,6 @@ if [ "${TILEKIT_SKIP_SOLVERS:-0}" != 1 ]; then
   slurm_env=$(bash scripts/slurm-cluster.sh start "$SLURM_DIR")
   eval "$slurm_env"
 fi
-cargo test --release --locked --all-targets ${FEATURES:+--features "$FEATURES"}
-# --all-targets builds the examples but leaves out the doctests: the library's examples run here.
+cargo test --release --locked "${targets[@]}" ${FEATURES:+--features "$FEATURES"}
+# The target lists leave out the doctests: the library's examples run here.
 cargo test --release --locked --doc ${FEATURES:+--features "$FEATURES"}

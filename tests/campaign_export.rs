@@ -269,6 +269,10 @@ fn solve_and_verify(dir: &Path, m: &Value, glpk: bool) {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "slow-tests"),
+    ignore = "slow tier: a 15-puzzle MILP read and run by every solver, minutes on 2 cores; the short and META manifests run in the quick tier (scripts/test.sh --full)"
+)]
 fn korf100_manifest_is_rechecked_from_the_files_and_the_solvers_read_them() {
     if skip() {
         return;

@@ -492,7 +492,6 @@ fn a_manifest_must_describe_one_consistent_matrix() {
 /// error row naming the new hash, and the run lists the file and exits 3 at once, instead of
 /// the next run finding the set changed.
 #[test]
-#[cfg_attr(not(feature = "highs"), allow(unused))]
 fn a_solver_that_edits_its_input_is_caught_at_that_cell() {
     if skip() {
         return;

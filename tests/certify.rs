@@ -957,6 +957,10 @@ fn cli_engine_claiming_sat_below_the_bound_is_a_bug() {
 /// `--split`: the certificate of a 24-move plan is split over the blank's first and last
 /// moves; every leaf is refuted, checked, and listed, and the leaves' cubes cover the tree.
 #[test]
+#[cfg_attr(
+    not(feature = "slow-tests"),
+    ignore = "slow tier: minutes of SAT calls on 2 cores; the other split certificates run in the quick tier (scripts/test.sh --full)"
+)]
 fn cli_split_certificate_lists_every_checked_leaf() {
     if !(require("rate") && require("cadical")) {
         return;

@@ -529,6 +529,10 @@ fn assert_raw_milp_mutations(d: &Path, text: &str, name: usize, tag: &str) {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "slow-tests"),
+    ignore = "slow tier: CBC on the case study's faithful model, minutes on 2 cores; verify_raw_glpk_output runs in the quick tier (scripts/test.sh --full)"
+)]
 fn verify_raw_cbc_output() {
     if !require("cbc") {
         return;

@@ -914,6 +914,10 @@ fn tilekit_in(dir: &Path, args: &[&str]) -> (Option<i32>, String, String) {
 /// against a model exported with other flags is a usage error naming the right horizon,
 /// not an "invalid" answer.
 #[test]
+#[cfg_attr(
+    not(feature = "slow-tests"),
+    ignore = "slow tier: CBC on the case study's faithful model, minutes on 2 cores; cli::verify_raw_glpk_output reads a raw output in the quick tier (scripts/test.sh --full)"
+)]
 fn verify_reads_raw_outputs_as_the_model_says_and_finds_their_horizon() {
     for cmd in ["cbc", "cadical"] {
         assert!(

@@ -14,6 +14,10 @@ fn case_study() -> &'static str {
 /// The case study's faithful model at horizon 12 (the one microlp cannot solve) reaches 11
 /// verified moves, proven optimal, in-process.
 #[test]
+#[cfg_attr(
+    not(feature = "highs"),
+    ignore = "needs the embedded HiGHS (--features highs: scripts/test.sh --full)"
+)]
 fn faithful_case_study_at_horizon_12_in_process() {
     let dir = tempfile::tempdir().unwrap();
     let r = tilekit(
@@ -51,6 +55,10 @@ fn faithful_case_study_at_horizon_12_in_process() {
 
 /// An infeasible horizon is an answer (exit 1), not an error.
 #[test]
+#[cfg_attr(
+    not(feature = "highs"),
+    ignore = "needs the embedded HiGHS (--features highs: scripts/test.sh --full)"
+)]
 fn an_infeasible_horizon_is_an_answer() {
     let dir = tempfile::tempdir().unwrap();
     let r = tilekit(
@@ -74,6 +82,10 @@ fn an_infeasible_horizon_is_an_answer() {
 /// META 4×4 through Salassa et al.'s MILP: a perfect board, verified by the independent
 /// checker, written with `-o` and verified again from the file.
 #[test]
+#[cfg_attr(
+    not(feature = "highs"),
+    ignore = "needs the embedded HiGHS (--features highs: scripts/test.sh --full)"
+)]
 fn meta_4x4_edge_milp_to_a_perfect_board() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
@@ -108,6 +120,10 @@ fn meta_4x4_edge_milp_to_a_perfect_board() {
 
 /// The engine is listed with the version the library reports.
 #[test]
+#[cfg_attr(
+    not(feature = "highs"),
+    ignore = "needs the embedded HiGHS (--features highs: scripts/test.sh --full)"
+)]
 fn listed_as_an_embedded_engine() {
     let r = tilekit(Path::new("."), &["solvers"]);
     assert_eq!(r.code, 0, "{}", r.stderr);

@@ -119,6 +119,10 @@ fn tight_proves_the_faithful_optimum_with_highs() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "slow-tests"),
+    ignore = "slow tier: CBC on the case study, minutes on 2 cores; the HiGHS variant runs in the quick tier (scripts/test.sh --full)"
+)]
 fn tight_proves_the_faithful_optimum_with_cbc() {
     tight_agrees_with_the_faithful_model("cbc");
 }
@@ -241,6 +245,10 @@ fn incumbent_is_proven_or_beaten_with_highs() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "slow-tests"),
+    ignore = "slow tier: CBC on the case study's faithful model, minutes on 2 cores; the HiGHS variant runs in the quick tier (scripts/test.sh --full)"
+)]
 fn incumbent_is_proven_or_beaten_with_cbc() {
     incumbent_is_proven_or_beaten("cbc");
 }
@@ -340,6 +348,10 @@ fn stepping_proves_the_optimum_with_highs() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "slow-tests"),
+    ignore = "slow tier: CBC on the case study's faithful model at several horizons, minutes on 2 cores; the HiGHS variant runs in the quick tier (scripts/test.sh --full)"
+)]
 fn stepping_proves_the_optimum_with_cbc() {
     stepping_proves_the_optimum("cbc");
 }

@@ -528,10 +528,13 @@ fn time_limit_and_unsolvable_are_outcomes() {
 /// Builds (or loads, when an earlier run left the file in the shared cache) the 7-8
 /// databases of Korf and Felner — 4 minutes and 3.6 GB on 2 idle cores, half an hour on a
 /// slow one — and solves the hardest Korf instances and a few others with them; every plan
-/// is replayed. Opt-in, with the other large builds (`-- --ignored native::`): the 6-6-3
-/// tests run the same construction, ranking and lookups on every run.
+/// is replayed. In the slow tier (`scripts/test.sh --full`) with the other large builds: the
+/// 6-6-3 tests run the same construction, ranking and lookups on every run.
 #[test]
-#[ignore = "builds the 3.6 GB 7-8 databases (opt-in: cargo test --release --test tests -- --ignored native::)"]
+#[cfg_attr(
+    not(feature = "slow-tests"),
+    ignore = "slow tier: builds the 3.6 GB 7-8 databases (scripts/test.sh --full)"
+)]
 fn seven_eight_databases_solve_korf_instances() {
     let opts = NativeOptions {
         cache_dir: Some(shared_cache()),
@@ -643,10 +646,13 @@ fn shipped_network_over_the_seven_eight_databases() {
     assert_eq!(v["lower"], "pdb 7-8 + reflection");
 }
 
-/// Builds the 7-7-1 databases (about a minute) into a fresh directory. Opt-in
-/// (`-- --ignored`), like the 7-8 test above.
+/// Builds the 7-7-1 databases (about a minute) into a fresh directory. In the slow tier,
+/// like the 7-8 test above.
 #[test]
-#[ignore = "builds the 7-7-1 databases (opt-in: -- --ignored native::)"]
+#[cfg_attr(
+    not(feature = "slow-tests"),
+    ignore = "slow tier: builds the 7-7-1 databases (scripts/test.sh --full)"
+)]
 fn seven_seven_one_databases_solve_korf_instances() {
     let dir = tempfile::tempdir().unwrap();
     let opts = NativeOptions {
@@ -736,10 +742,13 @@ fn twentyfour_puzzle_pattern_databases_agree_with_manhattan_search() {
 }
 
 /// Builds the 6-6-6-6 databases of Korf and Felner (about 6 minutes and 1.7 GB on 2 cores)
-/// and solves two DeepCubeA 24-puzzle instances with their published lengths. Opt-in
-/// (`-- --ignored`); `tilekit bench deepcubea24 --pdb 6-6-6-6` runs the set.
+/// and solves two DeepCubeA 24-puzzle instances with their published lengths. In the slow
+/// tier; `tilekit bench deepcubea24 --pdb 6-6-6-6` runs the set.
 #[test]
-#[ignore = "builds the 24-puzzle's 6-6-6-6 databases (opt-in: -- --ignored native::)"]
+#[cfg_attr(
+    not(feature = "slow-tests"),
+    ignore = "slow tier: builds the 24-puzzle's 6-6-6-6 databases (scripts/test.sh --full)"
+)]
 fn six_six_six_six_databases_solve_deepcubea_instances() {
     let opts = NativeOptions {
         cache_dir: Some(shared_cache()),

@@ -183,6 +183,10 @@ fn solve_case_study(solver: &str, input: &str) {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "slow-tests"),
+    ignore = "slow tier: CBC on the case study's faithful model, minutes on 2 cores; the edge jobs run CBC through the server in the quick tier (scripts/test.sh --full)"
+)]
 fn mps_job_of_the_case_study_is_solved_by_cbc_and_verified() {
     if skip_or_require("cbc") {
         return;
@@ -191,6 +195,10 @@ fn mps_job_of_the_case_study_is_solved_by_cbc_and_verified() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "slow-tests"),
+    ignore = "slow tier: CBC on the case study's faithful model, minutes on 2 cores; the edge jobs run CBC through the server in the quick tier (scripts/test.sh --full)"
+)]
 fn lp_job_of_the_case_study_is_solved_by_cbc_and_verified() {
     if skip_or_require("cbc") {
         return;

@@ -30,7 +30,6 @@ mod front_door;
 mod fuzz_corpus;
 mod gams_real;
 mod hardening;
-#[cfg(feature = "highs")]
 mod highs_embedded;
 mod layering;
 mod learned;
