@@ -61,7 +61,7 @@ fi
 # unless GAMS says its licence stops it; then they show as ignored, and this says why. A GAMS
 # that fails for another reason, or is missing, leaves them on, to fail loudly.
 if [ "${TILEKIT_SKIP_SOLVERS:-0}" != 1 ]; then
-  gams_licence=$(target/release/tilekit solvers --json | python3 -c '
+  gams_licence=$("${CARGO_TARGET_DIR:-target}/release/tilekit" solvers --json | python3 -c '
 import json, sys
 row = next((r for r in json.load(sys.stdin) if r["name"] == "gams"), {})
 licence = row.get("licence") or {}
