@@ -50,9 +50,11 @@ if [ "$full" = 1 ]; then
   [ "${TILEKIT_SKIP_SOLVERS:-0}" = 1 ] || default_features=highs,slow-tests
 fi
 FEATURES="${TILEKIT_TEST_FEATURES-$default_features}"
-# Built with the tests' features, so that `cargo test` below reuses this build of the library
-# and the binary instead of compiling them again.
-cargo build --release --locked ${FEATURES:+--features "$FEATURES"}
+# Every test target and the binary, built before the GAMS check below needs the binary, by
+# `cargo test --no-run` rather than `cargo build`: the dev-dependencies change the features of
+# some shared dependencies (getrandom, once_cell), so a `cargo build` here would compile the
+# library once for itself and again for the tests.
+cargo test --release --locked --no-run "${targets[@]}" ${FEATURES:+--features "$FEATURES"}
 if [ -n "${TILEKIT_FUZZ_SECONDS:-}" ]; then
   FUZZ_PROFILE=smoke bash scripts/fuzz.sh "$TILEKIT_FUZZ_SECONDS"
 fi

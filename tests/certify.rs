@@ -614,6 +614,10 @@ fn cli_certifies_the_native_plan() {
 /// its own direction and is rejected against the other direction's formula: the two are
 /// different files, and the certificate names which one was refuted.
 #[test]
+#[cfg_attr(
+    not(feature = "slow-tests"),
+    ignore = "slow tier: several certificates with the pdb encoding, a minute or more on 2 cores; the other certificate tests run in the quick tier (scripts/test.sh --full)"
+)]
 fn pdb_proofs_recheck_only_in_their_own_direction() {
     if !(require("rate") && require("cadical")) {
         return;

@@ -368,6 +368,10 @@ fn solve_milp_tight_stepped_and_from_an_incumbent() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "slow-tests"),
+    ignore = "slow tier: GLPK on the case study's faithful model, a minute on 2 cores; short_instances::milp_glpk_solves_short_instances_optimally runs in the quick tier (scripts/test.sh --full)"
+)]
 fn solve_milp_glpk() {
     // GLPK needs minutes at horizon 13; at 11 it takes seconds.
     if require("glpsol") {

@@ -240,6 +240,10 @@ fn incumbent_is_proven_or_beaten(solver: &str) {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "slow-tests"),
+    ignore = "slow tier: HiGHS on the case study's faithful model from an incumbent, a minute or more on 2 cores; incumbent_at_the_bound_runs_no_solver and cli::solve_milp_tight_stepped_and_from_an_incumbent run in the quick tier (scripts/test.sh --full)"
+)]
 fn incumbent_is_proven_or_beaten_with_highs() {
     incumbent_is_proven_or_beaten("highs");
 }

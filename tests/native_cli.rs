@@ -176,6 +176,10 @@ fn bad_horizon_values_exit_2() {
 }
 
 #[test]
+#[cfg_attr(
+    not(feature = "slow-tests"),
+    ignore = "slow tier: a benchmark set's searches, a minute on 2 cores; the other bench tests run in the quick tier (scripts/test.sh --full)"
+)]
 fn bench_checks_lengths_and_replays() {
     let dir = TempDir::new().unwrap();
     let r = tilekit(dir.path(), &["bench", "korf100", "--limit", "3", "--json"]);
@@ -272,6 +276,10 @@ fn unknown_or_misfitting_partitions_exit_2() {
 /// The search options through `bench`: the plans still replay at the published lengths, and
 /// the flags refuse what they cannot do with one clear sentence and exit 2.
 #[test]
+#[cfg_attr(
+    not(feature = "slow-tests"),
+    ignore = "slow tier: every search option over a benchmark set, a minute or more on 2 cores; bench_runs_the_recommended_search_and_the_papers_on_request runs in the quick tier (scripts/test.sh --full)"
+)]
 fn bench_search_options_solve_and_refuse_what_they_cannot() {
     let dir = TempDir::new().unwrap();
     let r = tilekit(
