@@ -477,7 +477,7 @@ mod tests {
         assert_eq!(k24.len(), 50);
         assert_eq!(k24.iter().map(|c| c.optimal).sum::<u32>(), 5039);
         // Every instance has Korf & Felner's count (in all, 50 times their published mean
-        // of 360,892,479,671, which is rounded), and the easiest (38,173,507 nodes) is #38.
+        // of 360,892,479,671, which is rounded), and the easiest (38,173,507 nodes) is instance 38 of the set.
         let korf: u64 = k24.iter().map(|c| c.published_nodes.unwrap()).sum();
         assert_eq!(korf, 18_044_623_983_548);
         assert_eq!((k24[0].id, k24[0].published_nodes), (38, Some(38_173_507)));
