@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test suite, against the real solvers (installed first). Two tiers:
 #
-#   bash scripts/test.sh          the quick tier, what CI runs: every test but those below
+#   bash scripts/test.sh          the quick tier, what CI runs: every test but those below,
+#                                 with the installed solvers (feature solver-tests)
 #   bash scripts/test.sh --full   adds the embedded HiGHS engine (`--features highs`, HiGHS's
 #                                 C++ built from source: 5 minutes on 2 idle cores, far more on
 #                                 a slow machine), the slow tier (feature slow-tests: CBC on the
@@ -9,7 +10,8 @@
 #                                 and the benchmarks' builds
 #
 # Every test left out of a tier shows as ignored with its reason, never as passing. Set
-# TILEKIT_SKIP_SOLVERS=1 to opt out of the solver tests explicitly (no install, no features).
+# TILEKIT_SKIP_SOLVERS=1 to opt out of the solver tests explicitly: no install and no features,
+# so the tests that need an installed program show as ignored (as under a plain `cargo test`).
 # TILEKIT_TEST_FEATURES overrides the feature list (empty: none). The tests that need a licensed
 # GAMS run only when GAMS's licence is valid (feature test-gams, below).
 #
@@ -41,14 +43,16 @@ fi
 if [ "${TILEKIT_LINT:-0}" = 1 ]; then
   export RUSTC_WORKSPACE_WRAPPER="$PWD/scripts/lint-rustc"
 fi
-# The quick tier builds no feature: the default build, which also proves it needs nothing but
-# cargo. Opting out of the solvers opts out of the full tier's features too.
-default_features=
+# The quick tier builds no feature but solver-tests, which changes only which tests are
+# ignored: the library and binary are the default build, which so needs nothing but cargo.
+# Opting out of the solvers opts out of every feature.
 targets=(--lib --bins --tests --examples)
+default_features=solver-tests
 if [ "$full" = 1 ]; then
   targets=(--all-targets)
-  [ "${TILEKIT_SKIP_SOLVERS:-0}" = 1 ] || default_features=highs,slow-tests
+  default_features=highs,slow-tests,solver-tests
 fi
+[ "${TILEKIT_SKIP_SOLVERS:-0}" != 1 ] || default_features=
 FEATURES="${TILEKIT_TEST_FEATURES-$default_features}"
 # Every test target and the binary, built before the GAMS check below needs the binary, by
 # `cargo test --no-run` rather than `cargo build`: the dev-dependencies change the features of

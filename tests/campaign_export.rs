@@ -3,7 +3,7 @@
 //! headers counted here), the real solvers read and solve the files, and every answer goes
 //! back through `tilekit verify`. Determinism, resuming and the refusals too.
 
-use crate::common::{skip, tilekit};
+use crate::common::tilekit;
 use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
@@ -270,13 +270,10 @@ fn solve_and_verify(dir: &Path, m: &Value, glpk: bool) {
 
 #[test]
 #[cfg_attr(
-    not(feature = "slow-tests"),
+    not(all(feature = "slow-tests", feature = "solver-tests")),
     ignore = "slow tier: a 15-puzzle MILP read and run by every solver, minutes on 2 cores; the short and META manifests run in the quick tier (scripts/test.sh --full)"
 )]
 fn korf100_manifest_is_rechecked_from_the_files_and_the_solvers_read_them() {
-    if skip() {
-        return;
-    }
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().join("korf");
     // One instance: every check here is per file, and the 57-move models of three instances
@@ -444,11 +441,12 @@ fn korf100_manifest_is_rechecked_from_the_files_and_the_solvers_read_them() {
     check_files(&d, &m3);
 }
 
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn short_sliding_files_solve_to_the_known_optimum_with_every_solver() {
-    if skip() {
-        return;
-    }
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let m = export(
@@ -466,11 +464,12 @@ fn short_sliding_files_solve_to_the_known_optimum_with_every_solver() {
     solve_and_verify(d, &m, true);
 }
 
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn meta_files_solve_and_verify_with_every_solver() {
-    if skip() {
-        return;
-    }
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let m = export(
@@ -501,11 +500,12 @@ fn meta_files_solve_and_verify_with_every_solver() {
     solve_and_verify(&b, &mb, true);
 }
 
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn compressed_files_are_the_plain_ones_gzipped_and_the_solvers_read_them() {
-    if skip() {
-        return;
-    }
     let dir = tempfile::tempdir().unwrap();
     let (plain, gz) = (dir.path().join("plain"), dir.path().join("gz"));
     // One instance: each file is solved by three or four solvers.

@@ -3,7 +3,7 @@
 //! fetches instead of resubmitting, and the answers verified like a local run's.
 
 use crate::common::neos_server::{Mode, start_counting_server};
-use crate::common::{skip, tilekit};
+use crate::common::tilekit;
 use rusqlite::Connection;
 use serde_json::Value;
 use std::path::Path;
@@ -16,11 +16,12 @@ fn count(db: &Path, sql: &str) -> i64 {
         .unwrap()
 }
 
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn neos_jobs_are_submitted_once_fetched_on_a_rerun_and_verified() {
-    if skip() {
-        return;
-    }
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let r = tilekit(

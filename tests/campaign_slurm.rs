@@ -3,7 +3,7 @@
 //! matrix as a local run gives the same rows; a task that crashes half-way keeps what it
 //! finished, is named, and a re-run completes exactly the missing cells.
 
-use crate::common::{skip, tilekit};
+use crate::common::tilekit;
 use rusqlite::Connection;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -12,12 +12,8 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
-/// True when a cluster is there; without one the test fails, unless the solver tests are
-/// opted out of.
-fn cluster() -> bool {
-    if skip() {
-        return false;
-    }
+/// Panics unless a cluster is there (scripts/test.sh starts one).
+fn cluster() {
     let conf = std::env::var("SLURM_CONF").unwrap_or_else(|_| {
         panic!("SLURM_CONF is not set: start a cluster with scripts/slurm-cluster.sh start DIR (scripts/test.sh does)")
     });
@@ -25,7 +21,6 @@ fn cluster() -> bool {
         Path::new(&conf).is_file(),
         "SLURM_CONF={conf}: no such file"
     );
-    true
 }
 
 fn export(dir: &Path, args: &[&str]) -> PathBuf {
@@ -70,11 +65,13 @@ fn count(db: &Path, sql: &str) -> i64 {
         .unwrap()
 }
 
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn the_slurm_executor_stores_the_rows_a_local_run_stores() {
-    if !cluster() {
-        return;
-    }
+    cluster();
     let dir = tempfile::tempdir_in("/tmp").unwrap();
     let d = dir.path();
     let sliding = export(
@@ -194,11 +191,13 @@ solution = "cbc"
     path
 }
 
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn a_crashed_task_keeps_its_rows_and_a_rerun_completes_the_rest() {
-    if !cluster() {
-        return;
-    }
+    cluster();
     let dir = tempfile::tempdir_in("/tmp").unwrap();
     let d = dir.path();
     let m = export(

@@ -4,8 +4,9 @@
 //! a missing checker failing loudly, the pruned and strong encodings giving the same optima
 //! as the plain one, and the certificate's JSON fields.
 //!
-//! A missing `rate`, `cadical` or `kissat` FAILS these tests unless `TILEKIT_SKIP_SOLVERS=1`.
+//! A missing `rate`, `cadical` or `kissat` FAILS these tests; without the `solver-tests` feature (`TILEKIT_SKIP_SOLVERS=1`) they show as ignored.
 
+use crate::common::require;
 use crate::common::{Opts, Run, json, tilekit_with};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -49,19 +50,6 @@ fn sat_registry(dir: &Path, name: &str, command: &Path) -> PathBuf {
     )
     .unwrap();
     reg
-}
-
-fn require(cmd: &str) -> bool {
-    let found = std::env::var_os("PATH")
-        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(cmd).is_file()));
-    if found {
-        return true;
-    }
-    if std::env::var("TILEKIT_SKIP_SOLVERS").is_ok_and(|v| v == "1") {
-        eprintln!("skipping: {cmd} not found and TILEKIT_SKIP_SOLVERS=1");
-        return false;
-    }
-    panic!("{cmd} not found: run scripts/install-solvers.sh");
 }
 
 /// A certified SAT solve with `solver` (pruned encoding, one proof, checked by rate).
@@ -113,24 +101,27 @@ fn assert_certified(file: &str, goal: Goal, solver: &str, optimum: usize) {
     assert!(c.lower_bound.unwrap() <= optimum);
 }
 
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn case_study_certified_by_varisat_and_cadical() {
-    if !require("rate") {
-        return;
-    }
+    require("rate");
     assert_certified("neos_case_study.txt", Goal::BlankLast, "varisat", 11);
-    if require("cadical") {
-        assert_certified("neos_case_study.txt", Goal::BlankLast, "cadical", 11);
-    }
+    require("cadical");
+    assert_certified("neos_case_study.txt", Goal::BlankLast, "cadical", 11);
 }
 
 /// The single-instance files' stated optima; the search must step through UNSAT horizons
 /// (their lower bounds are below the optimum), so the refutation comes from the plan loop.
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn short_instances_certified() {
-    if !require("rate") {
-        return;
-    }
+    require("rate");
     for (file, optimum) in [
         ("eight_len8.txt", 8),
         ("fifteen_len8.txt", 8),
@@ -139,14 +130,12 @@ fn short_instances_certified() {
     ] {
         assert_certified(file, Goal::BlankFirst, "varisat", optimum);
     }
-    if require("cadical") {
-        for (file, optimum) in [("fifteen_len20.txt", 20), ("fifteen_len24.txt", 24)] {
-            assert_certified(file, Goal::BlankFirst, "cadical", optimum);
-        }
+    require("cadical");
+    for (file, optimum) in [("fifteen_len20.txt", 20), ("fifteen_len24.txt", 24)] {
+        assert_certified(file, Goal::BlankFirst, "cadical", optimum);
     }
-    if require("kissat") {
-        assert_certified("fifteen_len20.txt", Goal::BlankFirst, "kissat", 20);
-    }
+    require("kissat");
+    assert_certified("fifteen_len20.txt", Goal::BlankFirst, "kissat", 20);
 }
 
 /// Rows `id optimal …tiles` of a multi-instance file as puzzles with their optima.
@@ -225,11 +214,14 @@ fn check(cnf: &Path, proof: &Path) -> CheckVerdict {
     certify::check_drat(&spec, cnf, proof).unwrap().verdict
 }
 
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn tampered_proofs_are_rejected() {
-    if !(require("rate") && require("cadical")) {
-        return;
-    }
+    require("rate");
+    require("cadical");
     let dir = tempfile::tempdir().unwrap();
     let p = load_sliding(&models().join("neos_case_study.txt"), Goal::BlankLast).unwrap();
     let (cnf, proof) = text_proof(dir.path(), &p);
@@ -338,11 +330,13 @@ fn stable(cert: &Value) -> Value {
     c
 }
 
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn cli_certificate_fields_and_text() {
-    if !require("rate") {
-        return;
-    }
+    require("rate");
     let case = models().join("neos_case_study.txt");
     let r = tilekit(&["solve", s(&case), "--via", "sat", "--certify", "--json"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
@@ -400,33 +394,34 @@ fn cli_certificate_fields_and_text() {
     .unwrap();
     assert_eq!(again.verdict, CheckVerdict::Verified);
 
-    if require("cadical") {
-        let f20 = models().join("fifteen_len20.txt");
-        let r = tilekit(&[
-            "solve",
-            s(&f20),
-            "--goal",
-            "blank-first",
-            "--solver",
-            "cadical",
-            "--certify",
-            "--json",
-        ]);
-        assert_eq!(r.code, 0, "{}", r.stderr);
-        insta::assert_snapshot!(
-            "fifteen_len20_certificate_cadical",
-            serde_json::to_string_pretty(&stable(&json(&r)["certificate"])).unwrap()
-        );
-    }
+    require("cadical");
+    let f20 = models().join("fifteen_len20.txt");
+    let r = tilekit(&[
+        "solve",
+        s(&f20),
+        "--goal",
+        "blank-first",
+        "--solver",
+        "cadical",
+        "--certify",
+        "--json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    insta::assert_snapshot!(
+        "fifteen_len20_certificate_cadical",
+        serde_json::to_string_pretty(&stable(&json(&r)["certificate"])).unwrap()
+    );
 }
 
 /// A checker that cuts the proof in half before running rate: the CLI must report the failed
 /// certificate and exit 1 even though the plan itself is fine.
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn cli_reports_a_rejected_certificate_with_exit_1() {
-    if !require("rate") {
-        return;
-    }
+    require("rate");
     let dir = tempfile::tempdir().unwrap();
     let wrapper = script(
         dir.path(),
@@ -486,11 +481,13 @@ fn cli_missing_checker_fails_loudly() {
 
 /// `--plan FILE`: a plan from elsewhere is replayed and certified by refuting its length − 2;
 /// a padded (non-optimal) plan gets a failed certificate saying a shorter plan exists.
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn cli_certifies_a_given_plan() {
-    if !require("rate") {
-        return;
-    }
+    require("rate");
     let dir = tempfile::tempdir().unwrap();
     let f20 = models().join("fifteen_len20.txt");
     let base = ["solve", s(&f20), "--goal", "blank-first"];
@@ -553,11 +550,13 @@ fn cli_certifies_a_given_plan() {
 
 /// `--via native --certify`: the native plan (no SAT horizon search) is replayed and
 /// certified by refuting its length − 2; `--plan` with `--via native` is a usage error.
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn cli_certifies_the_native_plan() {
-    if !require("rate") {
-        return;
-    }
+    require("rate");
     let f24 = models().join("fifteen_len24.txt");
     for solver in ["varisat", "cadical"] {
         let r = tilekit(&[
@@ -615,13 +614,12 @@ fn cli_certifies_the_native_plan() {
 /// different files, and the certificate names which one was refuted.
 #[test]
 #[cfg_attr(
-    not(feature = "slow-tests"),
+    not(all(feature = "slow-tests", feature = "solver-tests")),
     ignore = "slow tier: several certificates with the pdb encoding, a minute or more on 2 cores; the other certificate tests run in the quick tier (scripts/test.sh --full)"
 )]
 fn pdb_proofs_recheck_only_in_their_own_direction() {
-    if !(require("rate") && require("cadical")) {
-        return;
-    }
+    require("rate");
+    require("cadical");
     let f20 = models().join("fifteen_len20.txt");
     let p = load_sliding(&f20, Goal::BlankFirst).unwrap();
     let spec = CheckerSpec {
@@ -688,11 +686,14 @@ fn pdb_proofs_recheck_only_in_their_own_direction() {
 /// `--direction both`: the two formulas are refuted at once, the first answer stops the other
 /// run, and the certificate names the winner; only the winner's files are kept, and its proof
 /// re-checks against the formula rebuilt in that direction.
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn racing_both_directions_keeps_the_winner() {
-    if !(require("rate") && require("cadical")) {
-        return;
-    }
+    require("rate");
+    require("cadical");
     let f24 = models().join("fifteen_len24.txt");
     let p = load_sliding(&f24, Goal::BlankFirst).unwrap();
     let dir = tempfile::tempdir().unwrap();
@@ -778,11 +779,13 @@ fn racing_both_directions_keeps_the_winner() {
 /// `--direction both` with a producer that fails one way (a wrapper around CaDiCaL that exits
 /// 7 on the backward file): the other direction's answer does not hide the failure; it is a
 /// solver failure (exit 3) in one sentence, and the temporary files are gone.
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn racing_reports_a_failure_of_either_direction() {
-    if !require("cadical") {
-        return;
-    }
+    require("cadical");
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let half = script(
@@ -819,11 +822,13 @@ fn racing_reports_a_failure_of_either_direction() {
 
 /// A proof producer that gives no answer for L − 2 within the limit: the plan still replays,
 /// but optimality is reported as NOT certified, with exit code 1.
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn cli_producer_without_an_answer_is_not_a_certificate() {
-    if !require("rate") {
-        return;
-    }
+    require("rate");
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let slow = script(d, "slow.sh", "#!/bin/sh\nsleep 30\n");
@@ -865,11 +870,14 @@ fn redact(text: &str, dir: &Path) -> String {
 
 /// A checker that exists but cannot be started, and file-system errors on `--proof-dir` and
 /// the proof file: each is a failure (exit code 3) with one clear sentence, not a verdict.
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn cli_checker_and_file_system_failures() {
-    if !(require("rate") && require("cadical")) {
-        return;
-    }
+    require("rate");
+    require("cadical");
     use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
@@ -922,11 +930,14 @@ fn cli_checker_and_file_system_failures() {
 /// certificate then refutes 9 itself, and an engine claiming 9 satisfiable contradicts the
 /// bound: that is reported as an engine bug (exit code 3), not as a non-optimal plan. The
 /// engine here is CaDiCaL behind a wrapper that lies about the formula for 9 only.
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn cli_engine_claiming_sat_below_the_bound_is_a_bug() {
-    if !(require("rate") && require("cadical")) {
-        return;
-    }
+    require("rate");
+    require("cadical");
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let liar = script(
@@ -962,13 +973,12 @@ fn cli_engine_claiming_sat_below_the_bound_is_a_bug() {
 /// moves; every leaf is refuted, checked, and listed, and the leaves' cubes cover the tree.
 #[test]
 #[cfg_attr(
-    not(feature = "slow-tests"),
+    not(all(feature = "slow-tests", feature = "solver-tests")),
     ignore = "slow tier: minutes of SAT calls on 2 cores; the other split certificates run in the quick tier (scripts/test.sh --full)"
 )]
 fn cli_split_certificate_lists_every_checked_leaf() {
-    if !(require("rate") && require("cadical")) {
-        return;
-    }
+    require("rate");
+    require("cadical");
     let f24 = models().join("fifteen_len24.txt");
     let p = load_sliding(&f24, Goal::BlankFirst).unwrap();
     for (solver, depth) in [("varisat", 1), ("cadical", 2), ("cadical", 3)] {
@@ -1044,11 +1054,14 @@ fn cli_split_certificate_lists_every_checked_leaf() {
 
 /// A checker wrapper that cuts one leaf's proof in half: that leaf is rejected, the verified
 /// leaves no longer cover the tree, and the certificate fails (exit code 1).
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn cli_split_with_a_tampered_leaf_is_not_certified() {
-    if !(require("rate") && require("cadical")) {
-        return;
-    }
+    require("rate");
+    require("cadical");
     let dir = tempfile::tempdir().unwrap();
     let wrapper = script(
         dir.path(),
@@ -1107,11 +1120,13 @@ fn cli_split_with_a_tampered_leaf_is_not_certified() {
 
 /// Checker side: a split certificate with one leaf left out, or with a leaf's cube changed,
 /// does not cover the tree; a padded plan's split finds the shorter plan in some leaf.
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn split_leaves_missing_or_altered_are_not_a_covering() {
-    if !require("rate") {
-        return;
-    }
+    require("rate");
     let f20 = models().join("fifteen_len20.txt");
     let p = load_sliding(&f20, Goal::BlankFirst).unwrap();
     let opts = certify::CertifyOptions {
@@ -1191,11 +1206,13 @@ fn split_leaves_missing_or_altered_are_not_a_covering() {
 /// leaves that started give no answer, the rest never start, and nothing is certified. (Three
 /// seconds, not one: the first leaves must start before the deadline even on a loaded machine,
 /// after the formula and the cubes are written; the two that run are killed after it.)
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn cli_split_respects_one_deadline() {
-    if !require("rate") {
-        return;
-    }
+    require("rate");
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let slow = script(d, "slow.sh", "#!/bin/sh\nsleep 30\n");
@@ -1234,11 +1251,13 @@ fn cli_split_respects_one_deadline() {
 
 /// The SAT search on the case study begins at its lower bound (11), so the certificate
 /// refutes 9 itself, and `--split` applies there too; every leaf proof is binary DRAT.
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn cli_split_after_a_search_that_began_at_the_bound() {
-    if !require("rate") {
-        return;
-    }
+    require("rate");
     let case = models().join("neos_case_study.txt");
     let r = tilekit(&["solve", s(&case), "--certify", "--split", "2", "--json"]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);

@@ -3,9 +3,10 @@
 //! (snapshotted stderr), solver faults through a custom registry, and `solvers --json`.
 //!
 //! Every command runs in a fresh temp dir with `$TILEKIT_SOLVERS` removed, so the built-in
-//! registry is used unless `--solvers` is given. A missing real solver fails the test unless
-//! `TILEKIT_SKIP_SOLVERS=1`, in which case that test returns early.
+//! registry is used unless `--solvers` is given. A missing real solver fails the test;
+//! without the `solver-tests` feature (`TILEKIT_SKIP_SOLVERS=1`) they show as ignored.
 
+use crate::common::require;
 use crate::common::{Opts, Run, json, tilekit_with};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -38,20 +39,6 @@ fn tilekit(dir: &Path, args: &[&str]) -> Run {
         },
         args,
     )
-}
-
-/// True when `cmd` is on PATH; panics when it is not, unless skipping was asked for.
-fn require(cmd: &str) -> bool {
-    let found = std::env::var_os("PATH")
-        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(cmd).is_file()));
-    if found {
-        return true;
-    }
-    if std::env::var("TILEKIT_SKIP_SOLVERS").is_ok_and(|v| v == "1") {
-        eprintln!("skipping: solver {cmd} not found and TILEKIT_SKIP_SOLVERS=1");
-        return false;
-    }
-    panic!("solver {cmd} not found: run scripts/install-solvers.sh");
 }
 
 /// Independent replay (not tilekit's): does `moves` take the case study to the goal?
@@ -272,6 +259,10 @@ fn solve_sat_varisat_text_and_json() {
     assert_solve_route("sat", "varisat", &["--via", "sat"]);
 }
 
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn solve_sat_external_solvers() {
     for (solver, cmd) in [
@@ -279,68 +270,76 @@ fn solve_sat_external_solvers() {
         ("kissat", "kissat"),
         ("minisat", "minisat"),
     ] {
-        if require(cmd) {
-            assert_solve_route("sat", solver, &["--via", "sat"]);
-        }
+        require(cmd);
+        assert_solve_route("sat", solver, &["--via", "sat"]);
     }
 }
 
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn solve_milp_cbc() {
-    if require("cbc") {
-        // A generous limit: a loaded machine slows the solve, which must still finish.
-        assert_solve_route(
+    require("cbc");
+    // A generous limit: a loaded machine slows the solve, which must still finish.
+    assert_solve_route(
+        "neos",
+        "cbc",
+        &[
+            "--via",
+            "milp",
+            "--model",
             "neos",
-            "cbc",
-            &[
-                "--via",
-                "milp",
-                "--model",
-                "neos",
-                "--horizon",
-                "13",
-                "--time-limit",
-                "300",
-            ],
-        );
-    }
+            "--horizon",
+            "13",
+            "--time-limit",
+            "300",
+        ],
+    );
 }
 
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn solve_milp_highs() {
-    if require("highs") {
-        assert_solve_route(
-            "neos",
-            "highs",
-            &["--via", "milp", "--model", "neos", "--horizon", "13"],
-        );
-    }
+    require("highs");
+    assert_solve_route(
+        "neos",
+        "highs",
+        &["--via", "milp", "--model", "neos", "--horizon", "13"],
+    );
 }
 
 /// `--step` and `--incumbent` through the command line: the case study at its own horizon
 /// 80, stepped from the bound (the run stops at horizon 11, which has the plan; a one-shot
 /// solve reports 80); and from the native plan, with no solver run since the plan meets the
 /// bound (the solver's name is still checked first).
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn solve_milp_tight_stepped_and_from_an_incumbent() {
     let inst = instance();
-    if require("highs") {
-        let stepped = [
-            "--via",
-            "milp",
-            "--model",
-            "tight",
-            "--horizon",
-            "80",
-            "--step",
-        ];
-        assert_solve_route("tight", "highs", &stepped);
-        let dir = TempDir::new().unwrap();
-        let mut args = vec!["solve", s(&inst), "--solver", "highs", "--json"];
-        args.extend_from_slice(&stepped);
-        let v = json(&tilekit(dir.path(), &args));
-        assert_eq!(v["horizon"].as_u64(), Some(OPT_LEN as u64), "{v}");
-    }
+    require("highs");
+    let stepped = [
+        "--via",
+        "milp",
+        "--model",
+        "tight",
+        "--horizon",
+        "80",
+        "--step",
+    ];
+    assert_solve_route("tight", "highs", &stepped);
+    let dir = TempDir::new().unwrap();
+    let mut args = vec!["solve", s(&inst), "--solver", "highs", "--json"];
+    args.extend_from_slice(&stepped);
+    let v = json(&tilekit(dir.path(), &args));
+    assert_eq!(v["horizon"].as_u64(), Some(OPT_LEN as u64), "{v}");
     let dir = TempDir::new().unwrap();
     let from = |solver: &str| {
         let args = [
@@ -369,27 +368,26 @@ fn solve_milp_tight_stepped_and_from_an_incumbent() {
 
 #[test]
 #[cfg_attr(
-    not(feature = "slow-tests"),
+    not(all(feature = "slow-tests", feature = "solver-tests")),
     ignore = "slow tier: GLPK on the case study's faithful model, a minute on 2 cores; short_instances::milp_glpk_solves_short_instances_optimally runs in the quick tier (scripts/test.sh --full)"
 )]
 fn solve_milp_glpk() {
     // GLPK needs minutes at horizon 13; at 11 it takes seconds.
-    if require("glpsol") {
-        assert_solve_route(
+    require("glpsol");
+    assert_solve_route(
+        "neos",
+        "glpk",
+        &[
+            "--via",
+            "milp",
+            "--model",
             "neos",
-            "glpk",
-            &[
-                "--via",
-                "milp",
-                "--model",
-                "neos",
-                "--horizon",
-                "11",
-                "--time-limit",
-                "300",
-            ],
-        );
-    }
+            "--horizon",
+            "11",
+            "--time-limit",
+            "300",
+        ],
+    );
 }
 
 // ---------------------------------------------------------------------------------------
@@ -534,13 +532,11 @@ fn assert_raw_milp_mutations(d: &Path, text: &str, name: usize, tag: &str) {
 
 #[test]
 #[cfg_attr(
-    not(feature = "slow-tests"),
+    not(all(feature = "slow-tests", feature = "solver-tests")),
     ignore = "slow tier: CBC on the case study's faithful model, minutes on 2 cores; verify_raw_glpk_output runs in the quick tier (scripts/test.sh --full)"
 )]
 fn verify_raw_cbc_output() {
-    if !require("cbc") {
-        return;
-    }
+    require("cbc");
     let dir = TempDir::new().unwrap();
     let d = dir.path();
     let lp = export_lp(d, "13");
@@ -561,11 +557,13 @@ fn verify_raw_cbc_output() {
     );
 }
 
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn verify_raw_highs_output() {
-    if !require("highs") {
-        return;
-    }
+    require("highs");
     let dir = TempDir::new().unwrap();
     let d = dir.path();
     let lp = export_lp(d, "13");
@@ -589,12 +587,14 @@ fn verify_raw_highs_output() {
     );
 }
 
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn verify_raw_glpk_output() {
     // Horizon 11: glpsol needs minutes at 13.
-    if !require("glpsol") {
-        return;
-    }
+    require("glpsol");
     let dir = TempDir::new().unwrap();
     let d = dir.path();
     let lp = export_lp(d, "11");
@@ -627,11 +627,13 @@ fn verify_raw_glpk_output() {
     assert_ne!(r.code, 0, "a T11 solution verified as T13: {}", r.stdout);
 }
 
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn verify_raw_sat_output() {
-    if !require("cadical") {
-        return;
-    }
+    require("cadical");
     let dir = TempDir::new().unwrap();
     let d = dir.path();
     let cnf = d.join("case.cnf");
@@ -1013,13 +1015,18 @@ fn missing_solver_command_exits_3() {
 }
 
 /// A solver that sleeps 30 s under `--time-limit 1`: killed, status time_limit, exit 1.
+///
+/// On an 8-puzzle: a 15-puzzle's admissible bound reads the 6-6-3 pattern database, which
+/// the first run on a machine builds (seconds, or more under load): that is no part of the
+/// solver's time.
 fn assert_time_limit(via: &str, entry: &str) {
     let dir = TempDir::new().unwrap();
     let d = dir.path();
     let sleeper = script(d, "sleeper.sh", "sleep 30");
     let body = entry.replace("SCRIPT", &sleeper);
     let reg = registry(d, &[("sleeper", &body)]);
-    let inst = instance();
+    let inst = d.join("eight.txt");
+    std::fs::write(&inst, "1 2 3\n4 5 6\n0 7 8\n").unwrap();
     let r = tilekit(
         d,
         &[
@@ -1127,6 +1134,10 @@ fn solvers_listing() -> Vec<Value> {
     json(&r).as_array().expect("a JSON array").clone()
 }
 
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn solvers_json_lists_the_installed_solvers() {
     let rows = solvers_listing();
@@ -1149,11 +1160,10 @@ fn solvers_json_lists_the_installed_solvers() {
             .unwrap_or_else(|| panic!("{name} missing from solvers --json"));
         assert_eq!(row["kind"], kind, "{row}");
         assert_eq!(row["command"], cmd, "{row}");
-        if require(cmd) {
-            assert_eq!(row["found"], true, "{row}");
-            let path = row["path"].as_str().expect("a found solver has a path");
-            assert!(Path::new(path).is_file(), "{row}");
-        }
+        require(cmd);
+        assert_eq!(row["found"], true, "{row}");
+        let path = row["path"].as_str().expect("a found solver has a path");
+        assert!(Path::new(path).is_file(), "{row}");
     }
 }
 
@@ -1233,11 +1243,13 @@ fn solvers_shows_a_gams_whose_licence_ran_out_as_unlicensed() {
 /// BUG (src/solve/registry.rs, extract_version): `glpsol --version` prints
 /// "GLPSOL--GLPK LP/MIP Solver 5.0" first, but a later licence line "... version 3 or
 /// later" wins, so glpk's version is reported as "3".
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn solvers_json_reports_glpk_version_from_its_banner() {
-    if !require("glpsol") {
-        return;
-    }
+    require("glpsol");
     let out = Command::new("glpsol").arg("--version").output().unwrap();
     let banner = String::from_utf8_lossy(&out.stdout);
     let want = banner

@@ -179,21 +179,35 @@ fn clique_and_sat_models_export_and_solve_a_generated_puzzle() {
             "{args:?}"
         );
     }
-    if std::env::var("TILEKIT_SKIP_SOLVERS").is_ok_and(|v| v == "1") {
-        return; // --via clique runs the real cliquer
-    }
-    for args in [
-        ["solve", "p.txt", "--via", "sat"],
-        ["solve", "p.txt", "--via", "clique"],
-    ] {
-        let Run {
-            code,
-            stdout: out,
-            stderr: err,
-            ..
-        } = tilekit(d, &args);
-        assert_eq!(code, 0, "{args:?}: {err}");
-        assert!(out.contains("(0 unmatched, optimal;"), "{args:?}: {out}");
-        assert!(out.contains("verified"), "{args:?}: {out}");
-    }
+    // The embedded engines: varisat and the native max-clique search.
+    solves_perfect(d, &["solve", "p.txt", "--via", "sat"]);
+    solves_perfect(d, &["solve", "p.txt", "--via", "clique"]);
+}
+
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
+#[test]
+fn the_real_cliquer_solves_a_generated_puzzle() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    generate(d, "p.txt", "5");
+    solves_perfect(
+        d,
+        &["solve", "p.txt", "--via", "clique", "--solver", "cliquer"],
+    );
+}
+
+/// `args` (a solve in `d`) succeeds with a verified perfect board.
+fn solves_perfect(d: &std::path::Path, args: &[&str]) {
+    let Run {
+        code,
+        stdout: out,
+        stderr: err,
+        ..
+    } = tilekit(d, args);
+    assert_eq!(code, 0, "{args:?}: {err}");
+    assert!(out.contains("(0 unmatched, optimal;"), "{args:?}: {out}");
+    assert!(out.contains("verified"), "{args:?}: {out}");
 }

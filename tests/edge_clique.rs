@@ -3,8 +3,9 @@
 //! enumeration, snapshots of a tiny graph, and real cliquer runs whose cliques decode to
 //! boards that the independent verifier calls perfect.
 //!
-//! A missing cliquer fails these tests loudly; set `TILEKIT_SKIP_SOLVERS=1` to skip them.
+//! A missing cliquer fails these tests loudly; without the `solver-tests` feature (`TILEKIT_SKIP_SOLVERS=1`) they show as ignored.
 
+use crate::common::builtin;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use tilekit::format::solution::clique;
@@ -12,28 +13,12 @@ use tilekit::formulate::edge_clique::{self, CliqueOptions, EdgeClique, missing_c
 use tilekit::model::graph;
 use tilekit::puzzle::edge::{EdgePuzzle, generate};
 use tilekit::solve::clique_external::{CliqueOutcome, solve_clique_file};
-use tilekit::solve::registry::{Registry, SolverEntry, find_command};
 use tilekit::verify::edge::BoardChecker;
 
 fn meta(n: usize) -> EdgePuzzle {
     let rel = format!("models/edge-matching/meta2010/pieces_{n:02}x{n:02}.txt");
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(&rel);
     EdgePuzzle::parse(&std::fs::read_to_string(path).unwrap(), &rel).unwrap()
-}
-
-/// The built-in cliquer entry, or `None` when solver tests are explicitly skipped. Panics
-/// when the command is missing, so an incomplete install cannot pass silently.
-fn cliquer() -> Option<SolverEntry> {
-    if std::env::var("TILEKIT_SKIP_SOLVERS").as_deref() == Ok("1") {
-        return None;
-    }
-    let entry = Registry::builtin().get("cliquer").unwrap().clone();
-    assert!(
-        find_command(&entry.command).is_some(),
-        "solver {} not found: run scripts/install-solvers.sh",
-        entry.command
-    );
-    Some(entry)
 }
 
 fn write_graph(g: &EdgeClique, dir: &Path, name: &str) -> PathBuf {
@@ -167,9 +152,13 @@ fn tiny_graph_snapshots() {
     }
 }
 
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn cliquer_solves_meta_3x3_to_5x5() {
-    let Some(entry) = cliquer() else { return };
+    let entry = builtin("cliquer");
     let dir = tempfile::tempdir().unwrap();
     for n in 3..=5 {
         let p = meta(n);
@@ -195,9 +184,13 @@ fn cliquer_solves_meta_3x3_to_5x5() {
     }
 }
 
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn generated_puzzles_round_trip_through_cliquer() {
-    let Some(entry) = cliquer() else { return };
+    let entry = builtin("cliquer");
     let dir = tempfile::tempdir().unwrap();
     for seed in 0..6u64 {
         let (rows, cols) = [(3, 3), (3, 4), (4, 4), (2, 5), (4, 3), (4, 5)][seed as usize];

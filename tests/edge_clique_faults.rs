@@ -3,28 +3,16 @@
 //! hang past the limit, and a solver of the wrong kind. Plus one good fake and one good real
 //! run, so that the fault tests do not pass merely because nothing works.
 //!
-//! A missing cliquer fails these tests loudly; set `TILEKIT_SKIP_SOLVERS=1` to skip them.
+//! A missing cliquer fails these tests loudly; without the `solver-tests` feature (`TILEKIT_SKIP_SOLVERS=1`) they show as ignored.
 
+use crate::common::builtin;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use tilekit::solve::SolveError;
 use tilekit::solve::clique_external::{CliqueOutcome, solve_clique_file};
 use tilekit::solve::external::RunError;
-use tilekit::solve::registry::{Registry, SolverEntry, find_command};
-
-fn cliquer() -> Option<SolverEntry> {
-    if std::env::var("TILEKIT_SKIP_SOLVERS").as_deref() == Ok("1") {
-        return None;
-    }
-    let entry = Registry::builtin().get("cliquer").unwrap().clone();
-    assert!(
-        find_command(&entry.command).is_some(),
-        "solver {} not found: run scripts/install-solvers.sh",
-        entry.command
-    );
-    Some(entry)
-}
+use tilekit::solve::registry::{Registry, SolverEntry};
 
 /// A registry whose `fake` clique solver is a shell script with `body`.
 fn fake(dir: &Path, body: &str) -> SolverEntry {
@@ -61,9 +49,13 @@ fn solve(entry: &SolverEntry, dir: &Path, limit: Duration) -> Result<CliqueOutco
     solve_clique_file(entry, &g, dir, limit, 4).map(|(o, _)| o)
 }
 
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn real_cliquer_finds_the_triangle_and_rejects_a_malformed_graph() {
-    let Some(entry) = cliquer() else { return };
+    let entry = builtin("cliquer");
     let dir = tempfile::tempdir().unwrap();
     let found = solve(&entry, dir.path(), Duration::from_secs(10)).unwrap();
     let CliqueOutcome::Found(mut c) = found else {

@@ -4,7 +4,7 @@
 //! puzzles round-tripped through HiGHS, snapshots of the LP, MPS and GMS files of a tiny
 //! instance, and the GAMS file against the real `gams`.
 //!
-//! A missing solver fails these tests; set `TILEKIT_SKIP_SOLVERS=1` to skip them instead. The
+//! A missing solver fails these tests; without the `solver-tests` feature (`TILEKIT_SKIP_SOLVERS=1`) they show as ignored. The
 //! GAMS tests need a licensed GAMS and are ignored unless the `test-gams` feature is on
 //! (`crate::common::gams`).
 
@@ -21,14 +21,6 @@ use tilekit::route::{Report, Route, quiet};
 use tilekit::solve::Limits;
 use tilekit::verify::edge::BoardChecker;
 use tilekit::verify::milp::check_point;
-
-fn skip() -> bool {
-    let s = std::env::var("TILEKIT_SKIP_SOLVERS").is_ok_and(|v| v == "1");
-    if s {
-        eprintln!("TILEKIT_SKIP_SOLVERS=1: skipping a solver run");
-    }
-    s
-}
 
 fn meta_path(n: usize) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(format!(
@@ -122,21 +114,23 @@ fn assert_perfect(p: &EdgePuzzle, milp: EdgeMilpOptions, solver: &str) {
     assert_eq!(v.matched, p.max_score());
 }
 
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn meta_3x3_faithful_with_cbc_and_highs() {
-    if skip() {
-        return;
-    }
     for solver in ["cbc", "highs"] {
         assert_perfect(&meta(3), FAITHFUL, solver);
     }
 }
 
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn meta_3x3_and_4x4_filtered_with_cbc_and_highs() {
-    if skip() {
-        return;
-    }
     for n in [3, 4] {
         for solver in ["cbc", "highs"] {
             assert_perfect(&meta(n), FILTER_FIX, solver);
@@ -146,27 +140,30 @@ fn meta_3x3_and_4x4_filtered_with_cbc_and_highs() {
 
 // META 4×4: its proof takes seconds. 5×5's took CBC and HiGHS 18–23 s on an idle machine and
 // over 90 s on a loaded one, so a test there would time the machine, not the model.
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn meta_4x4_filtered_with_cbc() {
-    if skip() {
-        return;
-    }
     assert_perfect(&meta(4), FILTER_FIX, "cbc");
 }
 
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn meta_4x4_filtered_with_highs() {
-    if skip() {
-        return;
-    }
     assert_perfect(&meta(4), FILTER_FIX, "highs");
 }
 
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn generated_puzzles_round_trip_through_highs() {
-    if skip() {
-        return;
-    }
     for seed in 1..=5 {
         let (p, planted) = generate(3, 3, 2, 3, seed).unwrap();
         assert!(BoardChecker.verdict(&p, &planted, Some(0.0)).valid);

@@ -4,8 +4,9 @@
 //! search); a snapshot of a tiny CNF. Every model is checked against the formula, decoded and
 //! verified by the independent checker.
 //!
-//! A missing solver fails these tests loudly; set `TILEKIT_SKIP_SOLVERS=1` to skip them.
+//! A missing solver fails these tests loudly; without the `solver-tests` feature (`TILEKIT_SKIP_SOLVERS=1`) they show as ignored.
 
+use crate::common::builtin;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use tilekit::SatOutcome;
@@ -13,7 +14,7 @@ use tilekit::format::dimacs_cnf::write_cnf;
 use tilekit::formulate::edge_sat::{self, DecodeError, EdgeSat, SatOptions};
 use tilekit::puzzle::edge::{EdgePuzzle, generate};
 use tilekit::solve::milp_external::solve_sat_file;
-use tilekit::solve::registry::{Registry, SolverEntry, find_command};
+use tilekit::solve::registry::SolverEntry;
 use tilekit::solve::sat_embedded::solve_varisat_checked;
 use tilekit::verify::edge::BoardChecker;
 
@@ -21,21 +22,6 @@ fn meta(n: usize) -> EdgePuzzle {
     let rel = format!("models/edge-matching/meta2010/pieces_{n:02}x{n:02}.txt");
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(&rel);
     EdgePuzzle::parse(&std::fs::read_to_string(path).unwrap(), &rel).unwrap()
-}
-
-/// The built-in entry `name`, or `None` when solver tests are explicitly skipped. Panics when
-/// the command is missing, so an incomplete install cannot pass silently.
-fn solver(name: &str) -> Option<SolverEntry> {
-    if std::env::var("TILEKIT_SKIP_SOLVERS").as_deref() == Ok("1") {
-        return None;
-    }
-    let entry = Registry::builtin().get(name).unwrap().clone();
-    assert!(
-        find_command(&entry.command).is_some(),
-        "solver {} not found: run scripts/install-solvers.sh",
-        entry.command
-    );
-    Some(entry)
 }
 
 fn write(enc: &EdgeSat, dir: &Path, name: &str) -> PathBuf {
@@ -87,11 +73,15 @@ fn meta_3x3_to_5x5_with_varisat() {
     }
 }
 
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn meta_3x3_to_5x5_with_external_solvers() {
     let dir = tempfile::tempdir().unwrap();
     for name in ["cadical", "kissat", "minisat"] {
-        let Some(entry) = solver(name) else { return };
+        let entry = builtin(name);
         for n in 3..=5 {
             let p = meta(n);
             let enc = edge_sat::build(&p, &SatOptions::default());
@@ -192,6 +182,10 @@ fn count_perfect(p: &EdgePuzzle) -> usize {
     rec(p, 0, &mut Vec::with_capacity(n), &mut vec![false; n])
 }
 
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn a_puzzle_without_a_perfect_board_is_unsat() {
     let p = broken_3x3();
@@ -210,9 +204,7 @@ fn a_puzzle_without_a_perfect_board_is_unsat() {
             "fix {fix}"
         );
     }
-    let Some(cadical) = solver("cadical") else {
-        return;
-    };
+    let cadical = builtin("cadical");
     let dir = tempfile::tempdir().unwrap();
     let enc = edge_sat::build(&p, &SatOptions::default());
     assert_eq!(

@@ -668,6 +668,10 @@ fn a_solver_refuting_every_horizon_of_a_solvable_board_is_a_failure() {
 /// Claims tilekit can refute by itself are solver failures (exit 3), whatever the solver
 /// says: an "optimal" plan that makes a move and undoes it (a SAT solver that lies UNSAT
 /// below 13 moves), and "infeasible" at the horizon `--horizon auto` set from a plan in hand.
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn optimality_and_infeasibility_claims_tilekit_can_refute_are_failures() {
     let dir = tempfile::tempdir().unwrap();
@@ -708,9 +712,6 @@ fn optimality_and_infeasibility_claims_tilekit_can_refute_are_failures() {
             .contains("tilekit's own search found one of 11 moves"),
         "{v}"
     );
-    if crate::common::skip() {
-        return;
-    }
     // UNSAT below 13, the truth (CaDiCaL) at 13: the plan it finds there has a detour.
     let sat = d.join("sat");
     std::fs::create_dir(&sat).unwrap();
@@ -1271,11 +1272,12 @@ fn a_clique_graph_the_disk_cannot_hold_is_refused_before_it_is_written() {
 /// The time limit covers writing the graph a clique solver reads: META 12×12's is 11 GB,
 /// about 35 s of writing here, and a 1 s limit ends the run at the limit rather than after
 /// the file is complete.
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn the_time_limit_covers_writing_the_clique_graph() {
-    if crate::common::skip() {
-        return;
-    }
     let started = std::time::Instant::now();
     let out = bin()
         .args([

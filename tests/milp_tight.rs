@@ -3,9 +3,9 @@
 //! plan replayed by the checker and each point checked against its model, with idle steps in
 //! the horizon (optimum + 2) so that the moves-first rows and the parity pairs are exercised;
 //! the tight model also at a generous horizon (optimum + 10) and the case study at its own
-//! horizon, 80. A missing solver FAILS unless `TILEKIT_SKIP_SOLVERS=1`.
+//! horizon, 80. A missing solver FAILS; without the `solver-tests` feature the tests show as ignored.
 
-use super::short_instances::available;
+use super::short_instances::require_solver;
 use std::path::Path;
 use std::time::Duration;
 use tilekit::puzzle::sliding::Move;
@@ -70,9 +70,7 @@ fn optimum(p: &SlidingPuzzle, goal: Goal, model: ModelName, solver: &str, horizo
 }
 
 fn tight_agrees_with_the_faithful_model(solver: &str) {
-    if !available(solver) {
-        return;
-    }
+    require_solver(solver);
     // Lengths 4 to 8 (ids 1, 4, 7, 10, 13, 14): seconds each for the faithful model.
     let mut batch = fifteen(&[1, 4, 7, 10, 13, 14]);
     batch.push((
@@ -113,6 +111,10 @@ fn tight_agrees_with_the_faithful_model(solver: &str) {
     }
 }
 
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn tight_proves_the_faithful_optimum_with_highs() {
     tight_agrees_with_the_faithful_model("highs");
@@ -120,7 +122,7 @@ fn tight_proves_the_faithful_optimum_with_highs() {
 
 #[test]
 #[cfg_attr(
-    not(feature = "slow-tests"),
+    not(all(feature = "slow-tests", feature = "solver-tests")),
     ignore = "slow tier: CBC on the case study, minutes on 2 cores; the HiGHS variant runs in the quick tier (scripts/test.sh --full)"
 )]
 fn tight_proves_the_faithful_optimum_with_cbc() {
@@ -129,11 +131,13 @@ fn tight_proves_the_faithful_optimum_with_cbc() {
 
 /// The case study at its own horizon (80 steps, 69 of them idle), where `flow` needs about
 /// two minutes with HiGHS: `tight` proves 11 in seconds (README, "generous horizon").
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn tight_proves_the_case_study_at_horizon_80_with_highs() {
-    if !available("highs") {
-        return;
-    }
+    require_solver("highs");
     let p = sliding::load(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("models/sliding/neos_case_study.txt"),
         Goal::BlankLast,
@@ -147,11 +151,13 @@ fn tight_proves_the_case_study_at_horizon_80_with_highs() {
 
 /// A horizon below the optimum has no plan: the model says infeasible rather than a
 /// shorter (wrong) plan, also when the heuristic's bound already exceeds the horizon.
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn tight_below_the_optimum_is_infeasible_with_highs() {
-    if !available("highs") {
-        return;
-    }
+    require_solver("highs");
     let (_, p, stated) = fifteen(&[13]).remove(0);
     for h in [stated - 2, stated - 1] {
         let plan = SolveRequest {
@@ -196,9 +202,7 @@ const INCUMBENT_IDS: &[usize] = &[41, 43];
 /// plan padded by a back-and-forth pair (L + 2 moves) makes the model at horizon L hold the
 /// shorter plan: the MILP finds it, replayed and proven optimal.
 fn incumbent_is_proven_or_beaten(solver: &str) {
-    if !available(solver) {
-        return;
-    }
+    require_solver(solver);
     let dir = tempfile::tempdir().unwrap();
     for (name, p, stated) in fifteen(INCUMBENT_IDS) {
         let rep = from_incumbent(&p, sliding::Incumbent::Native, solver, None);
@@ -241,7 +245,7 @@ fn incumbent_is_proven_or_beaten(solver: &str) {
 
 #[test]
 #[cfg_attr(
-    not(feature = "slow-tests"),
+    not(all(feature = "slow-tests", feature = "solver-tests")),
     ignore = "slow tier: HiGHS on the case study's faithful model from an incumbent, a minute or more on 2 cores; incumbent_at_the_bound_runs_no_solver and cli::solve_milp_tight_stepped_and_from_an_incumbent run in the quick tier (scripts/test.sh --full)"
 )]
 fn incumbent_is_proven_or_beaten_with_highs() {
@@ -250,7 +254,7 @@ fn incumbent_is_proven_or_beaten_with_highs() {
 
 #[test]
 #[cfg_attr(
-    not(feature = "slow-tests"),
+    not(all(feature = "slow-tests", feature = "solver-tests")),
     ignore = "slow tier: CBC on the case study's faithful model, minutes on 2 cores; the HiGHS variant runs in the quick tier (scripts/test.sh --full)"
 )]
 fn incumbent_is_proven_or_beaten_with_cbc() {
@@ -314,9 +318,7 @@ fn stepped(p: &SlidingPuzzle, goal: Goal, solver: &str, horizon: usize) -> tilek
 /// solver refutes the horizons between (and says so), and the case study at its own horizon
 /// 80 stops at 11, the bound; a horizon below the bound is infeasible without a solver.
 fn stepping_proves_the_optimum(solver: &str) {
-    if !available(solver) {
-        return;
-    }
+    require_solver(solver);
     for (name, p, stated) in fifteen(INCUMBENT_IDS) {
         let rep = stepped(&p, Goal::BlankFirst, solver, stated + 10);
         assert!(rep.verified && rep.optimal, "{name}: {rep:?}");
@@ -346,6 +348,10 @@ fn stepping_proves_the_optimum(solver: &str) {
     assert_eq!(rep.solver, "none", "{rep:?}");
 }
 
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn stepping_proves_the_optimum_with_highs() {
     stepping_proves_the_optimum("highs");
@@ -353,7 +359,7 @@ fn stepping_proves_the_optimum_with_highs() {
 
 #[test]
 #[cfg_attr(
-    not(feature = "slow-tests"),
+    not(all(feature = "slow-tests", feature = "solver-tests")),
     ignore = "slow tier: CBC on the case study's faithful model at several horizons, minutes on 2 cores; the HiGHS variant runs in the quick tier (scripts/test.sh --full)"
 )]
 fn stepping_proves_the_optimum_with_cbc() {
@@ -364,12 +370,14 @@ fn stepping_proves_the_optimum_with_cbc() {
 /// of #41 (17 moves) infeasible. Stepping goes on to 19, where HiGHS finds a 17-move plan:
 /// shorter than the refutations allow, so the answer is unverified (a solver failure), not
 /// an optimum, although the plan itself replays.
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn stepping_reports_a_solver_that_contradicts_its_refutations() {
     use std::os::unix::fs::PermissionsExt;
-    if !available("highs") {
-        return;
-    }
+    require_solver("highs");
     let dir = tempfile::tempdir().unwrap();
     let liar = dir.path().join("liar.sh");
     std::fs::write(

@@ -8,10 +8,6 @@ use tilekit::format::{lp, mps};
 use tilekit::formulate::sliding_neos;
 use tilekit::{Goal, SlidingPuzzle};
 
-fn skip() -> bool {
-    std::env::var("TILEKIT_SKIP_SOLVERS").is_ok_and(|v| v == "1")
-}
-
 fn run(dir: &Path, program: &str, args: &[&str]) -> String {
     let out = Command::new(program)
         .args(args)
@@ -48,11 +44,12 @@ fn complaints(text: &str) -> Vec<&str> {
         .collect()
 }
 
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn case_study_at_horizon_80_is_read_cleanly_by_cbc_highs_and_glpk() {
-    if skip() {
-        return;
-    }
     let p = SlidingPuzzle::parse(
         "5 1 2 3\n9 6 7 4\n13 10 11 8\n14 15 0 12\n",
         "case",

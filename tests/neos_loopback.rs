@@ -6,33 +6,19 @@
 //! job document → submit → wait → fetch → parse → decode → verify, runs on real solver
 //! output.
 //!
-//! A missing `cbc` fails these tests; `TILEKIT_SKIP_SOLVERS=1` skips them instead. The GAMS
+//! A missing `cbc` fails these tests; without the `solver-tests` feature (`TILEKIT_SKIP_SOLVERS=1`) they show as ignored. The GAMS
 //! jobs need a licensed GAMS and are ignored unless the `test-gams` feature is on (see
 //! `crate::common::gams`); one job goes to a `gams` whose licence has run out, everywhere.
 
 use crate::common::neos_server::{Mode, SOLVERS, start_server};
+use crate::common::require;
 use quick_xml::Reader;
 use quick_xml::events::Event;
 use std::net::TcpListener;
 use std::path::Path;
-use std::process::Command;
 use tilekit::format::neos_job::{self, InputMethod};
 
 const CASE_STUDY: &str = "5 1 2 3\n9 6 7 4\n13 10 11 8\n14 15 0 12\n";
-
-/// True when solvers must be skipped; a panic when `bin` is missing otherwise.
-fn skip_or_require(bin: &str) -> bool {
-    if std::env::var("TILEKIT_SKIP_SOLVERS").is_ok_and(|v| v == "1") {
-        eprintln!("TILEKIT_SKIP_SOLVERS=1: skipping a test that runs {bin}");
-        return true;
-    }
-    if let Err(e) = Command::new(bin).arg("-quit").output()
-        && e.kind() == std::io::ErrorKind::NotFound
-    {
-        panic!("solver {bin} not found: run scripts/install-solvers.sh");
-    }
-    false
-}
 
 struct Run {
     code: i32,
@@ -184,25 +170,21 @@ fn solve_case_study(solver: &str, input: &str) {
 
 #[test]
 #[cfg_attr(
-    not(feature = "slow-tests"),
+    not(all(feature = "slow-tests", feature = "solver-tests")),
     ignore = "slow tier: CBC on the case study's faithful model, minutes on 2 cores; the edge jobs run CBC through the server in the quick tier (scripts/test.sh --full)"
 )]
 fn mps_job_of_the_case_study_is_solved_by_cbc_and_verified() {
-    if skip_or_require("cbc") {
-        return;
-    }
+    require("cbc");
     solve_case_study("cbc", "mps");
 }
 
 #[test]
 #[cfg_attr(
-    not(feature = "slow-tests"),
+    not(all(feature = "slow-tests", feature = "solver-tests")),
     ignore = "slow tier: CBC on the case study's faithful model, minutes on 2 cores; the edge jobs run CBC through the server in the quick tier (scripts/test.sh --full)"
 )]
 fn lp_job_of_the_case_study_is_solved_by_cbc_and_verified() {
-    if skip_or_require("cbc") {
-        return;
-    }
+    require("cbc");
     solve_case_study("cbc", "lp");
 }
 
@@ -262,11 +244,13 @@ fn a_gams_job_stopped_by_its_licence_is_reported_in_one_sentence() {
     );
 }
 
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn infeasible_horizon_ends_with_exit_code_1() {
-    if skip_or_require("cbc") {
-        return;
-    }
+    require("cbc");
     let url = start_server(Mode::Normal);
     let f = fixture();
     let mut args = vec![
@@ -289,11 +273,13 @@ fn infeasible_horizon_ends_with_exit_code_1() {
     );
 }
 
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn job_references_status_bad_password_and_unknown_job() {
-    if skip_or_require("cbc") {
-        return;
-    }
+    require("cbc");
     let url = start_server(Mode::Normal);
     let f = fixture();
     let mut args = vec!["submit", &f.instance, "--horizon", "9", "--json"];
@@ -606,19 +592,23 @@ fn solve_edge(solver: &str, input: &str, flags: &[&str], variant: &str) {
     assert_perfect_edge_board(again.json.as_ref().expect("a JSON report"), &label, variant);
 }
 
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn mps_job_of_an_edge_instance_is_solved_by_cbc_and_verified() {
-    if skip_or_require("cbc") {
-        return;
-    }
+    require("cbc");
     solve_edge("cbc", "mps", &[], "faithful");
 }
 
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn lp_job_of_an_edge_instance_keeps_its_options_and_is_verified() {
-    if skip_or_require("cbc") {
-        return;
-    }
+    require("cbc");
     solve_edge("cbc", "lp", &["--filter", "--fix-corner"], "filter_fix");
 }
 
@@ -630,11 +620,13 @@ fn gams_job_of_an_edge_instance_is_solved_by_real_gams_and_verified() {
     solve_edge("CPLEX", "gams", &[], "faithful");
 }
 
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn edge_job_submitted_now_is_verified_when_fetched_later() {
-    if skip_or_require("cbc") {
-        return;
-    }
+    require("cbc");
     let url = start_server(Mode::Normal);
     let f = edge_fixture();
     let mut args = vec!["submit", &f.instance, "--filter", "--json"];
@@ -671,11 +663,13 @@ fn edge_job_submitted_now_is_verified_when_fetched_later() {
 /// A server whose answer is wrong (a placement turned after the solve): the board fails the
 /// checks, the report says unverified, and a solver that contradicts the checks is a solver
 /// failure: exit code 3; `results` judges it the same.
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn a_wrong_edge_answer_from_the_server_is_unverified_with_exit_code_3() {
-    if skip_or_require("cbc") {
-        return;
-    }
+    require("cbc");
     let url = start_server(Mode::Tamper);
     let f = edge_fixture();
     let mut args = vec![
@@ -810,11 +804,13 @@ fn edge_job_documents_of_every_input_method_carry_the_edge_milp() {
 }
 
 /// A job file written before edge jobs existed (no `family`, no edge options) still works.
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn an_old_job_file_still_decodes_sliding_results() {
-    if skip_or_require("cbc") {
-        return;
-    }
+    require("cbc");
     let url = start_server(Mode::Normal);
     let f = fixture();
     let mut args = vec!["submit", &f.instance, "--horizon", "9"];

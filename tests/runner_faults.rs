@@ -3,15 +3,16 @@
 //! exit codes that contradict the answer. Also one good run per solver, so that the fault
 //! tests are not passing merely because nothing works.
 //!
-//! A missing solver fails these tests loudly; set `TILEKIT_SKIP_SOLVERS=1` to skip them.
+//! A missing solver fails these tests loudly; without the `solver-tests` feature (`TILEKIT_SKIP_SOLVERS=1`) they show as ignored.
 
+use crate::common::builtin;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use tilekit::solve::SolveError;
 use tilekit::solve::external::{self, RunError, RunSpec};
 use tilekit::solve::milp_external::{exit_warning, solve_milp_file, solve_sat_file};
-use tilekit::solve::registry::{Registry, SolverEntry, find_command};
+use tilekit::solve::registry::{Registry, SolverEntry};
 use tilekit::{ColumnValues, Outcome, SatOutcome};
 
 const FIXTURES: &str = concat!(
@@ -21,24 +22,6 @@ const FIXTURES: &str = concat!(
 
 fn model(name: &str) -> PathBuf {
     Path::new(FIXTURES).join(name)
-}
-
-/// The built-in entry `name`, or `None` when solver tests are explicitly skipped. Panics when
-/// the command is missing, so an incomplete install cannot pass silently.
-fn solver(name: &str) -> Option<SolverEntry> {
-    if std::env::var("TILEKIT_SKIP_SOLVERS").as_deref() == Ok("1") {
-        return None;
-    }
-    let entry = Registry::builtin()
-        .get(name)
-        .expect("built-in entry")
-        .clone();
-    assert!(
-        find_command(&entry.command).is_some(),
-        "solver {} not found: run scripts/install-solvers.sh",
-        entry.command
-    );
-    Some(entry)
 }
 
 /// Write an executable shell script and a registry with one entry running it.
@@ -101,9 +84,13 @@ fn a_missing_binary_is_not_found() {
     );
 }
 
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn glpk_exit_1_on_a_malformed_lp_is_a_failure() {
-    let Some(glpk) = solver("glpk") else { return };
+    let glpk = builtin("glpk");
     let dir = tempfile::tempdir().unwrap();
     let lp = write(dir.path(), "bad.lp", MALFORMED_LP);
     let err = solve_milp_file(&glpk, &lp, dir.path(), Duration::from_secs(5), 1).unwrap_err();
@@ -119,9 +106,13 @@ fn glpk_exit_1_on_a_malformed_lp_is_a_failure() {
     );
 }
 
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn highs_exit_255_on_a_parse_error_is_a_failure() {
-    let Some(highs) = solver("highs") else { return };
+    let highs = builtin("highs");
     let dir = tempfile::tempdir().unwrap();
     let lp = write(dir.path(), "bad.lp", MALFORMED_LP);
     let err = solve_milp_file(&highs, &lp, dir.path(), Duration::from_secs(5), 1).unwrap_err();
@@ -132,9 +123,13 @@ fn highs_exit_255_on_a_parse_error_is_a_failure() {
     assert!(tail.contains("Error loading file"), "{tail}");
 }
 
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn highs_exit_1_is_a_warning_and_the_answer_is_kept() {
-    let Some(highs) = solver("highs") else { return };
+    let highs = builtin("highs");
     let dir = tempfile::tempdir().unwrap();
     // No `Subject To` section: HiGHS solves it but exits 1.
     let lp = write(
@@ -150,9 +145,13 @@ fn highs_exit_1_is_a_warning_and_the_answer_is_kept() {
     assert!(w.contains("'highs' exited with code 1"), "{w}");
 }
 
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn cbc_exit_0_without_a_solution_file_is_detected() {
-    let Some(cbc) = solver("cbc") else { return };
+    let cbc = builtin("cbc");
     let dir = tempfile::tempdir().unwrap();
     let lp = write(dir.path(), "bad.lp", MALFORMED_LP);
     let err = solve_milp_file(&cbc, &lp, dir.path(), Duration::from_secs(5), 1).unwrap_err();
@@ -167,9 +166,13 @@ fn cbc_exit_0_without_a_solution_file_is_detected() {
     assert!(err.to_string().contains("wrote no solution file"), "{err}");
 }
 
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn a_stale_solution_file_is_never_read() {
-    let Some(cbc) = solver("cbc") else { return };
+    let cbc = builtin("cbc");
     let dir = tempfile::tempdir().unwrap();
     let lp = write(dir.path(), "bad.lp", MALFORMED_LP);
     // What a previous, successful run would have left.
@@ -335,10 +338,14 @@ fn sat_exit_codes_must_agree_with_the_answer() {
     );
 }
 
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn sat_solvers_reject_a_malformed_cnf() {
     for name in ["cadical", "kissat", "minisat"] {
-        let Some(entry) = solver(name) else { return };
+        let entry = builtin(name);
         let dir = tempfile::tempdir().unwrap();
         let err = solve_sat_file(
             &entry,
@@ -369,10 +376,14 @@ fn wrong_kind_is_refused() {
     );
 }
 
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn every_milp_solver_solves_the_tiny_model() {
     for name in ["cbc", "highs", "glpk"] {
-        let Some(entry) = solver(name) else { return };
+        let entry = builtin(name);
         let dir = tempfile::tempdir().unwrap();
         let (sol, run) = solve_milp_file(
             &entry,
@@ -394,40 +405,45 @@ fn every_milp_solver_solves_the_tiny_model() {
     }
 }
 
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn milp_time_limits_with_and_without_incumbent() {
     let limit = Duration::from_secs(1);
-    if let Some(glpk) = solver("glpk") {
-        let dir = tempfile::tempdir().unwrap();
-        // GLPK finds no point of the market-split model in 1 s; its log says TIME LIMIT.
-        let (sol, run) =
-            solve_milp_file(&glpk, &model("market_split.lp"), dir.path(), limit, 1).unwrap();
-        assert!(!run.timed_out);
-        assert_eq!(sol.outcome, Outcome::TimeLimit);
-    }
-    if let Some(cbc) = solver("cbc") {
-        let dir = tempfile::tempdir().unwrap();
-        let (sol, _) =
-            solve_milp_file(&cbc, &model("market_split.lp"), dir.path(), limit, 1).unwrap();
-        assert_eq!(sol.outcome, Outcome::TimeLimit);
-        // CBC proves no optimum of this knapsack in any limit a test can wait for, but it must
-        // find a point first: ten seconds, so that a loaded machine still gets that far.
-        let (sol, _) = solve_milp_file(
-            &cbc,
-            &model("knapsack.lp"),
-            dir.path(),
-            Duration::from_secs(10),
-            1,
-        )
-        .unwrap();
-        assert_eq!(sol.outcome, Outcome::Feasible, "{}", sol.status_text);
-    }
+    let glpk = builtin("glpk");
+    let dir = tempfile::tempdir().unwrap();
+    // GLPK finds no point of the market-split model in 1 s; its log says TIME LIMIT.
+    let (sol, run) =
+        solve_milp_file(&glpk, &model("market_split.lp"), dir.path(), limit, 1).unwrap();
+    assert!(!run.timed_out);
+    assert_eq!(sol.outcome, Outcome::TimeLimit);
+    let cbc = builtin("cbc");
+    let dir = tempfile::tempdir().unwrap();
+    let (sol, _) = solve_milp_file(&cbc, &model("market_split.lp"), dir.path(), limit, 1).unwrap();
+    assert_eq!(sol.outcome, Outcome::TimeLimit);
+    // CBC proves no optimum of this knapsack in any limit a test can wait for, but it must
+    // find a point first: ten seconds, so that a loaded machine still gets that far.
+    let (sol, _) = solve_milp_file(
+        &cbc,
+        &model("knapsack.lp"),
+        dir.path(),
+        Duration::from_secs(10),
+        1,
+    )
+    .unwrap();
+    assert_eq!(sol.outcome, Outcome::Feasible, "{}", sol.status_text);
 }
 
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn every_sat_solver_answers_sat_and_unsat() {
     for name in ["cadical", "kissat", "minisat"] {
-        let Some(entry) = solver(name) else { return };
+        let entry = builtin(name);
         let dir = tempfile::tempdir().unwrap();
         let (ans, _) = solve_sat_file(
             &entry,
@@ -453,10 +469,14 @@ fn every_sat_solver_answers_sat_and_unsat() {
     }
 }
 
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
 #[test]
 fn sat_time_limits_give_unknown() {
     for name in ["cadical", "kissat", "minisat"] {
-        let Some(entry) = solver(name) else { return };
+        let entry = builtin(name);
         let dir = tempfile::tempdir().unwrap();
         let (ans, _) = solve_sat_file(
             &entry,

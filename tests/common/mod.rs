@@ -1,5 +1,5 @@
 //! Helpers shared by the integration tests: run the `tilekit` binary (the one place that
-//! does), read its JSON, honour `TILEKIT_SKIP_SOLVERS=1`, and copy a META instance in;
+//! does), read its JSON, insist on the installed solvers, and copy a META instance in;
 //! [`neos_server`] is a fake NEOS on 127.0.0.1.
 
 pub(crate) mod neos_server;
@@ -74,13 +74,29 @@ pub(crate) fn tilekit_with(opts: &Opts, args: &[&str]) -> Run {
     }
 }
 
-/// True when the solver runs are explicitly opted out of (`TILEKIT_SKIP_SOLVERS=1`).
-pub(crate) fn skip() -> bool {
-    let s = std::env::var("TILEKIT_SKIP_SOLVERS").is_ok_and(|v| v == "1");
-    if s {
-        eprintln!("TILEKIT_SKIP_SOLVERS=1: skipping solver runs");
-    }
-    s
+/// Panics unless `cmd` is on PATH. Every test that runs an installed solver carries
+/// `#[cfg_attr(not(feature = "solver-tests"), ignore = ...)]`, so it shows as ignored when the
+/// solvers are opted out of (`TILEKIT_SKIP_SOLVERS=1` builds without the feature); with the
+/// feature on, a missing solver is an incomplete install and fails the test here.
+pub(crate) fn require(cmd: &str) {
+    let found = std::env::var_os("PATH")
+        .is_some_and(|p| std::env::split_paths(&p).any(|d| d.join(cmd).is_file()));
+    assert!(found, "{cmd} not found: run scripts/install-solvers.sh");
+}
+
+/// The built-in registry's entry `name`, whose command must be installed (see [`require`]).
+pub(crate) fn builtin(name: &str) -> tilekit::solve::registry::SolverEntry {
+    use tilekit::solve::registry::{Registry, find_command};
+    let entry = Registry::builtin()
+        .get(name)
+        .unwrap_or_else(|| panic!("{name}: no such built-in solver"))
+        .clone();
+    assert!(
+        find_command(&entry.command).is_some(),
+        "solver {} not found: run scripts/install-solvers.sh",
+        entry.command
+    );
+    entry
 }
 
 /// Copy META `n`×`n` into `dir` as `p.txt` (so messages name a stable relative path).
