@@ -245,7 +245,7 @@ solution = "cbc"
     ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
 )]
 #[test]
-fn a_solver_claiming_a_worse_optimum_is_caught_by_the_cross_check() {
+fn a_solver_claiming_a_worse_optimum_is_refuted_at_its_cell_and_by_the_cross_check() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     // Optimum 5 at a horizon of 9: room for the liar's 7-move plan, which verifies.
@@ -276,46 +276,42 @@ fn a_solver_claiming_a_worse_optimum_is_caught_by_the_cross_check() {
         ],
     );
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    // The plan verifies, but tilekit's own search finds a shorter one at the cell: the
+    // liar's "Optimal" is a solver failure there, and the cross-check names it.
     let conflict = r
         .stderr
         .lines()
-        .find(|l| l.contains("CONFLICT") && l.contains("optima_differ"))
-        .unwrap_or_else(|| panic!("no optima_differ conflict: {}", r.stderr));
+        .find(|l| l.contains("CONFLICT") && l.contains("impossible_answer"))
+        .unwrap_or_else(|| panic!("no impossible_answer conflict: {}", r.stderr));
     for word in [
-        "highs",
         "liar-cbc",
-        "objective 5",
         "objective 7",
-        "proven optimal",
+        "claims its plan of 7 moves is optimal",
+        "tilekit's own search found one of 5 moves",
     ] {
         assert!(conflict.contains(word), "{word}: {conflict}");
     }
-    assert!(
-        r.stderr.contains("bound_above_known_optimum"),
-        "{}",
-        r.stderr
-    );
-    // The liar's answer itself verified: only the cross-check catches it.
     assert_eq!(
         count(
             &db,
-            "SELECT count(*) FROM runs WHERE solver = 'liar-cbc' AND verified = 1 AND optimal = 1 AND objective = 7"
+            "SELECT count(*) FROM runs WHERE solver = 'liar-cbc' AND status = 'unverified' AND verified = 0 AND optimal = 0 AND objective = 7"
         ),
         1
     );
+    // HiGHS's optimum is tilekit's too: its IDA* proves the 5-move plan.
     assert_eq!(
         count(
             &db,
-            "SELECT count(*) FROM conflicts WHERE kind = 'optima_differ'"
+            "SELECT count(*) FROM runs WHERE solver = 'highs' AND verified = 1 AND optimal = 1 AND objective = 5 AND solver_claim IS NULL"
         ),
         1
     );
-    // The report lists them too, and says so by its exit code.
+    // The report lists the conflict, and says so by its exit code.
     let r = tilekit(Path::new("."), &["report", s(&db), "-o", s(&d.join("rep"))]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     let md = std::fs::read_to_string(d.join("rep/summary.md")).unwrap();
     assert!(
-        md.contains("## Conflicts: 2") && md.contains("optima_differ"),
+        md.contains("## Conflicts: 1") && md.contains("impossible_answer"),
         "{md}"
     );
     // The liar's refuted claim counts as failed, not solved; HiGHS's as solved.

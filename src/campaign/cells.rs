@@ -454,12 +454,18 @@ fn solve_cell(
                 .horizon
                 .ok_or_else(|| Error::usage("a sliding model file without a horizon"))?
                 as usize;
-            match SlidingModel::of(model)? {
+            let started = std::time::Instant::now();
+            let mut rep = match SlidingModel::of(model)? {
                 SlidingModel::Sat => {
                     sliding::solve_sat_at(&p, goal, horizon, &*sat()?, limits, progress)
                 }
                 m => sliding::solve_milp_with(&p, goal, m, horizon, &*milp()?, limits, progress),
-            }
+            }?;
+            // As `solve` does: the solver's "optimal" and "infeasible" proven, refuted or kept
+            // as claims, within what is left of the cell's time.
+            let left = limits.time.saturating_sub(started.elapsed());
+            sliding::settle_claims(&mut rep, &p, goal, left);
+            Ok(rep)
         }
         _ => {
             let p = EdgePuzzle::parse(&text, &source)?;

@@ -81,6 +81,11 @@ impl Conflict {
     }
 }
 
+/// Proven optimal by tilekit, or claimed optimal by the solver.
+pub fn optimal_or_claimed(row: &crate::campaign::db::RunRow) -> bool {
+    row.optimal || row.solver_claim == Some(crate::route::Claim::Optimal)
+}
+
 /// The claim of one run.
 pub fn claim(r: &StoredRun) -> Result<Claim, String> {
     let row = &r.row;
@@ -88,7 +93,9 @@ pub fn claim(r: &StoredRun) -> Result<Claim, String> {
         "solved" if row.verified => {
             let upper = row.objective;
             let mut lower = row.bound;
-            if row.optimal {
+            // The solver's claim of optimality is what the cross-check weighs: a claim that
+            // another run's verified solution beats is refuted.
+            if optimal_or_claimed(row) {
                 lower = upper;
             }
             Ok(Claim { lower, upper })
@@ -132,7 +139,13 @@ pub fn describe(r: &StoredRun) -> String {
         r.horizon
             .map_or(String::new(), |t| format!(", horizon {t}")),
         row.status,
-        if row.optimal { " (proven optimal)" } else { "" },
+        if row.optimal {
+            " (proven optimal)"
+        } else if row.solver_claim == Some(crate::route::Claim::Optimal) {
+            " (optimal by the solver's claim)"
+        } else {
+            ""
+        },
         num(row.objective),
         num(row.bound),
         row.command
@@ -175,7 +188,10 @@ pub fn check(runs: &[StoredRun]) -> Vec<Conflict> {
                 if a.id == b.id || u >= l - 1e-6 {
                     continue;
                 }
-                let kind = if ca.lower == ca.upper && a.row.optimal && b.row.optimal {
+                let kind = if ca.lower == ca.upper
+                    && optimal_or_claimed(&a.row)
+                    && optimal_or_claimed(&b.row)
+                {
                     ConflictKind::OptimaDiffer
                 } else {
                     ConflictKind::BeatsBound
@@ -248,6 +264,7 @@ mod tests {
                 objective,
                 bound: None,
                 optimal,
+                solver_claim: None,
                 verified: status == "solved",
                 errors: vec![],
                 solver_status: String::new(),
@@ -303,6 +320,34 @@ mod tests {
             d.contains("highs") && d.contains("liar") && d.contains("5") && d.contains("7"),
             "{d}"
         );
+    }
+
+    /// A solver's claim of optimality that tilekit could not settle at the cell is weighed as
+    /// a claim: a verified better solution refutes it, and the conflict says it was a claim.
+    #[test]
+    fn a_worse_optimum_claimed_but_not_proven_is_caught_too() {
+        let mut liar = run(2, "liar", "solved", Some(7.0), false);
+        liar.row.solver_claim = Some(crate::route::Claim::Optimal);
+        liar.row.bound = Some(3.0);
+        let runs = [run(1, "highs", "solved", Some(5.0), true), liar];
+        let c = check(&runs);
+        let differ = c
+            .iter()
+            .find(|c| c.kind == ConflictKind::OptimaDiffer)
+            .unwrap_or_else(|| panic!("{c:?}"));
+        assert_eq!(differ.refuted(), Some(2));
+        assert!(
+            differ.detail.contains("(optimal by the solver's claim)")
+                && differ.detail.contains("(proven optimal)"),
+            "{}",
+            differ.detail
+        );
+        // Without the claim, a worse solution is just a worse solution.
+        let runs = [
+            run(1, "highs", "solved", Some(5.0), true),
+            run(2, "slow", "solved", Some(7.0), false),
+        ];
+        assert_eq!(check(&runs), vec![]);
     }
 
     #[test]

@@ -13,7 +13,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
 
 /// The schema version this tilekit writes and reads.
-pub const USER_VERSION: i64 = 1;
+pub const USER_VERSION: i64 = 2;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -28,7 +28,7 @@ CREATE TABLE IF NOT EXISTS files(
 CREATE TABLE IF NOT EXISTS runs(
   id INTEGER PRIMARY KEY, file_sha256 TEXT NOT NULL REFERENCES files(sha256),
   solver TEXT NOT NULL, solver_version TEXT, time_limit REAL NOT NULL, threads INTEGER NOT NULL,
-  status TEXT NOT NULL, objective REAL, bound REAL, optimal INTEGER NOT NULL,
+  status TEXT NOT NULL, objective REAL, bound REAL, optimal INTEGER NOT NULL, solver_claim TEXT,
   verified INTEGER NOT NULL, errors TEXT NOT NULL, solver_status TEXT NOT NULL,
   seconds REAL NOT NULL, host TEXT NOT NULL, command TEXT NOT NULL, executor TEXT NOT NULL,
   shard TEXT, tilekit_version TEXT NOT NULL, finished_at INTEGER NOT NULL,
@@ -62,8 +62,11 @@ pub struct RunRow {
     pub objective: Option<f64>,
     /// A proven lower bound, from a proof only.
     pub bound: Option<f64>,
-    /// Proven optimal and verified.
+    /// Verified and proven optimal by tilekit (see [`crate::route::Claim`]).
     pub optimal: bool,
+    /// What the solver claimed beyond tilekit's proof (`optimal`, `infeasible`).
+    #[serde(default)]
+    pub solver_claim: Option<crate::route::Claim>,
     /// The answer passed every check.
     pub verified: bool,
     /// What the checks found, or the failure.
@@ -121,6 +124,7 @@ impl RunRow {
             objective: None,
             bound: None,
             optimal: false,
+            solver_claim: None,
             verified: false,
             errors: Vec::new(),
             solver_status: String::new(),
@@ -138,6 +142,7 @@ impl RunRow {
                 row.objective = rep.objective;
                 row.bound = rep.bound;
                 row.optimal = rep.optimal;
+                row.solver_claim = rep.solver_claim;
                 row.verified = rep.verified;
                 row.errors = rep.errors;
                 row.solver_status = rep.solver_status;
@@ -389,12 +394,12 @@ impl Db {
         let n = self
             .conn
             .execute(
-                &format!("{verb} INTO runs(file_sha256, solver, solver_version, time_limit, threads, status, objective, bound, optimal, verified, errors, solver_status, seconds, host, command, executor, shard, tilekit_version, finished_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)"),
+                &format!("{verb} INTO runs(file_sha256, solver, solver_version, time_limit, threads, status, objective, bound, optimal, verified, errors, solver_status, seconds, host, command, executor, shard, tilekit_version, finished_at, solver_claim) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)"),
                 params![
                     r.file_sha256, r.solver, r.solver_version, r.time_limit, r.threads, r.status,
                     r.objective, r.bound, r.optimal, r.verified, errors, r.solver_status,
                     r.seconds, r.host, r.command, r.executor, r.shard, r.tilekit_version,
-                    r.finished_at
+                    r.finished_at, r.solver_claim.map(crate::route::Claim::as_str)
                 ],
             )
             .map_err(|e| self.err(e))?;
@@ -409,7 +414,8 @@ impl Db {
                 "SELECT r.id, r.file_sha256, r.solver, r.solver_version, r.time_limit, r.threads, r.status,
                         r.objective, r.bound, r.optimal, r.verified, r.errors, r.solver_status, r.seconds,
                         r.host, r.command, r.executor, r.shard, r.tilekit_version, r.finished_at,
-                        i.sha256, i.id, i.family, f.model, f.format, f.path, f.horizon, i.known_optimum, i.optimum_source
+                        i.sha256, i.id, i.family, f.model, f.format, f.path, f.horizon, i.known_optimum, i.optimum_source,
+                        r.solver_claim
                  FROM runs r JOIN files f ON f.sha256 = r.file_sha256 JOIN instances i ON i.sha256 = f.instance_sha256
                  ORDER BY i.id, r.id",
             )
@@ -429,6 +435,10 @@ impl Db {
                         objective: r.get(7)?,
                         bound: r.get(8)?,
                         optimal: r.get(9)?,
+                        solver_claim: r
+                            .get::<_, Option<String>>(29)?
+                            .as_deref()
+                            .and_then(crate::route::Claim::from_name),
                         verified: r.get(10)?,
                         errors: serde_json::from_str(&errors).unwrap_or_else(|_| vec![errors]),
                         solver_status: r.get(12)?,
@@ -540,6 +550,7 @@ mod tests {
             objective: Some(5.0),
             bound: None,
             optimal: false,
+            solver_claim: None,
             verified: true,
             errors: vec![],
             solver_status: "x".into(),
@@ -609,11 +620,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("r.sqlite");
         let c = Connection::open(&p).unwrap();
-        c.execute_batch("CREATE TABLE x(a); PRAGMA user_version = 2;")
+        // Version 1 had no solver_claim column: its `optimal` mixed proofs and claims.
+        c.execute_batch("CREATE TABLE x(a); PRAGMA user_version = 1;")
             .unwrap();
         drop(c);
         let e = Db::open(&p).err().unwrap().to_string();
-        assert!(e.contains("schema version 2"), "{e}");
+        assert!(e.contains("schema version 1"), "{e}");
         std::fs::write(
             dir.path().join("t"),
             "not a database at all, just text\n".repeat(100),

@@ -12,7 +12,8 @@ use super::family::{
 };
 use super::size::Counts;
 use super::{
-    Answer, Checked, Details, Error, FamilyName, ModelName, Progress, Report, Route, Solution,
+    Answer, Checked, Claim, Details, Error, FamilyName, ModelName, Progress, Report, Route,
+    Solution, Status,
 };
 use crate::format::gams::{self, GamsOptions};
 use crate::format::solution::{
@@ -486,6 +487,7 @@ fn edge_report(p: &EdgePuzzle, model: EdgeModel, variant: &str, solver: &str) ->
 /// Fill the report's board fields from an answer.
 fn fill(rep: &mut Report, a: Answer<Board>, size: [usize; 3]) {
     a.fill(rep);
+    settle_claims(rep);
     if let Details::Edge {
         matched,
         max,
@@ -500,6 +502,23 @@ fn fill(rep: &mut Report, a: Answer<Board>, size: [usize; 3]) {
         *s = size;
     }
     rep.solution = a.solution.map(Solution::Board);
+}
+
+/// Keep a solver's word apart from tilekit's proof (see [`Claim`]). Tilekit proves a board
+/// optimal only when it is perfect, since no seam is then left to match; it has no bound of
+/// its own above zero unmatched seams, so a solver's "optimal" for a board with unmatched
+/// seams, and its "no perfect board", are the solver's claims. The exception is tilekit's own
+/// exhaustive max-clique search ([`crate::solve::clique_native`]), whose "no clique covers
+/// every cell" is its own proof.
+fn settle_claims(rep: &mut Report) {
+    if rep.optimal && rep.objective != Some(0.0) {
+        rep.optimal = false;
+        rep.bound = None;
+        rep.solver_claim = Some(Claim::Optimal);
+    }
+    if rep.status == Status::Infeasible && rep.solver != crate::solve::clique_native::NAME {
+        rep.solver_claim = Some(Claim::Infeasible);
+    }
 }
 
 /// Solve `p` as `req` says and verify the board.

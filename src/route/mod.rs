@@ -30,7 +30,7 @@ pub mod size;
 pub mod sliding;
 
 pub use error::Error;
-pub use report::{Details, FamilyName, NativeStats, Report, Solution, Status};
+pub use report::{Claim, Details, FamilyName, NativeStats, Report, Solution, Status};
 
 use std::time::{Duration, Instant};
 

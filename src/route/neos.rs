@@ -345,7 +345,13 @@ impl NeosInstance {
                 model,
                 horizon,
             } => {
-                sliding::solve_milp_with(puzzle, *goal, *model, *horizon, solver, limits, progress)
+                let started = std::time::Instant::now();
+                let mut rep = sliding::solve_milp_with(
+                    puzzle, *goal, *model, *horizon, solver, limits, progress,
+                )?;
+                let left = limits.time.saturating_sub(started.elapsed());
+                sliding::settle_claims(&mut rep, puzzle, *goal, left);
+                Ok(rep)
             }
             NeosInstance::Edge { puzzle, options } => {
                 edge::solve_milp_with(puzzle, *options, solver, limits, progress)
@@ -362,7 +368,12 @@ impl NeosInstance {
                 goal,
                 model,
                 horizon,
-            } => sliding::judge_milp(puzzle, *goal, *model, *horizon, solver, sol),
+            } => {
+                // A job fetched later has no time left of its own: the check gets its budget.
+                let mut rep = sliding::judge_milp(puzzle, *goal, *model, *horizon, solver, sol)?;
+                sliding::settle_claims(&mut rep, puzzle, *goal, sliding::PROOF_BUDGET);
+                Ok(rep)
+            }
             NeosInstance::Edge { puzzle, options } => {
                 edge::judge_milp(puzzle, *options, solver, sol)
             }

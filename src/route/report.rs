@@ -63,6 +63,43 @@ impl std::fmt::Display for Status {
     }
 }
 
+/// What a solver said that tilekit could not prove for itself (the report's `solver_claim`).
+///
+/// A report says `optimal` only when tilekit holds the proof: its own search's bound meets
+/// the plan, a certificate it checked, or a perfect board. Where a solver's "optimal" or
+/// "infeasible" rests on the solver's word alone, the report keeps it here, beside tilekit's
+/// own `bound`; a claim tilekit can refute is a solver failure ([`Status::Unverified`]).
+///
+/// ```
+/// use tilekit::route::Claim;
+/// assert_eq!(serde_json::to_string(&Claim::Optimal).unwrap(), "\"optimal\"");
+/// assert_eq!(Claim::Infeasible.as_str(), "infeasible");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Claim {
+    /// The solver says its solution is optimal.
+    Optimal,
+    /// The solver says there is no solution (at this horizon; no perfect board).
+    Infeasible,
+}
+
+impl Claim {
+    /// The name reports print.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Claim::Optimal => "optimal",
+            Claim::Infeasible => "infeasible",
+        }
+    }
+    /// The claim of a name [`Claim::as_str`] gives.
+    pub fn from_name(s: &str) -> Option<Claim> {
+        [Claim::Optimal, Claim::Infeasible]
+            .into_iter()
+            .find(|c| c.as_str() == s)
+    }
+}
+
 /// The puzzle family a report is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -172,8 +209,12 @@ pub struct Report {
     pub objective: Option<f64>,
     /// A proven lower bound on the optimum, where one is known (= objective when optimal).
     pub bound: Option<f64>,
-    /// True only when the solution is verified and proven optimal.
+    /// True only when the solution is verified and tilekit holds the proof that it is optimal
+    /// (see [`Claim`]).
     pub optimal: bool,
+    /// What the solver claims beyond tilekit's proof: `optimal` for a verified solution that
+    /// tilekit has not proven optimal, `infeasible` for a "no solution" tilekit has not proven.
+    pub solver_claim: Option<Claim>,
     /// Wall-clock seconds, end to end.
     pub seconds: f64,
     /// True when the solution passed the independent checks (model level and puzzle level).
@@ -219,6 +260,7 @@ impl Report {
             objective: None,
             bound: None,
             optimal: false,
+            solver_claim: None,
             seconds: 0.0,
             verified: false,
             details,
@@ -303,6 +345,9 @@ impl Report {
         // Only the parts there are: no empty `: ()` when a solver said nothing.
         let failed = || {
             let mut line = self.status.to_string();
+            if self.solver_claim == Some(Claim::Infeasible) {
+                line += " by the solver's claim";
+            }
             if !self.errors.is_empty() {
                 line += &format!(": {}", self.errors.join("; "));
             }
@@ -311,7 +356,19 @@ impl Report {
             }
             line
         };
-        let optimal = if self.optimal { ", optimal" } else { "" };
+        let optimal = if self.optimal {
+            ", optimal".to_string()
+        } else if self.solver_claim == Some(Claim::Optimal) {
+            match self.bound {
+                Some(b) => format!(
+                    ", optimal by the solver's claim; tilekit proves at least {}",
+                    super::shown_number(b)
+                ),
+                None => ", optimal by the solver's claim".to_string(),
+            }
+        } else {
+            String::new()
+        };
         let line = match &self.details {
             Details::Sliding { moves: Some(m), .. } if self.verified => format!(
                 "{} moves{optimal} ({} via {}, {:.2} s, verified by replay): {m}",
@@ -326,9 +383,8 @@ impl Report {
                 max,
                 ..
             } if self.verified => format!(
-                "{m} of {max} inner edges matched ({} unmatched{}; {} {variant} via {}, {:.2} s, verified)",
+                "{m} of {max} inner edges matched ({} unmatched{optimal}; {} {variant} via {}, {:.2} s, verified)",
                 max - m,
-                if self.optimal { ", optimal" } else { "" },
                 self.model,
                 self.solver,
                 self.seconds

@@ -10,8 +10,8 @@ use super::family::{
 use super::params::{self, ParamError, Preset, Settings};
 use super::size::Counts;
 use super::{
-    Answer, Checked, Details, Error, FamilyName, ModelName, NativeStats, Progress, Report, Route,
-    Solution, Status,
+    Answer, Checked, Claim, Details, Error, FamilyName, ModelName, NativeStats, Progress, Report,
+    Route, Solution, Status,
 };
 use crate::certify::{self, CertifyOptions, Producer};
 use crate::format::solution::{cbc, glpk, highs, sat as sat_out};
@@ -772,7 +772,122 @@ pub fn solve(
         _ => solve_sat(p, goal, req, horizon, req.plan.as_deref(), progress),
     }?;
     refute_claims(&mut rep, known);
+    let budget = plan
+        .request
+        .limits
+        .remaining(started)
+        .map_or(Duration::ZERO, |l| l.time);
+    settle_claims(&mut rep, p, goal, budget);
     Ok(rep)
+}
+
+/// The longest tilekit's own search spends proving or refuting one solver's claim: the check
+/// is a plain IDA* (no pattern database to build) and most claims it can settle, it settles
+/// in milliseconds (short plans); a longer one leaves the claim a claim.
+pub const PROOF_BUDGET: Duration = Duration::from_secs(5);
+
+/// Settle a solver's "optimal" and "infeasible" by tilekit's own means, within `budget` (at
+/// most [`PROOF_BUDGET`]): an IDA* on the Manhattan distance with linear conflicts, which
+/// shares nothing with the models and the solvers.
+///
+/// - A verified plan of n moves that the solver calls optimal: the search's proven bound
+///   reaching n proves it (the report keeps `optimal`); a shorter plan refutes it (a solver
+///   failure, exit 3); otherwise `optimal` becomes the solver's claim ([`Claim::Optimal`])
+///   and `bound` what the search proved.
+/// - "Infeasible" at horizon T: a plan of at most T moves refutes it; a proven bound above T
+///   proves it; otherwise it stays the solver's claim ([`Claim::Infeasible`]).
+///
+/// Reports whose optimality tilekit proved already (the native and A* routes, a checked
+/// certificate) are left as they are.
+pub fn settle_claims(rep: &mut Report, p: &SlidingPuzzle, goal: Goal, budget: Duration) {
+    // `none`: an incumbent plan at the admissible bound, which proved it without a solver.
+    let own_proof = rep.native.is_some()
+        || rep.astar.is_some()
+        || rep.solver == "none"
+        || rep.certificate.as_ref().is_some_and(|c| c.certified);
+    if own_proof {
+        return;
+    }
+    // The solver's word: its plan of n moves is optimal, or no plan of at most t moves exists.
+    let (claimed, n, t) = match (rep.status, rep.plan().map(<[Move]>::len), rep.horizon()) {
+        (Status::Solved, Some(n), _) if rep.optimal => (Claim::Optimal, n, None),
+        (Status::Infeasible, _, Some(t)) => (Claim::Infeasible, 0, Some(t)),
+        _ => return,
+    };
+    let (found, proven) = own_search(p, goal, budget.min(PROOF_BUDGET));
+    let refuted = match (claimed, found, t) {
+        (Claim::Optimal, Some(m), _) if m < n => Some(format!(
+            "the solver claims its plan of {n} moves is optimal, but tilekit's own search \
+             found one of {m} moves (replayed)"
+        )),
+        (Claim::Infeasible, Some(m), Some(t)) if m <= t => Some(format!(
+            "the solver says no plan of at most {t} moves exists, but tilekit's own search \
+             found one of {m} moves (replayed)"
+        )),
+        _ => None,
+    };
+    if let Some(why) = refuted {
+        rep.status = Status::Unverified;
+        rep.optimal = false;
+        rep.verified = false;
+        rep.bound = None;
+        rep.errors.push(why);
+        return;
+    }
+    match claimed {
+        Claim::Optimal if proven >= n => {
+            rep.solver_status = join_words(&rep.solver_status, "tilekit's IDA* proves it optimal");
+        }
+        Claim::Optimal => {
+            rep.optimal = false;
+            rep.solver_claim = Some(Claim::Optimal);
+            rep.bound = Some(proven as f64);
+        }
+        Claim::Infeasible if t.is_some_and(|t| proven > t) => {
+            rep.solver_status = join_words(
+                &rep.solver_status,
+                &format!("tilekit's IDA* proves every plan has at least {proven} moves"),
+            );
+        }
+        Claim::Infeasible => rep.solver_claim = Some(Claim::Infeasible),
+    }
+}
+
+/// `words` and `more`, joined by "; " (just `more` when there are no words).
+fn join_words(words: &str, more: &str) -> String {
+    if words.is_empty() {
+        more.into()
+    } else {
+        format!("{words}; {more}")
+    }
+}
+
+/// Tilekit's own search for a claim check, within `budget`: the length of a plan it found and
+/// replayed (the optimum), and the lower bound it proved (the optimum when it found one;
+/// `usize::MAX` for a board that cannot reach the goal). Without time, or on a board the
+/// native search does not take, the bound is the parity-corrected Manhattan distance.
+fn own_search(p: &SlidingPuzzle, goal: Goal, budget: Duration) -> (Option<usize>, usize) {
+    let manhattan = sliding_tight::parity_bound(p, goal, p.manhattan(goal));
+    if !p.is_solvable(goal) {
+        return (None, usize::MAX);
+    }
+    if budget.is_zero() {
+        return (None, manhattan);
+    }
+    let opts = NativeOptions {
+        manhattan_only: true,
+        ..Default::default()
+    };
+    let Ok((r, _, _)) = search::solve_one(p, goal, &opts, Some(budget), &super::quiet) else {
+        return (None, manhattan);
+    };
+    let found = r.moves.filter(|m| {
+        r.proven_optimal && PlanChecker { goal }.check(p, m, Some(m.len() as f64)).valid
+    });
+    match found {
+        Some(m) => (Some(m.len()), m.len()),
+        None => (None, (r.lower_bound as usize).max(manhattan)),
+    }
 }
 
 /// Two consecutive moves that undo each other, if the plan has them (the index of the
@@ -2235,6 +2350,158 @@ mod tests {
                 .unwrap_err()
                 .to_string(),
             "format \"txt\" is not known: use lp, mps, gms or cnf"
+        );
+    }
+
+    fn case_study() -> SlidingPuzzle {
+        SlidingPuzzle::new(
+            4,
+            4,
+            vec![5, 1, 2, 3, 9, 6, 7, 4, 13, 10, 11, 8, 14, 15, 0, 12],
+        )
+        .unwrap()
+    }
+
+    /// An 8-puzzle whose optimum (8) is twice its Manhattan distance (4).
+    fn eight() -> SlidingPuzzle {
+        SlidingPuzzle::new(3, 3, vec![4, 1, 3, 2, 5, 6, 7, 8, 0]).unwrap()
+    }
+
+    /// A verified plan of `moves` for `p` that a solver called optimal, as a MILP route
+    /// reports it before [`settle_claims`].
+    fn claimed(p: &SlidingPuzzle, moves: &[Move]) -> Report {
+        let checked = Checked {
+            solution: Some(moves.to_vec()),
+            objective: PlanChecker {
+                goal: Goal::BlankLast,
+            }
+            .check(p, moves, Some(moves.len() as f64))
+            .objective,
+            errors: Vec::new(),
+        };
+        let mut rep = sliding_report("tight", "liar", moves.len());
+        fill(&mut rep, Answer::judged(checked, true, None, "Optimal"));
+        assert!(rep.verified && rep.optimal, "{rep:?}");
+        rep
+    }
+
+    /// A solver's "infeasible" at horizon `t`.
+    fn infeasible(t: usize) -> Report {
+        let mut rep = sliding_report("tight", "liar", t);
+        fill(&mut rep, Answer::without(Status::Infeasible, "Infeasible"));
+        rep
+    }
+
+    fn plan(letters: &str) -> Vec<Move> {
+        crate::puzzle::sliding::parse_moves(letters, "test").unwrap()
+    }
+
+    /// The case study's optimal plan and a detour of 12 moves with no move and its undo: the
+    /// blank goes three times round the 2×2 block in the corner, which puts its tiles back.
+    fn detour(p: &SlidingPuzzle) -> Vec<Move> {
+        let moves = plan("LLUUURRRDDD");
+        let end = p.replay(&moves).unwrap();
+        ["ULDR", "LURD", "DRUL", "RDLU"]
+            .into_iter()
+            .map(|r| [moves.clone(), plan(&r.repeat(3))].concat())
+            .find(|m| undo_pair(m).is_none() && p.replay(m).is_ok_and(|b| b == end))
+            .expect("one way round the corner block stays on the board")
+    }
+
+    #[test]
+    fn a_claimed_optimum_tilekit_beats_is_a_solver_failure() {
+        let p = case_study();
+        let mut rep = claimed(&p, &detour(&p));
+        settle_claims(&mut rep, &p, Goal::BlankLast, Duration::from_secs(5));
+        assert_eq!(rep.status, Status::Unverified, "{rep:?}");
+        assert_eq!(rep.exit_code(), 3);
+        assert!(!rep.optimal && !rep.verified);
+        assert!(
+            rep.errors
+                .iter()
+                .any(|e| e.contains("claims its plan of 23 moves is optimal")
+                    && e.contains("found one of 11 moves")),
+            "{:?}",
+            rep.errors
+        );
+    }
+
+    #[test]
+    fn a_claimed_optimum_is_proven_by_tilekit_or_stays_a_claim() {
+        let p = case_study();
+        let mut rep = claimed(&p, &plan("LLUUURRRDDD"));
+        settle_claims(&mut rep, &p, Goal::BlankLast, Duration::from_secs(5));
+        assert!(rep.optimal && rep.solver_claim.is_none(), "{rep:?}");
+        assert!(
+            rep.solver_status
+                .contains("tilekit's IDA* proves it optimal")
+        );
+        assert_eq!(rep.exit_code(), 0);
+        // Without time for a search, the Manhattan distance (4) does not meet the plan (8):
+        // the optimum stays the solver's claim, above the bound tilekit proves.
+        let p = eight();
+        let opts = NativeOptions::default();
+        let (r, _, _) =
+            search::solve_one(&p, Goal::BlankLast, &opts, None, &super::super::quiet).unwrap();
+        let moves = r.moves.unwrap();
+        assert_eq!((moves.len(), p.manhattan(Goal::BlankLast)), (8, 4));
+        let mut rep = claimed(&p, &moves);
+        settle_claims(&mut rep, &p, Goal::BlankLast, Duration::ZERO);
+        assert!(!rep.optimal, "{rep:?}");
+        assert_eq!(rep.solver_claim, Some(Claim::Optimal));
+        assert_eq!(rep.bound, Some(4.0));
+        assert!(rep.verified && rep.exit_code() == 0);
+        let text = rep.render(false);
+        assert!(
+            text.starts_with("8 moves, optimal by the solver's claim; tilekit proves at least 4 ("),
+            "{text}"
+        );
+        let json: serde_json::Value = serde_json::from_str(&rep.render(true)).unwrap();
+        assert_eq!(
+            (&json["solver_claim"], &json["optimal"]),
+            (&"optimal".into(), &false.into())
+        );
+        // With time, the search proves it.
+        let mut rep = claimed(&p, &moves);
+        settle_claims(&mut rep, &p, Goal::BlankLast, Duration::from_secs(5));
+        assert!(rep.optimal && rep.solver_claim.is_none(), "{rep:?}");
+    }
+
+    #[test]
+    fn a_claimed_infeasibility_is_refuted_proven_or_kept_as_a_claim() {
+        let p = case_study();
+        // A plan of 11 moves exists: "none of at most 12" is a lie.
+        let mut rep = infeasible(12);
+        settle_claims(&mut rep, &p, Goal::BlankLast, Duration::from_secs(5));
+        assert_eq!(rep.status, Status::Unverified, "{rep:?}");
+        assert_eq!(rep.exit_code(), 3);
+        assert!(rep.errors[0].contains("found one of 11 moves"), "{rep:?}");
+        // None of at most 9 moves: true, and the case study's Manhattan distance (11) shows it
+        // without a search.
+        let mut rep = infeasible(9);
+        settle_claims(&mut rep, &p, Goal::BlankLast, Duration::ZERO);
+        assert_eq!(
+            (rep.status, rep.solver_claim),
+            (Status::Infeasible, None),
+            "{rep:?}"
+        );
+        assert!(rep.solver_status.contains("at least 11 moves"), "{rep:?}");
+        // The 8-puzzle at 6 moves: true, beyond the Manhattan distance (4); the search proves
+        // it, and without time it stays a claim.
+        let p = eight();
+        let mut rep = infeasible(6);
+        settle_claims(&mut rep, &p, Goal::BlankLast, Duration::from_secs(5));
+        assert_eq!(
+            (rep.status, rep.solver_claim),
+            (Status::Infeasible, None),
+            "{rep:?}"
+        );
+        let mut rep = infeasible(6);
+        settle_claims(&mut rep, &p, Goal::BlankLast, Duration::ZERO);
+        assert_eq!(rep.solver_claim, Some(Claim::Infeasible), "{rep:?}");
+        assert!(
+            rep.render(false)
+                .starts_with("infeasible by the solver's claim")
         );
     }
 }

@@ -32,6 +32,9 @@ use std::time::Instant;
 /// or for the edge heuristics.
 pub const MAX_NODES: usize = 130_000;
 
+/// The embedded engine's registry name.
+pub const NAME: &str = "mcq";
+
 /// The exact search as an embedded [`CliqueSolver`] (registry name `mcq`, after Tomita and
 /// Seki's MCQ, on which it is built).
 #[derive(Debug, Clone, Copy, Default)]
@@ -44,7 +47,7 @@ pub fn version() -> String {
 
 impl Solver for Mcq {
     fn name(&self) -> &str {
-        "mcq"
+        NAME
     }
     fn capabilities(&self) -> Capabilities {
         Capabilities {
