@@ -625,6 +625,68 @@ fn the_time_limit_bounds_the_whole_horizon_stepping() {
     assert!(seconds < 10.0, "took {seconds:.1} s for a 2 s limit");
 }
 
+/// A pattern database built for the first time is built within the time limit too: with an
+/// empty cache, the 15-puzzle's `tight` MILP (whose bound reads 6-6-3) and the native search
+/// on 6-6-3 end near `--time-limit 1`, whatever the build would have taken. The database is
+/// then not saved, and the MILP's solver never starts.
+#[test]
+fn a_pattern_database_built_for_the_first_time_keeps_to_the_time_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let cache = d.join("cache");
+    std::fs::create_dir(&cache).unwrap();
+    let reg = fake_solver(d, "sleeper", "milp", "sleep 30\n");
+    let inst = sliding();
+    let run = |args: &[&str]| {
+        let started = std::time::Instant::now();
+        let out = bin()
+            .env("TILEKIT_CACHE", &cache)
+            .args(args)
+            .output()
+            .unwrap();
+        let seconds = started.elapsed().as_secs_f64();
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        let v: serde_json::Value = serde_json::from_str(stdout.trim())
+            .unwrap_or_else(|e| panic!("{e}: {stdout}{}", String::from_utf8_lossy(&out.stderr)));
+        (out.status.code(), v, seconds)
+    };
+    let (code, v, seconds) = run(&[
+        "solve",
+        inst.to_str().unwrap(),
+        "--via",
+        "milp",
+        "--solver",
+        "sleeper",
+        "--solvers",
+        reg.to_str().unwrap(),
+        "--time-limit",
+        "1",
+        "--json",
+    ]);
+    assert_eq!((code, &v["status"]), (Some(1), &"time_limit".into()), "{v}");
+    // Room for a loaded machine and the solver's kill margin; building 6-6-3 took 18 s on the
+    // VM under CI's load.
+    assert!(seconds < 8.0, "took {seconds:.1} s for a 1 s limit: {v}");
+    let (code, v, seconds) = run(&[
+        "solve",
+        inst.to_str().unwrap(),
+        "--pdb",
+        "6-6-3",
+        "--time-limit",
+        "1",
+        "--json",
+    ]);
+    // A fast machine may build the database and solve the board within the second.
+    assert!(
+        matches!(
+            (code, v["status"].as_str()),
+            (Some(0), Some("solved")) | (Some(1), Some("time_limit"))
+        ),
+        "{v}"
+    );
+    assert!(seconds < 8.0, "took {seconds:.1} s for a 1 s limit: {v}");
+}
+
 /// A SAT solver that refutes every horizon up to the board's known diameter contradicts what
 /// tilekit can prove (the board is solvable, so a plan exists within the diameter): a solver
 /// failure, exit 3, as a bogus model is on either family.

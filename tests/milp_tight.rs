@@ -287,7 +287,9 @@ fn incumbent_at_the_bound_runs_no_solver() {
     assert_eq!(rep.solver, "none", "{rep:?}");
     assert!(rep.solver_status.contains("no MILP was needed"), "{rep:?}");
     let (_, p, stated) = fifteen(&[41]).remove(0);
-    let (estimate, _) = sliding::root_bound(&p, Goal::BlankFirst).unwrap();
+    let (estimate, _) = sliding::root_bound(&p, Goal::BlankFirst, None)
+        .unwrap()
+        .unwrap();
     let bound = tilekit::formulate::sliding_tight::parity_bound(&p, Goal::BlankFirst, estimate);
     assert!(
         bound + 2 <= stated,

@@ -250,7 +250,13 @@ fn build_milp_from(
         SlidingModel::Tight => {
             let bound = match estimate {
                 Some(e) => e,
-                None => root_bound(p, goal)?.0,
+                None => {
+                    root_bound(p, goal, None)?
+                        .ok_or_else(|| {
+                            Error::failure("no deadline, yet the bound was not computed")
+                        })?
+                        .0
+                }
             };
             Box::new(sliding_tight::build(p, goal, horizon, bound).map_err(Error::failure)?)
         }
@@ -266,37 +272,61 @@ fn build_milp_from(
 /// overestimate the distance to the goal, which is what makes `root` a valid inequality.
 /// The solver is never asked for a plan here: the bound is a heuristic value, not the
 /// optimum, and the MILP has to prove the rest.
-pub fn root_bound(p: &SlidingPuzzle, goal: Goal) -> Result<(usize, String), Error> {
+pub fn root_bound(
+    p: &SlidingPuzzle,
+    goal: Goal,
+    deadline: Option<Instant>,
+) -> Result<Option<(usize, String)>, Error> {
     let manhattan = search::NativeOptions {
         manhattan_only: true,
         ..Default::default()
     };
-    let estimate = |opts: &search::NativeOptions| -> Result<(u32, String), Error> {
-        let s = search::NativeSolver::new(p.rows(), p.cols(), opts, &super::quiet)
-            .map_err(|e| Error::Usage(e.to_string()))?;
+    // `None`: the deadline passed while a database was built for the first time.
+    let estimate = |opts: &search::NativeOptions| -> Result<Option<(u32, String)>, Error> {
+        let s = match search::NativeSolver::new(p.rows(), p.cols(), opts, &super::quiet) {
+            Ok(s) => s,
+            Err(search::SearchError::Pdb(search::pdb::PdbError::TimeLimit(_))) => {
+                return Ok(None);
+            }
+            Err(e) => return Err(Error::Usage(e.to_string())),
+        };
         let h = s
             .estimate(p, goal)
             .map_err(|e| Error::Usage(e.to_string()))?;
-        Ok((h, s.heuristic_name()))
+        Ok(Some((h, s.heuristic_name())))
     };
     // Boards larger than the native solver takes get the Manhattan distance alone.
     let (md, md_name) = match estimate(&manhattan) {
-        Ok(x) => x,
-        Err(_) => return Ok((p.manhattan(goal), "manhattan".into())),
+        Ok(Some(x)) => x,
+        _ => return Ok(Some((p.manhattan(goal), "manhattan".into()))),
     };
     if (p.rows(), p.cols()) != (4, 4) {
-        return Ok((md as usize, md_name));
+        return Ok(Some((md as usize, md_name)));
     }
     let pdb = search::NativeOptions {
         partition: Some(crate::search::pdb::Partition::fifteen_663()),
+        build_deadline: deadline,
         ..Default::default()
     };
-    let (h, name) = estimate(&pdb)?;
-    Ok(if h >= md {
+    let Some((h, name)) = estimate(&pdb)? else {
+        return Ok(None);
+    };
+    Ok(Some(if h >= md {
         (h as usize, name)
     } else {
         (md as usize, md_name)
-    })
+    }))
+}
+
+/// The report of a MILP solve whose time limit passed while the `tight` model's bound was
+/// being computed (a pattern database built for the first time), before any solver ran.
+fn bound_not_in_time(model: SlidingModel, solver: &str, horizon: usize) -> Report {
+    let mut rep = sliding_report(model.name(), solver, horizon);
+    rep.status = Status::TimeLimit;
+    rep.solver_status =
+        search::pdb::PdbError::TimeLimit(crate::search::pdb::Partition::fifteen_663().shape())
+            .to_string();
+    rep
 }
 
 /// Refuse a model that would not fit in memory, with its estimate.
@@ -1120,7 +1150,11 @@ fn solve_milp_from(
         Err(rep) => return Ok(*rep),
     };
     let l = moves.len();
-    let (estimate, heuristic) = root_bound(p, goal)?;
+    let Some((estimate, heuristic)) = root_bound(p, goal, Some(started + req.limits.time))? else {
+        let mut rep = bound_not_in_time(model, solver.name(), l);
+        rep.seconds = started.elapsed().as_secs_f64();
+        return Ok(rep);
+    };
     let bound = sliding_tight::parity_bound(p, goal, estimate);
     if bound > l {
         return Err(Error::Failure(format!(
@@ -1259,7 +1293,11 @@ fn solve_milp_stepped(
     let chosen = reg.choose_milp();
     let name = req.solver.as_deref().unwrap_or(&chosen);
     let solver = reg.milp(name)?;
-    let (estimate, heuristic) = root_bound(p, goal)?;
+    let Some((estimate, heuristic)) = root_bound(p, goal, Some(started + req.limits.time))? else {
+        let mut rep = bound_not_in_time(model, solver.name(), horizon);
+        rep.seconds = started.elapsed().as_secs_f64();
+        return Ok(rep);
+    };
     let bound = sliding_tight::parity_bound(p, goal, estimate);
     progress(&format!(
         "stepping the horizon from {bound} ({heuristic}) by 2 up to {horizon}"
@@ -1480,7 +1518,20 @@ pub fn solve_milp_with(
     progress: Progress<'_>,
 ) -> Result<Report, Error> {
     let started = Instant::now();
-    let built = build_milp(p, goal, model, horizon)?;
+    // The tight model's bound may need a pattern database built for the first time: within
+    // the time limit, like the rest.
+    let estimate = match model {
+        SlidingModel::Tight => match root_bound(p, goal, Some(started + limits.time))? {
+            Some((e, _)) => Some(e),
+            None => {
+                let mut rep = bound_not_in_time(model, solver.name(), horizon);
+                rep.seconds = started.elapsed().as_secs_f64();
+                return Ok(rep);
+            }
+        },
+        _ => None,
+    };
+    let built = build_milp_from(p, goal, model, horizon, estimate)?;
     let sol = super::milp::run(&*built, solver, limits, progress)?;
     let mut rep = sliding_report(model.name(), solver.name(), horizon);
     fill(

@@ -158,6 +158,9 @@ pub struct NativeOptions {
     pub fsm: usize,
     /// Threads per search ([`ida::search_parallel`]; 0 and 1: one).
     pub threads: usize,
+    /// Give up building a pattern database once this passes ([`PdbError::TimeLimit`]);
+    /// loading a cached one is never cut short. [`solve_one`] sets it from its time limit.
+    pub build_deadline: Option<std::time::Instant>,
 }
 
 /// Why a second partition needs a first: [`NativeOptions::max_with`] without pattern
@@ -210,7 +213,12 @@ fn load_partition(
     opts: &NativeOptions,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<(AdditivePdb, DbInfo), SearchError> {
-    let (db, mut info) = AdditivePdb::load_or_build(p, opts.cache_dir.as_deref(), progress)?;
+    let (db, mut info) = AdditivePdb::load_or_build_until(
+        p,
+        opts.cache_dir.as_deref(),
+        progress,
+        opts.build_deadline,
+    )?;
     if !opts.dual {
         return Ok((db, info));
     }
@@ -642,7 +650,28 @@ pub fn solve_one(
             r.lower_bound
         ));
     }
-    let solver = NativeSolver::new(p.rows(), p.cols(), opts, progress)?;
+    // A database built for the first time is built within the time limit too.
+    let bounded = NativeOptions {
+        build_deadline: time_limit.map(|t| started + t).or(opts.build_deadline),
+        ..opts.clone()
+    };
+    let solver = match NativeSolver::new(p.rows(), p.cols(), &bounded, progress) {
+        Err(SearchError::Pdb(e @ PdbError::TimeLimit(_))) => {
+            progress(&format!("{NOTICE}{e}"));
+            let lower_bound = u32::try_from(p.manhattan(goal)).unwrap_or(u32::MAX);
+            let r = NativeResult {
+                status: NativeStatus::TimeLimit,
+                moves: None,
+                lower_bound,
+                nodes: 0,
+                initial_h: lower_bound,
+                seconds: started.elapsed().as_secs_f64(),
+                proven_optimal: false,
+            };
+            return Ok((r, None, format!("none ({e})")));
+        }
+        other => other?,
+    };
     let rest = time_limit.map(|t| t.saturating_sub(started.elapsed()));
     let r = solver.solve(p, goal, rest)?;
     Ok((r, solver.db_info().cloned(), solver.heuristic_name()))

@@ -36,6 +36,11 @@ pub enum PdbError {
     /// The partition does not fit the board or the limits.
     #[error("invalid pattern partition: {0}")]
     Partition(String),
+    /// The time limit passed before the database was built (nothing was saved).
+    #[error(
+        "the time limit passed while the {0} pattern database was being built for the first time (nothing was saved; a run with time for it builds and caches it)"
+    )]
+    TimeLimit(String),
 }
 
 /// A board and disjoint groups of tiles (blank excluded).
@@ -302,6 +307,17 @@ pub fn build_group(
     tiles: &[u8],
     progress: &(dyn Fn(&str) + Sync),
 ) -> Vec<u8> {
+    build_group_until(rows, cols, tiles, progress, None).expect("no deadline, no stop")
+}
+
+/// [`build_group`], given up (`None`) once `deadline` has passed.
+pub fn build_group_until(
+    rows: usize,
+    cols: usize,
+    tiles: &[u8],
+    progress: &(dyn Fn(&str) + Sync),
+    deadline: Option<Instant>,
+) -> Option<Vec<u8>> {
     let n = rows * cols;
     let b = cell_bits(n);
     let k = tiles.len() as u32;
@@ -315,7 +331,7 @@ pub fn build_group(
         .enumerate()
         .fold(0, |acc, (i, &t)| acc | ((t as u32) << (b * i as u32)));
     // The blank starts home, in cell 0 (the top bits of `start`).
-    zero_one_bfs(&mut dist, start, tiles, progress, |s| {
+    let done = zero_one_bfs(&mut dist, start, tiles, progress, deadline, |s| {
         let p = s & pmask;
         let blank = (s >> pbits) as usize;
         let mut occ = [u8::MAX; MAX_CELLS];
@@ -335,6 +351,9 @@ pub fn build_group(
         }
         (out, nbrs[blank].len())
     });
+    if !done {
+        return None;
+    }
     let size = 1usize << pbits;
     let mut table = vec![u8::MAX; size];
     for (blank, chunk) in dist.chunks_exact(size).enumerate() {
@@ -347,20 +366,23 @@ pub fn build_group(
             }
         }
     }
-    table
+    Some(table)
 }
 
 /// 0-1 breadth-first search over abstract states from `start`, filling `dist` (all
 /// `u8::MAX` on entry). `expand(s)` gives the successors of `s` with their costs (0 or 1):
 /// cost-0 successors join the current level, cost-1 ones the next. `progress` gets one line
 /// per level, naming the pattern `tiles`.
+/// The 0-1 BFS over abstract states; false when `deadline` passed first (checked every
+/// 2^16 settled states).
 fn zero_one_bfs(
     dist: &mut [u8],
     start: u32,
     tiles: &[u8],
     progress: &(dyn Fn(&str) + Sync),
+    deadline: Option<Instant>,
     expand: impl Fn(u32) -> ([(u32, u8); 4], usize),
-) {
+) -> bool {
     dist[start as usize] = 0;
     let mut cur: Vec<u32> = vec![start];
     let mut next: Vec<u32> = Vec::new();
@@ -375,6 +397,9 @@ fn zero_one_bfs(
                 continue; // reached again later at a lower cost
             }
             settled += 1;
+            if settled.is_multiple_of(1 << 16) && deadline.is_some_and(|d| Instant::now() >= d) {
+                return false;
+            }
             let (succ, count) = expand(s);
             for &(ns, cost) in &succ[..count] {
                 let nd = d + cost;
@@ -395,6 +420,7 @@ fn zero_one_bfs(
         std::mem::swap(&mut cur, &mut next);
         d += 1;
     }
+    true
 }
 
 /// 64-bit checksum of the cache file: word-wise multiply–xorshift. Every step is a bijection
@@ -781,16 +807,29 @@ impl AdditivePdb {
     /// the ranked groups one after the other, each on every core (their searches are the
     /// long ones, and one at a time bounds the memory).
     pub fn build(p: &Partition, progress: &(dyn Fn(&str) + Sync)) -> Result<Self, PdbError> {
+        Self::build_until(p, progress, None)
+    }
+
+    /// [`build`](Self::build), given up with [`PdbError::TimeLimit`] once `deadline` has
+    /// passed: every group's search looks at the clock as it goes.
+    pub fn build_until(
+        p: &Partition,
+        progress: &(dyn Fn(&str) + Sync),
+        deadline: Option<Instant>,
+    ) -> Result<Self, PdbError> {
         p.validate()?;
         let n = p.rows * p.cols;
         let threads = std::thread::available_parallelism().map_or(1, |t| t.get());
-        let mut tables: Vec<Option<Vec<u8>>> = std::thread::scope(|s| {
+        // Per group: None for a ranked group (built below), Some(None) for a packed group whose
+        // build the deadline stopped.
+        let mut tables: Vec<Option<Option<Vec<u8>>>> = std::thread::scope(|s| {
             let handles: Vec<_> = p
                 .groups
                 .iter()
                 .map(|g| {
-                    (!is_ranked(n, g.len()))
-                        .then(|| s.spawn(move || build_group(p.rows, p.cols, g, progress)))
+                    (!is_ranked(n, g.len())).then(|| {
+                        s.spawn(move || build_group_until(p.rows, p.cols, g, progress, deadline))
+                    })
                 })
                 .collect();
             handles
@@ -798,15 +837,22 @@ impl AdditivePdb {
                 .map(|h| h.map(|h| h.join().expect("a pattern build thread panicked")))
                 .collect()
         });
+        let stopped = || PdbError::TimeLimit(p.shape());
         for (t, g) in tables.iter_mut().zip(&p.groups) {
-            if t.is_none() {
-                *t = Some(region::build(p.rows, p.cols, g, threads, progress));
+            match t {
+                Some(None) => return Err(stopped()),
+                Some(Some(_)) => {}
+                None => {
+                    let built = region::build_until(p.rows, p.cols, g, threads, progress, deadline);
+                    *t = Some(Some(built.ok_or_else(stopped)?));
+                }
             }
         }
         // Into huge pages, as loaded tables are: a run that builds searches as fast as one
         // that loads.
         let tables = tables
             .into_iter()
+            .flatten()
             .flatten()
             .map(|t| huge_copy(&t))
             .collect();
@@ -861,6 +907,17 @@ impl AdditivePdb {
         dir: Option<&Path>,
         progress: &(dyn Fn(&str) + Sync),
     ) -> Result<(Self, DbInfo), PdbError> {
+        Self::load_or_build_until(p, dir, progress, None)
+    }
+
+    /// [`load_or_build`](Self::load_or_build), whose build (not its load) is given up with
+    /// [`PdbError::TimeLimit`] once `deadline` has passed.
+    pub fn load_or_build_until(
+        p: &Partition,
+        dir: Option<&Path>,
+        progress: &(dyn Fn(&str) + Sync),
+        deadline: Option<Instant>,
+    ) -> Result<(Self, DbInfo), PdbError> {
         p.validate()?;
         let started = Instant::now();
         let dir = dir.map_or_else(default_cache_dir, Path::to_path_buf);
@@ -888,7 +945,7 @@ impl AdditivePdb {
             path.display(),
             why.as_ref().map(|w| format!(" ({w})")).unwrap_or_default()
         ));
-        let db = Self::build(p, progress)?;
+        let db = Self::build_until(p, progress, deadline)?;
         let saved = save(&dir, &path, &encode(p, &db.tables), progress);
         let info = DbInfo {
             source: DbSource::Built(why),
@@ -1320,6 +1377,39 @@ mod tests {
     use super::*;
 
     fn quiet(_: &str) {}
+
+    #[test]
+    fn a_build_past_its_deadline_stops_and_says_so() {
+        let p = Partition::fifteen_663();
+        let past = Some(Instant::now());
+        let e = AdditivePdb::build_until(&p, &|_: &str| {}, past)
+            .err()
+            .unwrap();
+        assert!(
+            matches!(&e, PdbError::TimeLimit(shape) if shape == "6-6-3"),
+            "{e}"
+        );
+        assert!(e.to_string().contains("nothing was saved"), "{e}");
+        assert!(build_group_until(4, 4, &p.groups[0], &|_: &str| {}, past).is_none());
+        assert!(
+            region::build_until(4, 4, &[1, 2, 3, 5, 6, 7, 8], 2, &|_: &str| {}, past).is_none()
+        );
+        // Nothing was written into the cache either.
+        let dir = tempfile::tempdir().unwrap();
+        let r = AdditivePdb::load_or_build_until(&p, Some(dir.path()), &|_: &str| {}, past);
+        assert!(matches!(r, Err(PdbError::TimeLimit(_))));
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+        // A deadline far off changes nothing: the 8-puzzle's tables as without one.
+        let small = Partition {
+            rows: 3,
+            cols: 3,
+            groups: vec![vec![1, 2, 3, 4], vec![5, 6, 7, 8]],
+        };
+        let later = Some(Instant::now() + std::time::Duration::from_secs(3600));
+        let a = AdditivePdb::build(&small, &|_: &str| {}).unwrap();
+        let b = AdditivePdb::build_until(&small, &|_: &str| {}, later).unwrap();
+        assert_eq!(a.tables, b.tables);
+    }
 
     #[test]
     fn checksum_detects_every_single_byte_change() {

@@ -15,7 +15,10 @@
 //! position, the minimum over blank cells that [`super::pdb`] stores.
 
 use super::rank::{MAX_CELLS, full_mask, perm_count, rank_cells, unrank_cells};
-use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{
+    AtomicBool, AtomicU8, AtomicU16, AtomicU32, AtomicU64, AtomicUsize, Ordering,
+};
+use std::time::Instant;
 
 /// One placement's mask of reached cells, stored as narrowly as the board allows.
 trait MaskSlot: Sync + Send + Sized {
@@ -127,6 +130,19 @@ pub fn build(
     build_towards(rows, cols, tiles, 0, threads, progress)
 }
 
+/// [`build`], given up (`None`) once `deadline` has passed: each thread looks at the clock
+/// between its chunks of placements.
+pub fn build_until(
+    rows: usize,
+    cols: usize,
+    tiles: &[u8],
+    threads: usize,
+    progress: &(dyn Fn(&str) + Sync),
+    deadline: Option<Instant>,
+) -> Option<Vec<u8>> {
+    towards_until(rows, cols, tiles, 0, threads, progress, deadline)
+}
+
 /// The connected part of the `free` cells (a mask) of a `rows × cols` board that holds cell
 /// `seed` (itself free).
 pub(crate) fn region_of(rows: usize, cols: usize, seed: u8, free: u32) -> u32 {
@@ -145,30 +161,50 @@ pub fn build_towards(
     threads: usize,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Vec<u8> {
-    assert!(
-        (goal as usize) < rows * cols && !tiles.contains(&goal),
-        "the goal's blank cell must be free"
-    );
-    // With the cell count a constant, the divisions of unrank become multiplications.
-    match rows * cols {
-        16 => run::<16, AtomicU16>(rows, cols, tiles, goal, threads, progress),
-        n if n <= 16 => run::<0, AtomicU16>(rows, cols, tiles, goal, threads, progress),
-        25 => run::<25, AtomicU32>(rows, cols, tiles, goal, threads, progress),
-        _ => run::<0, AtomicU32>(rows, cols, tiles, goal, threads, progress),
-    }
+    towards_until(rows, cols, tiles, goal, threads, progress, None).expect("no deadline, no stop")
 }
 
-/// Placements handed to a thread at a time.
-const CHUNK: usize = 1 << 14;
-
-fn run<const N: usize, M: MaskSlot>(
+fn towards_until(
     rows: usize,
     cols: usize,
     tiles: &[u8],
     goal: u8,
     threads: usize,
     progress: &(dyn Fn(&str) + Sync),
-) -> Vec<u8> {
+    deadline: Option<Instant>,
+) -> Option<Vec<u8>> {
+    assert!(
+        (goal as usize) < rows * cols && !tiles.contains(&goal),
+        "the goal's blank cell must be free"
+    );
+    let args = (rows, cols, tiles, goal, threads, progress, deadline);
+    // With the cell count a constant, the divisions of unrank become multiplications.
+    match rows * cols {
+        16 => run::<16, AtomicU16>(args),
+        n if n <= 16 => run::<0, AtomicU16>(args),
+        25 => run::<25, AtomicU32>(args),
+        _ => run::<0, AtomicU32>(args),
+    }
+}
+
+/// What [`run`] builds: rows, columns, tiles, the goal's blank cell, threads, progress and the
+/// deadline.
+type RunArgs<'a> = (
+    usize,
+    usize,
+    &'a [u8],
+    u8,
+    usize,
+    &'a (dyn Fn(&str) + Sync),
+    Option<Instant>,
+);
+
+/// Placements handed to a thread at a time.
+const CHUNK: usize = 1 << 14;
+
+fn run<const N: usize, M: MaskSlot>(
+    (rows, cols, tiles, goal, threads, progress, deadline): RunArgs<'_>,
+) -> Option<Vec<u8>> {
     let n = if N == 0 { rows * cols } else { N };
     assert!(
         n <= MAX_CELLS && tiles.len() < n,
@@ -192,6 +228,7 @@ fn run<const N: usize, M: MaskSlot>(
     let threads = threads.max(1);
     let mut d: u8 = 0;
     let (mut total, mut reached) = (0u64, 1u64);
+    let stopped = AtomicBool::new(false);
     loop {
         let claimed = AtomicUsize::new(0);
         let expanded = AtomicU64::new(0);
@@ -204,6 +241,10 @@ fn run<const N: usize, M: MaskSlot>(
                     loop {
                         let lo = claimed.fetch_add(CHUNK, Ordering::Relaxed);
                         if lo >= size {
+                            break;
+                        }
+                        if deadline.is_some_and(|d| Instant::now() >= d) {
+                            stopped.store(true, Ordering::Relaxed);
                             break;
                         }
                         let hi = (lo + CHUNK).min(size);
@@ -262,6 +303,9 @@ fn run<const N: usize, M: MaskSlot>(
                 });
             }
         });
+        if stopped.load(Ordering::Relaxed) {
+            return None;
+        }
         total += expanded.load(Ordering::Relaxed);
         reached += placed.load(Ordering::Relaxed);
         // Every placement is reached in the end (the tiles outside the pattern are
@@ -283,7 +327,7 @@ fn run<const N: usize, M: MaskSlot>(
         d += 1;
     }
     drop((seen, cur, next));
-    dist.into_iter().map(AtomicU8::into_inner).collect()
+    Some(dist.into_iter().map(AtomicU8::into_inner).collect())
 }
 
 #[cfg(test)]
