@@ -404,7 +404,7 @@ fn bench_edge_prints_rows_keeps_verified_boards_and_draws_the_chart() {
     let r = tilekit(d, &["bench", "sal", "--budget", "3"]);
     assert_eq!(r.code, 2);
     assert!(
-        r.stderr.contains("--budget does not apply to bench sal"),
+        r.stderr.contains("unexpected argument '--budget' found"),
         "{}",
         r.stderr
     );

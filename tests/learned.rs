@@ -486,7 +486,10 @@ fn bench_astar_runs_admissible_methods_and_refuses_bad_ones() {
     for (args, want) in [
         (vec!["--methods", "idastar"], "unknown method"),
         (vec!["--methods", "wa:0.5"], "at least 1"),
-        (vec!["--instances", "EII"], "--instances does not apply"),
+        (
+            vec!["--instances", "EII"],
+            "unexpected argument '--instances' found",
+        ),
         (vec!["--batch", "0"], "--batch must be at least 1"),
         (vec!["--jobs", "0"], "--jobs must be at least 1"),
     ] {

@@ -4,6 +4,7 @@
 //! are checked by the library (`route::sliding::SolveRequest::plan`,
 //! `route::edge::SolveRequest::model`).
 
+pub(crate) mod bench;
 pub(crate) mod solve;
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
@@ -15,7 +16,6 @@ use tilekit::formulate::sliding_sat::Encoding;
 use tilekit::puzzle::sliding::Goal;
 use tilekit::route::sliding::Horizon;
 use tilekit::route::{FamilyName, ModelName, Route};
-use tilekit::search::bench::BenchSet;
 
 #[derive(Parser)]
 #[command(
@@ -123,125 +123,6 @@ impl From<EncodingArg> for Encoding {
             EncodingArg::Pdb => Encoding::Pdb,
         }
     }
-}
-
-/// Published benchmark sets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub(crate) enum BenchSetArg {
-    /// Korf's 100 random 15-puzzles.
-    Korf100,
-    /// Korf & Felner's 50 random 24-puzzles.
-    #[value(name = "korf50-24")]
-    Korf50x24,
-    /// The DeepCubeA 24-puzzle test set, easiest first.
-    Deepcubea24,
-    /// The DeepCubeA 15-puzzle test set (500 boards).
-    Deepcubea15,
-    /// The 17 hardest 15-puzzle positions (80 moves).
-    Hardest80,
-    /// Edge-matching: Salassa et al.'s Table 3 (META 10x10 to 16x16 and Eternity II, greedy
-    /// and backtracking, 1xn and 2xn, with and without the local search).
-    Sal,
-    /// Edge-matching: the search constructors (beam, dfs) on the same five instances for a
-    /// budget, beside Salassa's Table 5, Wauters et al. and the open peer's best in 60 s.
-    Edge,
-    /// 15-puzzle best-first search (A*, weighted A*, focal; PDB and learned heuristics) on
-    /// random boards (--count, --seed), labelled by the native solver, beside Cahlík &
-    /// Surynek's figures.
-    Astar,
-    /// The same on Korf's 100.
-    #[value(name = "astar-korf100")]
-    AstarKorf100,
-    /// The same on the DeepCubeA 15-puzzle test set (500 boards).
-    #[value(name = "astar-deepcubea15")]
-    AstarDeepcubea15,
-}
-
-impl BenchSetArg {
-    /// The sliding set, `None` for `sal`.
-    pub(crate) fn sliding(self) -> Option<BenchSet> {
-        match self {
-            BenchSetArg::Korf100 => Some(BenchSet::Korf100),
-            BenchSetArg::Korf50x24 => Some(BenchSet::Korf50x24),
-            BenchSetArg::Deepcubea24 => Some(BenchSet::DeepCubeA24),
-            BenchSetArg::Deepcubea15 => Some(BenchSet::DeepCubeA15),
-            BenchSetArg::Hardest80 => Some(BenchSet::Hardest80),
-            _ => None,
-        }
-    }
-}
-
-/// `bench sal`'s own flags.
-#[derive(clap::Args, Clone)]
-pub(crate) struct SalArgs {
-    /// bench sal and edge: the instances, comma-separated (10x10, 12x12, 14x14, 16x16, EII;
-    /// default all). Sliding sets: the set's instance ids (e.g. 1,36 of korf50-24), run in
-    /// the set's order.
-    #[arg(long, value_delimiter = ',')]
-    pub instances: Vec<String>,
-    /// bench edge: the methods, comma-separated (beam, dfs, greedy; default beam,dfs).
-    /// bench astar: pdb, manhattan, ann, ann-pdb (A*), wa:W (weighted A* on the databases),
-    /// ann-wa:W, focal:EPS (focal search guided by the network).
-    #[arg(long, value_delimiter = ',')]
-    pub methods: Vec<String>,
-    /// bench edge: seconds per run (default 60).
-    #[arg(long)]
-    pub budget: Option<f64>,
-    /// bench edge: threads per run (default 2); the sliding sets: threads per instance
-    /// (default 1).
-    #[arg(long)]
-    pub threads: Option<u32>,
-    /// bench edge: keep each instance and method's best board here, with the command.
-    #[arg(long, value_name = "DIR")]
-    pub boards: Option<PathBuf>,
-    /// bench edge: write one score-over-time SVG chart per instance here (a directory).
-    /// bench astar: the optimality-against-nodes chart (a file).
-    #[arg(long, value_name = "PATH")]
-    pub svg: Option<PathBuf>,
-    /// bench sal: the starts, comma-separated (default greedy).
-    #[arg(long, value_parser = solve::construct_names(), value_delimiter = ',')]
-    pub starts: Vec<tilekit::route::edge_heuristic::ConstructKind>,
-    /// bench sal: region heights, comma-separated: 1 (1xn) and/or 2 (2xn) (default 1).
-    #[arg(long, value_delimiter = ',')]
-    pub regions: Vec<usize>,
-    /// bench sal and edge: runs (seeds 1..N) per configuration.
-    #[arg(long, default_value_t = 3)]
-    pub runs: usize,
-    /// bench sal: the local search's budget per run in seconds (0: none; the paper used the
-    /// backtracking limit, 1200 to 3600 s).
-    #[arg(long, default_value_t = 60.0)]
-    pub ls_time: f64,
-    /// bench sal: the backtracking heuristic's limit per run in seconds (paper: 1200 to 3600).
-    #[arg(long, default_value_t = 60.0)]
-    pub backtrack_time: f64,
-    /// bench sal: a ceiling on each greedy construction in seconds.
-    #[arg(long, default_value_t = 600.0)]
-    pub construct_time: f64,
-    /// bench sal: the MILP solver (default cbc).
-    #[arg(long, default_value = "cbc")]
-    pub solver: String,
-}
-
-/// `bench astar`'s own flags.
-#[derive(clap::Args, Clone)]
-pub(crate) struct AstarBenchArgs {
-    /// bench astar: the network of the learned methods (default: the built-in one,
-    /// models/sliding/ann-15/ann-15.safetensors).
-    #[arg(long, value_name = "FILE")]
-    pub weights: Option<PathBuf>,
-    /// bench astar: random boards (default 1000).
-    #[arg(long)]
-    pub count: Option<usize>,
-    /// bench astar: the random boards' seed (default 1001; the shipped network was trained
-    /// on seed 1).
-    #[arg(long)]
-    pub seed: Option<u64>,
-    /// bench astar: expansions per batch (default 1).
-    #[arg(long)]
-    pub batch: Option<usize>,
-    /// bench astar: stored boards per search (default 30 million).
-    #[arg(long)]
-    pub max_states: Option<usize>,
 }
 
 /// Pattern-database partitions.
@@ -570,66 +451,12 @@ pub(crate) enum Cmd {
         #[command(subcommand)]
         cmd: NeosCmd,
     },
-    /// Solve a published benchmark set with the native solver. Checks every length against
-    /// the published optimum and replays every plan.
+    /// Run a published benchmark: the native solver's sets (every length checked against the
+    /// published optimum, every plan replayed), Salassa et al.'s edge-matching table, the
+    /// edge searches against the anchors, and best-first search with the learned heuristic.
     Bench {
-        /// The set.
-        #[arg(value_enum)]
-        set: BenchSetArg,
-        /// Only the first N instances.
-        #[arg(long)]
-        limit: Option<usize>,
-        /// Per-instance limit in seconds (default: none).
-        #[arg(long)]
-        time_limit: Option<f64>,
-        /// Instances solved in parallel.
-        #[arg(long, default_value_t = 1)]
-        jobs: usize,
-        /// Pattern database cache directory (else $TILEKIT_CACHE, else ~/.cache/tilekit).
-        #[arg(long)]
-        cache_dir: Option<PathBuf>,
-        /// Pattern databases (15-puzzle: 7-8, 7-8-cols, 7-7-1, 6-6-3; 24-puzzle: 6-6-6-6;
-        /// none: Manhattan + linear conflict), built and cached when missing. Default: the
-        /// strongest already cached, else 6-6-3 (15-puzzle) or none (24-puzzle).
-        #[arg(long, value_enum)]
-        pdb: Option<PdbArg>,
-        /// Sliding sets: the maximum with a second partition's estimate (its reflection and,
-        /// with --dual, its dual lookups too), e.g. `--pdb 7-8 --max-with 7-8-cols`: fewer
-        /// nodes, more table reads per node, twice the memory.
-        #[arg(long, value_enum, value_name = "PDB")]
-        max_with: Option<PdbArg>,
-        /// Print the summary as one JSON object after the table.
-        #[arg(long)]
-        json: bool,
-        /// Sliding sets: add the dual lookups (and their reflection) to the pattern
-        /// databases' maximum (their extra tables are built once and cached).
-        #[arg(long)]
-        dual: bool,
-        /// Sliding sets: propagate inconsistent heuristic values by bidirectional pathmax.
-        #[arg(long)]
-        bpmx: bool,
-        /// Sliding sets: prune move sequences of up to N moves that duplicate earlier ones
-        /// [default: 12; 0 with --preset paper, 16 with fewest-nodes]
-        ///
-        /// 0: only undoing the last move; at most 20: the automaton's build grows about 2.2×
-        /// per move, 79 s and 6.7 GB at 20 on the 15-puzzle. 12 is the fastest measured
-        /// (docs/results/native-search.md#best-settings).
-        #[arg(long, value_parser = clap::value_parser!(u8).range(0..=20))]
-        fsm: Option<u8>,
-        /// Sliding sets: recommended (the default), paper (Korf & Felner's search: no
-        /// duplicate pruning) or fewest-nodes (7-8 with 7-8-cols, dual lookups, BPMX, --fsm 16)
-        #[arg(long, value_parser = solve::preset_names())]
-        preset: Option<tilekit::route::params::Preset>,
-        /// Sliding sets: searches each job runs at once, interleaved node by node so that one
-        /// search's table reads overlap the others' work (1: one at a time). Each instance
-        /// keeps its plan and node count; its --time-limit is wall clock shared with the
-        /// other searches. Not with --bpmx or --threads.
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=64))]
-        interleave: u8,
-        #[command(flatten)]
-        sal: SalArgs,
-        #[command(flatten)]
-        astar: AstarBenchArgs,
+        #[command(subcommand)]
+        cmd: bench::BenchCmd,
     },
     /// List the research parameters that `solve --set KEY=VALUE` takes, with their values,
     /// defaults and what each does.
@@ -934,16 +761,21 @@ mod tests {
 
     #[test]
     fn value_enums_cover_the_library_names() {
-        for b in BenchSetArg::value_variants() {
-            let name = b.to_possible_value().unwrap().get_name().to_string();
-            match b.sliding() {
-                Some(set) => assert_eq!(set.name(), name),
-                None => assert!(
-                    ["sal", "edge", "astar", "astar-korf100", "astar-deepcubea15"]
-                        .contains(&name.as_str()),
-                    "{name}"
-                ),
-            }
+        // The native sets' subcommands are the library's set names.
+        use clap::CommandFactory;
+        let cli = Cli::command();
+        let bench = cli.find_subcommand("bench").unwrap();
+        let names: Vec<&str> = bench.get_subcommands().map(|c| c.get_name()).collect();
+        for name in [
+            "korf100",
+            "korf50-24",
+            "deepcubea24",
+            "deepcubea15",
+            "hardest80",
+        ] {
+            assert!(names.contains(&name), "{name} in {names:?}");
+            let set = tilekit::search::bench::BenchSet::parse(name).unwrap();
+            assert_eq!(set.name(), name);
         }
         for m in ModelName::ALL {
             assert_eq!(ModelName::from_name(m.name()), Some(m));
