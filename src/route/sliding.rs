@@ -857,12 +857,7 @@ pub fn settle_claims(rep: &mut Report, p: &SlidingPuzzle, goal: Goal, budget: Du
         _ => None,
     };
     if let Some(why) = refuted {
-        rep.status = Status::Unverified;
-        rep.optimal = false;
-        rep.verified = false;
-        rep.bound = None;
-        rep.errors.push(why);
-        return;
+        return refuted_by(rep, why);
     }
     match claimed {
         Claim::Optimal if proven >= n => {
@@ -954,12 +949,18 @@ fn refute_claims(rep: &mut Report, known: Option<usize>) {
         _ => None,
     };
     if let Some(why) = refuted {
-        rep.status = Status::Unverified;
-        rep.optimal = false;
-        rep.verified = false;
-        rep.bound = None;
-        rep.errors.push(why);
+        refuted_by(rep, why);
     }
+}
+
+/// A solver's claim that tilekit refuted (`why`): the answer is a solver failure (exit 3),
+/// never an answer.
+fn refuted_by(rep: &mut Report, why: String) {
+    rep.status = Status::Unverified;
+    rep.optimal = false;
+    rep.verified = false;
+    rep.bound = None;
+    rep.errors.push(why);
 }
 
 fn sliding_report(model: &str, solver: &str, horizon: usize) -> Report {
