@@ -1533,7 +1533,14 @@ pub fn solve_milp_with(
         _ => None,
     };
     let built = build_milp_from(p, goal, model, horizon, estimate)?;
-    let sol = super::milp::run(&*built, solver, limits, progress)?;
+    // The solver gets what the bound and the model's build left of the limit.
+    let Some(left) = limits.remaining(started) else {
+        let mut rep = bound_not_in_time(model, solver.name(), horizon);
+        rep.solver_status = "the time limit passed while the model was built".into();
+        rep.seconds = started.elapsed().as_secs_f64();
+        return Ok(rep);
+    };
+    let sol = super::milp::run(&*built, solver, &left, progress)?;
     let mut rep = sliding_report(model.name(), solver.name(), horizon);
     fill(
         &mut rep,
