@@ -808,7 +808,7 @@ fn racing_reports_a_failure_of_either_direction() {
         "both",
         "--solver",
         "half",
-        "--solvers",
+        "--solvers-file",
         s(&reg),
         "--proof-dir",
         s(&kept),
@@ -849,7 +849,7 @@ fn cli_producer_without_an_answer_is_not_a_certificate() {
         s(&plan),
         "--solver",
         "slow",
-        "--solvers",
+        "--solvers-file",
         s(&reg),
         "--time-limit",
         "1",
@@ -949,7 +949,7 @@ fn cli_engine_claiming_sat_below_the_bound_is_a_bug() {
     let reg = sat_registry(d, "liar", &liar);
     let case = models().join("neos_case_study.txt");
     let args = ["solve", s(&case), "--certify", "--solver", "liar"];
-    let r = tilekit(&[&args[..], &["--solvers", s(&reg)]].concat());
+    let r = tilekit(&[&args[..], &["--solvers-file", s(&reg)]].concat());
     assert_eq!(r.code, 3, "{}{}", r.stdout, r.stderr);
     insta::assert_snapshot!("certify_engine_bug_message", r.stderr.trim());
     // The same engine, given the plan: a SAT answer at 9 would be news about the plan, but
@@ -957,7 +957,7 @@ fn cli_engine_claiming_sat_below_the_bound_is_a_bug() {
     // one proof or split into leaves.
     let plan = d.join("plan.txt");
     std::fs::write(&plan, "LLUUURRRDDD\n").unwrap();
-    let with_plan = [&args[..], &["--solvers", s(&reg), "--plan", s(&plan)]].concat();
+    let with_plan = [&args[..], &["--solvers-file", s(&reg), "--plan", s(&plan)]].concat();
     for extra in [&[][..], &["--split", "1"][..]] {
         let r = tilekit(&[&with_plan[..], extra].concat());
         assert_eq!(r.code, 3, "{extra:?}: {}{}", r.stdout, r.stderr);
@@ -1231,7 +1231,7 @@ fn cli_split_respects_one_deadline() {
         "1",
         "--solver",
         "slow",
-        "--solvers",
+        "--solvers-file",
         s(&reg),
         "--time-limit",
         "3",

@@ -1001,7 +1001,7 @@ fn missing_solver_command_exits_3() {
                 "11",
                 "--solver",
                 solver,
-                "--solvers",
+                "--solvers-file",
                 s(&reg),
             ],
         );
@@ -1038,7 +1038,7 @@ fn assert_time_limit(via: &str, entry: &str) {
             "11",
             "--solver",
             "sleeper",
-            "--solvers",
+            "--solvers-file",
             s(&reg),
             "--time-limit",
             "1",
@@ -1108,7 +1108,7 @@ fn solver_exiting_0_without_a_solution_file_exits_3() {
                 "11",
                 "--solver",
                 solver,
-                "--solvers",
+                "--solvers-file",
                 s(&reg),
             ],
         );

@@ -212,7 +212,14 @@ fn verify_reads_raw_solver_outputs() {
     .unwrap();
     let r = tilekit(
         d,
-        &["solve", p, "--solver", "cbc", "--solvers", "solvers.toml"],
+        &[
+            "solve",
+            p,
+            "--solver",
+            "cbc",
+            "--solvers-file",
+            "solvers.toml",
+        ],
     );
     assert_eq!(r.code, 3, "{}{}", r.stdout, r.stderr);
 }

@@ -309,7 +309,7 @@ fn a_signal_ends_the_solver_and_removes_the_temporary_files() {
                 "11",
                 "--solver",
                 "sleeper",
-                "--solvers",
+                "--solvers-file",
                 reg.to_str().unwrap(),
                 "--time-limit",
                 "600",
@@ -377,7 +377,7 @@ fn a_sigkilled_tilekit_leaves_no_solver_and_the_next_run_sweeps_its_files() {
             "11",
             "--solver",
             solver,
-            "--solvers",
+            "--solvers-file",
             reg.to_str().unwrap(),
             "--time-limit",
             "600",
@@ -603,7 +603,7 @@ fn the_time_limit_bounds_the_whole_horizon_stepping() {
             "sat",
             "--solver",
             "slow",
-            "--solvers",
+            "--solvers-file",
             reg.to_str().unwrap(),
             "--time-limit",
             "2",
@@ -657,7 +657,7 @@ fn a_pattern_database_built_for_the_first_time_keeps_to_the_time_limit() {
         "milp",
         "--solver",
         "sleeper",
-        "--solvers",
+        "--solvers-file",
         reg.to_str().unwrap(),
         "--time-limit",
         "1",
@@ -704,7 +704,7 @@ fn a_solver_refuting_every_horizon_of_a_solvable_board_is_a_failure() {
             "sat",
             "--solver",
             "liar",
-            "--solvers",
+            "--solvers-file",
             reg.to_str().unwrap(),
             "--json",
         ];
@@ -763,7 +763,7 @@ fn optimality_and_infeasibility_claims_tilekit_can_refute_are_failures() {
         "auto",
         "--solver",
         "liar",
-        "--solvers",
+        "--solvers-file",
         reg.to_str().unwrap(),
     ]);
     assert_eq!(code, Some(3), "{v}");
@@ -790,7 +790,7 @@ fn optimality_and_infeasibility_claims_tilekit_can_refute_are_failures() {
         "sat",
         "--solver",
         "liar",
-        "--solvers",
+        "--solvers-file",
         reg.to_str().unwrap(),
     ]);
     assert_eq!(code, Some(3), "{v}");
@@ -947,7 +947,7 @@ fn a_bogus_sat_model_is_a_solver_failure_on_edge_puzzles_too() {
             "--solver",
             "bogus",
         ])
-        .arg("--solvers")
+        .arg("--solvers-file")
         .arg(&reg)
         .arg("--json")
         .output()
@@ -1186,7 +1186,7 @@ fn a_partial_file_from_a_killed_solver_is_a_time_limit() {
             "11",
             "--solver",
             "half",
-            "--solvers",
+            "--solvers-file",
             reg.to_str().unwrap(),
             // Room for a loaded machine to build the model and start the solver, which
             // writes its partial file at once and then hangs (3 s were too few beside two
@@ -1232,7 +1232,7 @@ fn a_solver_run_on_a_terminal_draws_a_bar_against_its_limit() {
     let reg = fake_solver(d, "slow", "milp", "sleep 7\n");
     let inst = sliding();
     let cmd = format!(
-        "{} solve {} --via milp --model neos --set milp.step=false --horizon 11 --solver slow --solvers {} --time-limit 8",
+        "{} solve {} --via milp --model neos --set milp.step=false --horizon 11 --solver slow --solvers-file {} --time-limit 8",
         env!("CARGO_BIN_EXE_tilekit"),
         inst.display(),
         reg.display()

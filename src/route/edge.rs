@@ -430,7 +430,7 @@ pub struct SolveRequest {
     pub solver: Option<String>,
     /// `--time-limit` and `--threads`.
     pub limits: Limits,
-    /// `--solvers`: an explicit registry file.
+    /// An explicit registry file (else `$TILEKIT_SOLVERS`, `./solvers.toml`, the built-in one).
     pub solvers_file: Option<PathBuf>,
     /// `--filter` and `--fix-corner`.
     pub options: EdgeMilpOptions,

@@ -279,7 +279,7 @@ pub struct SolveRequest {
     pub solver: Option<String>,
     /// `--time-limit` and `--threads`.
     pub limits: Limits,
-    /// `--solvers`: an explicit registry file.
+    /// An explicit registry file (else `$TILEKIT_SOLVERS`, `./solvers.toml`, the built-in one).
     pub solvers_file: Option<PathBuf>,
     /// Sliding SAT: `--encoding`.
     pub encoding: Option<Encoding>,

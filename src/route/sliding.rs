@@ -419,7 +419,7 @@ pub struct SolveRequest {
     pub horizon: Option<Horizon>,
     /// `--time-limit` and `--threads`.
     pub limits: Limits,
-    /// `--solvers`: an explicit registry file.
+    /// An explicit registry file (else `$TILEKIT_SOLVERS`, `./solvers.toml`, the built-in one).
     pub solvers_file: Option<PathBuf>,
     /// `--encoding` (SAT route).
     pub encoding: Option<sliding_sat::Encoding>,

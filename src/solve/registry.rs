@@ -1,7 +1,7 @@
 //! The solver registry, `solvers.toml` (design §6): which external solvers exist, how to call
 //! them and which parser reads their answers.
 //!
-//! Lookup order: an explicit file (`--solvers FILE`), `$TILEKIT_SOLVERS`, `./solvers.toml`,
+//! Lookup order: an explicit file (the command line's `--solvers-file`), `$TILEKIT_SOLVERS`, `./solvers.toml`,
 //! then the crate's own `solvers.toml`, built in.
 
 use crate::solve::external::{self, RunSpec};

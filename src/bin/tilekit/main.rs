@@ -173,8 +173,8 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             })?;
             Ok(ExitCode::SUCCESS)
         }
-        Cmd::Solvers { solvers, json } => {
-            let reg = tilekit::solve::registry::Registry::load(solvers.as_deref())?;
+        Cmd::Solvers { solvers_file, json } => {
+            let reg = tilekit::solve::registry::Registry::load(solvers_file.as_deref())?;
             say(&print::solvers(&reg, json))?;
             Ok(ExitCode::SUCCESS)
         }

@@ -19,7 +19,7 @@ pub(crate) fn run(a: SolveArgs) -> Result<ExitCode, Error> {
         model: a.model,
         solver: a.solver.clone(),
         limits: lim,
-        solvers_file: a.solvers.clone(),
+        solvers_file: a.solvers_file.clone(),
         encoding: a.encoding.map(Into::into),
         certify: a.certify.then(|| tilekit::certify::CertifyOptions {
             checker: a.research.checker.clone(),

@@ -470,7 +470,7 @@ pub(crate) enum Cmd {
     Solvers {
         /// Solver registry file.
         #[arg(long)]
-        solvers: Option<PathBuf>,
+        solvers_file: Option<PathBuf>,
         /// Print JSON.
         #[arg(long)]
         json: bool,

@@ -72,7 +72,7 @@ pub(crate) struct SolveArgs {
         hide_short_help = true,
         help_heading = "Method"
     )]
-    pub solvers: Option<PathBuf>,
+    pub solvers_file: Option<PathBuf>,
 
     /// Wall-clock limit of the whole solve, in seconds
     ///
