@@ -552,6 +552,8 @@ fn assert_perfect_edge_board(rep: &serde_json::Value, solver: &str, variant: &st
 fn solve_edge(solver: &str, input: &str, flags: &[&str], variant: &str) {
     let url = start_server(Mode::Normal);
     let f = edge_fixture();
+    let board = Path::new(&f.instance).with_file_name("board.txt");
+    let board = board.to_str().unwrap();
     let mut args = vec![
         "solve",
         &f.instance,
@@ -565,6 +567,8 @@ fn solve_edge(solver: &str, input: &str, flags: &[&str], variant: &str) {
         "300",
         "--follow",
         "--json",
+        "-o",
+        board,
     ];
     args.extend(flags);
     args.extend(common(&url, &f));
@@ -576,6 +580,13 @@ fn solve_edge(solver: &str, input: &str, flags: &[&str], variant: &str) {
         input.to_uppercase()
     );
     assert_perfect_edge_board(r.json.as_ref().expect("a JSON report"), &label, variant);
+    // `-o` wrote the verified board, as `solve -o` does: the checker alone accepts it.
+    let v = crate::common::tilekit_with(
+        &crate::common::Opts::default(),
+        &["verify", &f.instance, board],
+    );
+    assert_eq!(v.code, 0, "{}{}", v.stdout, v.stderr);
+    assert!(v.stdout.contains("valid"), "{}", v.stdout);
     // The job file says which family and options the job was built with.
     let jobs: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&f.jobs).unwrap()).unwrap();

@@ -359,6 +359,17 @@ impl NeosInstance {
         }
     }
 
+    /// The verified solution of `rep` as `solve -o` writes it (the plan, or the board with
+    /// its colours), if `rep` has one.
+    pub fn solution_text(&self, rep: &Report) -> Option<String> {
+        match self {
+            NeosInstance::Sliding { .. } => rep.plan().map(sliding::plan_text),
+            NeosInstance::Edge { puzzle, .. } => {
+                rep.board().map(|b| b.to_text_with_colours(puzzle))
+            }
+        }
+    }
+
     /// Judge an answer that came back some other way (a job fetched later), as the MILP
     /// route judges one: decoded, checked against every row, replayed by the checker.
     pub fn judge(&self, solver: &str, sol: &MilpSolution) -> Result<Report, Error> {

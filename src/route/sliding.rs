@@ -915,6 +915,15 @@ fn own_search(p: &SlidingPuzzle, goal: Goal, budget: Duration) -> (Option<usize>
     }
 }
 
+/// A verified plan as `solve -o` writes it: a comment line, then the moves.
+pub fn plan_text(moves: &[Move]) -> String {
+    format!(
+        "# {} moves, verified by replay\n{}\n",
+        moves.len(),
+        moves_to_string(moves)
+    )
+}
+
 /// Two consecutive moves that undo each other, if the plan has them (the index of the
 /// first): such a plan is never the shortest, as leaving both out reaches the same board.
 pub fn undo_pair(moves: &[Move]) -> Option<usize> {
@@ -2080,13 +2089,7 @@ fn solve_command(
         }
     }
     let report = solve(&p, goal, &plan, progress)?;
-    let solution_text = report.plan().map(|moves| {
-        format!(
-            "# {} moves, verified by replay\n{}\n",
-            moves.len(),
-            moves_to_string(moves)
-        )
-    });
+    let solution_text = report.plan().map(plan_text);
     Ok(Solved {
         report,
         solution_text,

@@ -333,8 +333,14 @@ fn execute_inner(cmd: NeosCmd, progress: &(dyn Fn(&str) + Sync)) -> Result<NeosO
             wait,
             poll,
             follow,
+            output,
             opts,
         } => {
+            // An output that cannot be written (or would replace the instance) is found
+            // before the job is sent.
+            if let Some(path) = &output {
+                tilekit::route::output::check_writable(path)?;
+            }
             let email = resolve_email(opts.email.as_deref(), std::env::var("NEOS_EMAIL").ok())?;
             let inst = instance_of(&instance, &model)?;
             let path = instance.display().to_string();
@@ -356,6 +362,9 @@ fn execute_inner(cmd: NeosCmd, progress: &(dyn Fn(&str) + Sync)) -> Result<NeosO
                     .with_progress(progress)
                     .reveal_password(opts.show_password);
             let rep = inst.solve(&neos, &limits, progress)?;
+            if let (Some(path), Some(text)) = (&output, inst.solution_text(&rep)) {
+                tilekit::route::output::write_to(Some(path), text.as_bytes())?;
+            }
             Ok(report_outcome(rep, opts.json))
         }
     }

@@ -744,6 +744,9 @@ pub(crate) enum NeosCmd {
         /// Echo the solver's output to stderr as it streams.
         #[arg(long)]
         follow: bool,
+        /// Write the verified solution here (moves, or a board), as `solve -o` does.
+        #[arg(short = 'o', value_name = "FILE", conflicts_with = "dry_run")]
+        output: Option<PathBuf>,
         #[command(flatten)]
         opts: NeosOpts,
     },
