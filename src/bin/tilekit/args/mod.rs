@@ -209,10 +209,11 @@ pub(crate) enum Cmd {
     Export {
         /// The instance file.
         instance: PathBuf,
-        /// The formulation: sliding neos (default; the case study's MILP), flow or sat (CNF);
-        /// edge milp (default; Salassa et al.), clique, sat, maxsat (WCNF: a legal board, each
-        /// matched seam a soft clause), or region (their region MILP of a rectangle of a
-        /// partial board: --region, --partial).
+        /// The formulation: sliding neos (default; the case study's MILP), tight (the flow
+        /// model, moves first, with an admissible bound: the fastest to solve), flow or sat (CNF); edge milp
+        /// (default; Salassa et al.), clique, sat, maxsat (WCNF: a legal board, each matched
+        /// seam a soft clause), or region (their region MILP of a rectangle of a partial board:
+        /// --region, --partial).
         #[arg(long, value_parser = model_names())]
         model: Option<ModelName>,
         /// The file format (default: from -o's extension, else the model's own: lp, cnf, wcnf
