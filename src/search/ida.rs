@@ -994,7 +994,7 @@ mod tests {
     /// does: the bound of the iteration it was in.
     #[test]
     fn the_stepper_stops_at_its_deadline_with_a_bound() {
-        // Korf's #1 (57 moves) with Manhattan distance: far more than the 2^20 nodes after
+        // Korf's first instance (57 moves) with Manhattan distance: far more than the 2^20 nodes after
         // which the clock is read.
         let tiles = [14u8, 13, 15, 7, 11, 12, 9, 5, 6, 0, 2, 1, 4, 8, 10, 3];
         let md = ManhattanLc::new(4, 4);
