@@ -625,6 +625,8 @@ pub fn solve_one(
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<(NativeResult, Option<DbInfo>, String), SearchError> {
     let started = std::time::Instant::now();
+    // What is proven before the databases: the quick pass's bound, else the Manhattan distance.
+    let mut known_bound = u32::try_from(p.manhattan(goal)).unwrap_or(u32::MAX);
     let default_heuristic = opts.partition.is_none() && !opts.manhattan_only;
     if default_heuristic && p.is_solvable(goal) {
         let quick = NativeSolver::new(
@@ -649,6 +651,7 @@ pub fn solve_one(
             limit.as_secs_f64(),
             r.lower_bound
         ));
+        known_bound = known_bound.max(r.lower_bound);
     }
     // A database built for the first time is built within the time limit too.
     let bounded = NativeOptions {
@@ -658,13 +661,12 @@ pub fn solve_one(
     let solver = match NativeSolver::new(p.rows(), p.cols(), &bounded, progress) {
         Err(SearchError::Pdb(e @ PdbError::TimeLimit(_))) => {
             progress(&format!("{NOTICE}{e}"));
-            let lower_bound = u32::try_from(p.manhattan(goal)).unwrap_or(u32::MAX);
             let r = NativeResult {
                 status: NativeStatus::TimeLimit,
                 moves: None,
-                lower_bound,
+                lower_bound: known_bound,
                 nodes: 0,
-                initial_h: lower_bound,
+                initial_h: known_bound,
                 seconds: started.elapsed().as_secs_f64(),
                 proven_optimal: false,
             };
