@@ -318,15 +318,27 @@ pub fn root_bound(
     }))
 }
 
-/// The report of a MILP solve whose time limit passed while the `tight` model's bound was
-/// being computed (a pattern database built for the first time), before any solver ran.
-fn bound_not_in_time(model: SlidingModel, solver: &str, horizon: usize) -> Report {
+/// The report of a MILP solve whose time limit passed before any solver ran (`why`), begun
+/// at `started`.
+fn stopped_before_the_solver(
+    model: SlidingModel,
+    solver: &str,
+    horizon: usize,
+    started: Instant,
+    why: String,
+) -> Report {
     let mut rep = sliding_report(model.name(), solver, horizon);
     rep.status = Status::TimeLimit;
-    rep.solver_status =
-        search::pdb::PdbError::TimeLimit(crate::search::pdb::Partition::fifteen_663().shape())
-            .to_string();
+    rep.solver_status = why;
+    rep.seconds = started.elapsed().as_secs_f64();
     rep
+}
+
+/// Why a MILP solve stopped before its solver when the `tight` model's bound could not be
+/// computed in time: the 6-6-3 database was being built for the first time.
+fn bound_not_in_time() -> String {
+    search::pdb::PdbError::TimeLimit(crate::search::pdb::Partition::fifteen_663().shape())
+        .to_string()
 }
 
 /// Refuse a model that would not fit in memory, with its estimate.
@@ -844,7 +856,18 @@ pub fn settle_claims(rep: &mut Report, p: &SlidingPuzzle, goal: Goal, budget: Du
         (Status::Infeasible, _, Some(t)) => (Claim::Infeasible, 0, Some(t)),
         _ => return,
     };
-    let (found, proven) = own_search(p, goal, budget.min(PROOF_BUDGET));
+    // The parity-corrected Manhattan distance proves many "infeasible"s without a search,
+    // which would otherwise run on to the optimum, far past the horizon. (Where it meets an
+    // "optimal" plan's length, the search's first iteration finds that plan at once.)
+    let manhattan = sliding_tight::parity_bound(p, goal, p.manhattan(goal));
+    let settled =
+        claimed == Claim::Infeasible && (t.is_some_and(|t| manhattan > t) || !p.is_solvable(goal));
+    let budget = if settled {
+        Duration::ZERO
+    } else {
+        budget.min(PROOF_BUDGET)
+    };
+    let (found, proven) = own_search(p, goal, manhattan, budget);
     let refuted = match (claimed, found, t) {
         (Claim::Optimal, Some(m), _) if m < n => Some(format!(
             "the solver claims its plan of {n} moves is optimal, but tilekit's own search \
@@ -861,7 +884,12 @@ pub fn settle_claims(rep: &mut Report, p: &SlidingPuzzle, goal: Goal, budget: Du
     }
     match claimed {
         Claim::Optimal if proven >= n => {
-            rep.solver_status = join_words(&rep.solver_status, "tilekit's IDA* proves it optimal");
+            let how = if found.is_some() {
+                "tilekit's IDA* proves it optimal"
+            } else {
+                "the Manhattan distance proves it optimal"
+            };
+            rep.solver_status = join_words(&rep.solver_status, how);
         }
         Claim::Optimal => {
             rep.optimal = false;
@@ -869,10 +897,12 @@ pub fn settle_claims(rep: &mut Report, p: &SlidingPuzzle, goal: Goal, budget: Du
             rep.bound = Some(proven as f64);
         }
         Claim::Infeasible if t.is_some_and(|t| proven > t) => {
-            rep.solver_status = join_words(
-                &rep.solver_status,
-                &format!("tilekit's IDA* proves every plan has at least {proven} moves"),
-            );
+            let how = if p.is_solvable(goal) {
+                format!("tilekit's own bound: every plan has at least {proven} moves")
+            } else {
+                "tilekit's own check: the board cannot reach the goal (permutation parity)".into()
+            };
+            rep.solver_status = join_words(&rep.solver_status, &how);
         }
         Claim::Infeasible => rep.solver_claim = Some(Claim::Infeasible),
     }
@@ -890,9 +920,14 @@ fn join_words(words: &str, more: &str) -> String {
 /// Tilekit's own search for a claim check, within `budget`: the length of a plan it found and
 /// replayed (the optimum), and the lower bound it proved (the optimum when it found one;
 /// `usize::MAX` for a board that cannot reach the goal). Without time, or on a board the
-/// native search does not take, the bound is the parity-corrected Manhattan distance.
-fn own_search(p: &SlidingPuzzle, goal: Goal, budget: Duration) -> (Option<usize>, usize) {
-    let manhattan = sliding_tight::parity_bound(p, goal, p.manhattan(goal));
+/// native search does not take, the bound is `manhattan` (the parity-corrected Manhattan
+/// distance).
+fn own_search(
+    p: &SlidingPuzzle,
+    goal: Goal,
+    manhattan: usize,
+    budget: Duration,
+) -> (Option<usize>, usize) {
     if !p.is_solvable(goal) {
         return (None, usize::MAX);
     }
@@ -1161,9 +1196,14 @@ fn solve_milp_from(
     };
     let l = moves.len();
     let Some((estimate, heuristic)) = root_bound(p, goal, Some(started + req.limits.time))? else {
-        let mut rep = bound_not_in_time(model, solver.name(), l);
-        rep.seconds = started.elapsed().as_secs_f64();
-        return Ok(rep);
+        let why = bound_not_in_time();
+        return Ok(stopped_before_the_solver(
+            model,
+            solver.name(),
+            l,
+            started,
+            why,
+        ));
     };
     let bound = sliding_tight::parity_bound(p, goal, estimate);
     if bound > l {
@@ -1304,9 +1344,14 @@ fn solve_milp_stepped(
     let name = req.solver.as_deref().unwrap_or(&chosen);
     let solver = reg.milp(name)?;
     let Some((estimate, heuristic)) = root_bound(p, goal, Some(started + req.limits.time))? else {
-        let mut rep = bound_not_in_time(model, solver.name(), horizon);
-        rep.seconds = started.elapsed().as_secs_f64();
-        return Ok(rep);
+        let why = bound_not_in_time();
+        return Ok(stopped_before_the_solver(
+            model,
+            solver.name(),
+            horizon,
+            started,
+            why,
+        ));
     };
     let bound = sliding_tight::parity_bound(p, goal, estimate);
     progress(&format!(
@@ -1534,9 +1579,14 @@ pub fn solve_milp_with(
         SlidingModel::Tight => match root_bound(p, goal, Some(started + limits.time))? {
             Some((e, _)) => Some(e),
             None => {
-                let mut rep = bound_not_in_time(model, solver.name(), horizon);
-                rep.seconds = started.elapsed().as_secs_f64();
-                return Ok(rep);
+                let why = bound_not_in_time();
+                return Ok(stopped_before_the_solver(
+                    model,
+                    solver.name(),
+                    horizon,
+                    started,
+                    why,
+                ));
             }
         },
         _ => None,
@@ -1544,10 +1594,14 @@ pub fn solve_milp_with(
     let built = build_milp_from(p, goal, model, horizon, estimate)?;
     // The solver gets what the bound and the model's build left of the limit.
     let Some(left) = limits.remaining(started) else {
-        let mut rep = bound_not_in_time(model, solver.name(), horizon);
-        rep.solver_status = "the time limit passed while the model was built".into();
-        rep.seconds = started.elapsed().as_secs_f64();
-        return Ok(rep);
+        let why = "the time limit passed while the model was built".to_string();
+        return Ok(stopped_before_the_solver(
+            model,
+            solver.name(),
+            horizon,
+            started,
+            why,
+        ));
     };
     let sol = super::milp::run(&*built, solver, &left, progress)?;
     let mut rep = sliding_report(model.name(), solver.name(), horizon);
@@ -2527,6 +2581,52 @@ mod tests {
         let mut rep = claimed(&p, &moves);
         settle_claims(&mut rep, &p, Goal::BlankLast, Duration::from_secs(5));
         assert!(rep.optimal && rep.solver_claim.is_none(), "{rep:?}");
+    }
+
+    /// A time limit spent before the solver could start (here by the model's build) is a
+    /// time_limit report that says so; no solver runs.
+    #[test]
+    fn a_limit_spent_on_the_model_stops_before_the_solver() {
+        let reg = crate::solve::registry::Registry::builtin();
+        let solver = reg.milp("microlp").unwrap();
+        let limits = Limits::new(Duration::from_nanos(1), 1);
+        let rep = solve_milp_with(
+            &case_study(),
+            Goal::BlankLast,
+            SlidingModel::Neos,
+            13,
+            &*solver,
+            &limits,
+            &super::super::quiet,
+        )
+        .unwrap();
+        assert_eq!(rep.status, Status::TimeLimit, "{rep:?}");
+        assert_eq!(
+            rep.solver_status,
+            "the time limit passed while the model was built"
+        );
+        assert_eq!(rep.exit_code(), 1);
+    }
+
+    /// A board of the wrong permutation parity reaches no goal: its "infeasible" is
+    /// tilekit's own, said as such, without a search.
+    #[test]
+    fn an_unreachable_goal_proves_infeasibility_without_a_search() {
+        let p = SlidingPuzzle::new(3, 3, vec![2, 1, 3, 4, 5, 6, 7, 8, 0]).unwrap();
+        assert!(!p.is_solvable(Goal::BlankLast));
+        let mut rep = infeasible(6);
+        settle_claims(&mut rep, &p, Goal::BlankLast, Duration::ZERO);
+        assert_eq!(
+            (rep.status, rep.solver_claim),
+            (Status::Infeasible, None),
+            "{rep:?}"
+        );
+        assert!(
+            rep.solver_status
+                .ends_with("the board cannot reach the goal (permutation parity)"),
+            "{}",
+            rep.solver_status
+        );
     }
 
     #[test]
