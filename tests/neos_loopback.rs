@@ -671,6 +671,24 @@ fn edge_job_submitted_now_is_verified_when_fetched_later() {
     );
 }
 
+/// `-o` writes a verified answer: a dry run, which has none, refuses it.
+#[test]
+fn a_dry_run_refuses_an_output_file() {
+    let f = fixture();
+    let out = Path::new(&f.instance).with_file_name("plan.txt");
+    let r = neos(&[
+        "solve",
+        &f.instance,
+        "--dry-run",
+        "--email",
+        "a@b.org",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 2, "{}", r.text);
+    assert!(!out.exists());
+}
+
 /// A server whose answer is wrong (a placement turned after the solve): the board fails the
 /// checks, the report says unverified, and a solver that contradicts the checks is a solver
 /// failure: exit code 3; `results` judges it the same.
