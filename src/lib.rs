@@ -42,6 +42,7 @@
 pub mod campaign;
 pub mod certify;
 pub mod error;
+pub mod field;
 pub mod format;
 pub mod formulate;
 pub mod heuristic;

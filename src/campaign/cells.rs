@@ -15,6 +15,7 @@ use super::crosscheck::{self, Conflict};
 use super::db::{Db, RunOrigin, RunRow};
 use super::export_set::{self, Compress, ExportSetRequest};
 use super::manifest::{self, FileEntry, InstanceEntry, Manifest};
+use crate::field::Field;
 use crate::format::Format;
 use crate::formulate::edge_milp::EdgeMilpOptions;
 use crate::puzzle::edge::EdgePuzzle;
@@ -163,13 +164,19 @@ pub(crate) fn resolve_solvers(
     solvers_file: Option<&Path>,
 ) -> Result<Vec<MatrixSolver>, Error> {
     if names.is_empty() {
-        return Err(Error::usage("--solvers needs at least one name"));
+        return Err(Error::usage(format!(
+            "{} needs at least one name",
+            Field::Solvers
+        )));
     }
     let reg = Registry::load(solvers_file)?;
     let mut out: Vec<MatrixSolver> = Vec::new();
     for name in names {
         if out.iter().any(|s| s.name() == name) {
-            return Err(Error::Usage(format!("--solvers names {name} twice")));
+            return Err(Error::Usage(format!(
+                "{} names {name} twice",
+                Field::Solvers
+            )));
         }
         if let Some(e) = resolve::embedded().into_iter().find(|e| e.name == name) {
             out.push(MatrixSolver::Embedded {
@@ -183,15 +190,17 @@ pub(crate) fn resolve_solvers(
             let mut known: Vec<String> = reg.entries().iter().map(|e| e.name.clone()).collect();
             known.extend(resolve::embedded().iter().map(|e| e.name.to_string()));
             Error::Usage(format!(
-                "--solvers: no solver called {name:?} (known: {})",
-                known.join(", ")
+                "{f_solvers}: no solver called {name:?} (known: {})",
+                known.join(", "),
+                f_solvers = Field::Solvers
             ))
         })?;
         let status = registry::probe(&entry);
         if !status.found {
             return Err(Error::Usage(format!(
-                "--solvers: {name}: the program {:?} is not installed (not found on PATH); nothing was run",
-                entry.command
+                "{f_solvers}: {name}: the program {:?} is not installed (not found on PATH); nothing was run",
+                entry.command,
+                f_solvers = Field::Solvers
             )));
         }
         out.push(MatrixSolver::External {
@@ -520,7 +529,7 @@ pub(crate) struct Prepared {
 /// runs or any row is written.
 pub(crate) fn prepare(req: &RunRequest, progress: Progress<'_>) -> Result<Prepared, Error> {
     if req.jobs == 0 {
-        return Err(Error::usage("--jobs must be at least 1"));
+        return Err(Error::usage(format!("{} must be at least 1", Field::Jobs)));
     }
     let m = Manifest::read(&req.manifest)?;
     let base = base_dir(&req.manifest);
@@ -528,9 +537,10 @@ pub(crate) fn prepare(req: &RunRequest, progress: Progress<'_>) -> Result<Prepar
     let all = cells(&m, &solvers);
     if all.is_empty() {
         return Err(Error::Usage(format!(
-            "no solver of --solvers reads any file of {} (its formats: {})",
+            "no solver of {f_solvers} reads any file of {} (its formats: {})",
             req.manifest.display(),
-            m.options.formats.join(", ")
+            m.options.formats.join(", "),
+            f_solvers = Field::Solvers
         )));
     }
     for s in &solvers {

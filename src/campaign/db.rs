@@ -8,6 +8,7 @@
 //! only when asked (`--retry-errors`).
 
 use super::manifest::{FileEntry, InstanceEntry, Size};
+use crate::field::Field;
 use crate::route::Error;
 use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
@@ -229,7 +230,10 @@ impl Db {
     pub fn open(path: &Path) -> Result<Db, Error> {
         let name = path.display().to_string();
         if path.exists() && !path.is_file() {
-            return Err(Error::Usage(format!("{name}: --db must name a file")));
+            return Err(Error::Usage(format!(
+                "{name}: {} must name a file",
+                Field::Db
+            )));
         }
         let conn = Connection::open(path)
             .map_err(|e| Error::Usage(format!("{name}: cannot open the results database: {e}")))?;
@@ -241,7 +245,8 @@ impl Db {
             .map_err(|e| db_error(&name, e))?;
         if version != USER_VERSION && !(version == 0 && tables == 0) {
             return Err(Error::Usage(format!(
-                "{name}: a results database of schema version {version}; this tilekit writes version {USER_VERSION}: use another --db"
+                "{name}: a results database of schema version {version}; this tilekit writes version {USER_VERSION}: use another {}",
+                Field::Db
             )));
         }
         conn.busy_timeout(std::time::Duration::from_secs(30))
@@ -269,7 +274,10 @@ impl Db {
     pub fn open_writer(path: &Path) -> Result<Db, Error> {
         let name = path.display().to_string();
         if path.exists() && !path.is_file() {
-            return Err(Error::Usage(format!("{name}: --db must name a file")));
+            return Err(Error::Usage(format!(
+                "{name}: {} must name a file",
+                Field::Db
+            )));
         }
         let mut lock_path = path.as_os_str().to_owned();
         lock_path.push(".lock");
@@ -289,8 +297,9 @@ impl Db {
             Ok(()) => {}
             Err(std::fs::TryLockError::WouldBlock) => {
                 return Err(Error::Usage(format!(
-                    "{name}: another tilekit run is writing to this database (it holds {}): let it finish, or give this run another --db",
-                    lock_path.display()
+                    "{name}: another tilekit run is writing to this database (it holds {}): let it finish, or give this run another {f_db}",
+                    lock_path.display(),
+                    f_db = Field::Db
                 )));
             }
             Err(std::fs::TryLockError::Error(e)) => {

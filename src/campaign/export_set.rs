@@ -17,6 +17,7 @@ use super::manifest::{
     self, ExportOptions, FileEntry, InstanceEntry, Manifest, SetInfo, Size, Skipped,
 };
 use super::sets::{self, SetInstance};
+use crate::field::Field;
 use crate::format::Format;
 use crate::puzzle::sliding::{Goal, SlidingPuzzle};
 use crate::route::edge::EdgeModel;
@@ -353,22 +354,29 @@ pub fn export_set(req: &ExportSetRequest, progress: Progress<'_>) -> Result<Expo
 /// Refuse what no instance could take, before anything is written.
 fn check_request(req: &ExportSetRequest) -> Result<(), Error> {
     if req.jobs == 0 {
-        return Err(Error::usage("--jobs must be at least 1"));
+        return Err(Error::usage(format!("{} must be at least 1", Field::Jobs)));
     }
     if req.models.is_empty() || req.formats.is_empty() {
-        return Err(Error::usage(
-            "--models and --formats each need at least one name",
-        ));
+        return Err(Error::usage(format!(
+            "{f_models} and {f_formats} each need at least one name",
+            f_models = Field::Models,
+            f_formats = Field::Formats
+        )));
     }
     if req.models.contains(&ModelName::Region) {
-        return Err(Error::usage(
-            "--models region: a region MILP is cut from a partial board (tilekit export --model region); a set exports whole-puzzle models",
-        ));
+        return Err(Error::usage(format!(
+            "{f_models} region: a region MILP is cut from a partial board (tilekit export {f_model} region); a set exports whole-puzzle models",
+            f_models = Field::Models,
+            f_model = Field::Model
+        )));
     }
     if req.formats.contains(&Format::Neos) {
-        return Err(Error::usage(
-            "--formats neos: a NEOS job document carries an e-mail and a solver; write one with tilekit export --format neos, or send a campaign's MILPs with tilekit run --executor neos",
-        ));
+        return Err(Error::usage(format!(
+            "{f_formats} neos: a NEOS job document carries an e-mail and a solver; write one with tilekit export {f_format} neos, or send a campaign's MILPs with tilekit run {f_executor} neos",
+            f_formats = Field::Formats,
+            f_format = Field::Format,
+            f_executor = Field::Executor
+        )));
     }
     // Measured (docs/results/campaigns.md#compressed-files): CBC, HiGHS and GLPK read .lp.gz and .mps.gz, CaDiCaL, Kissat and
     // MiniSat read .cnf.gz; cliquer reads no compressed graph, GAMS no compressed model, and
@@ -382,12 +390,16 @@ fn check_request(req: &ExportSetRequest) -> Result<(), Error> {
         })
     {
         return Err(Error::Usage(format!(
-            "--compress gz: {} files are not read compressed by their solvers (GAMS, cliquer; the MaxSAT solvers untested): export them uncompressed, apart from the rest",
-            f.name()
+            "{f_compress} gz: {} files are not read compressed by their solvers (GAMS, cliquer; the MaxSAT solvers untested): export them uncompressed, apart from the rest",
+            f.name(),
+            f_compress = Field::Compress
         )));
     }
     if let Some(Horizon::Steps(0)) = req.horizon {
-        return Err(Error::usage("--horizon must be at least 1"));
+        return Err(Error::usage(format!(
+            "{} must be at least 1",
+            Field::Horizon
+        )));
     }
     Ok(())
 }
@@ -406,9 +418,9 @@ fn check_flags(req: &ExportSetRequest, instances: &[SetInstance]) -> Result<(), 
         if !instances.iter().any(|i| i.family == name) {
             continue;
         }
-        let takes: &[&str] = match name {
-            FamilyName::Sliding => &["--goal", "--horizon"],
-            FamilyName::Edge => &["--filter", "--fix-corner"],
+        let takes: &[Field] = match name {
+            FamilyName::Sliding => &[Field::Goal, Field::Horizon],
+            FamilyName::Edge => &[Field::Filter, Field::FixCorner],
         };
         families::family(name).check_flags(&given, takes)?;
     }

@@ -9,6 +9,7 @@
 use super::cells::{self, RunRequest, RunSummary};
 use super::db::{CellKey, RunOrigin, RunRow};
 use super::manifest::{FileEntry, Manifest};
+use crate::field::Field;
 use crate::format::neos_job::{InputMethod, Priority};
 use crate::formulate::edge_milp::EdgeMilpOptions;
 use crate::neos::client::{Client, ClientOptions};
@@ -200,7 +201,7 @@ pub fn run(
     let (mut ran, mut errors) = (0, 0);
     if opts.no_wait {
         notes.push(format!(
-            "{submitted} NEOS jobs submitted now; run the same command again (without --no-wait) to fetch and verify them"
+            "{submitted} NEOS jobs submitted now; run the same command again (without {}) to fetch and verify them", Field::NoWait
         ));
     } else {
         let store = JobStore::open(&job_file)?;

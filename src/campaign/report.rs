@@ -13,6 +13,7 @@
 
 use super::crosscheck::{self, Conflict};
 use super::db::{Db, StoredRun};
+use crate::field::Field;
 use crate::route::{Error, output};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -178,12 +179,16 @@ pub fn stats(runs: &[StoredRun], refuted: &BTreeSet<i64>, shift: f64) -> Vec<Con
 pub fn report(req: &ReportRequest) -> Result<(ReportSummary, Vec<Conflict>), Error> {
     if !req.db.is_file() {
         return Err(Error::Usage(format!(
-            "{}: no such results database (tilekit run … --db writes one)",
-            req.db.display()
+            "{}: no such results database (tilekit run … {f_db} writes one)",
+            req.db.display(),
+            f_db = Field::Db
         )));
     }
     if !(req.shift.is_finite() && req.shift >= 0.0) {
-        return Err(Error::usage("--shift must be a number of seconds ≥ 0"));
+        return Err(Error::usage(format!(
+            "{} must be a number of seconds ≥ 0",
+            Field::Shift
+        )));
     }
     let db = Db::open(&req.db)?;
     let runs = db.runs()?;

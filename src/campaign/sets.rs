@@ -5,6 +5,7 @@
 //! its known optimum, when one is known, and where that number comes from, so that a
 //! campaign's cross-check can hold solvers to it.
 
+use crate::field::Field;
 use crate::puzzle::edge::{self as edge_puzzle, EdgePuzzle};
 use crate::puzzle::sliding::{Goal, SlidingPuzzle};
 use crate::route::{Error, FamilyName, families};
@@ -340,8 +341,9 @@ pub fn resolve(spec: &str, goal: Option<Goal>) -> Result<InstanceSet, Error> {
     if let Some(set) = builtin(name, range, spec)? {
         if goal.is_some() && set.instances.iter().any(|i| i.goal.is_some()) {
             return Err(Error::Usage(format!(
-                "--goal: the set {name} has its own goal convention ({}): leave --goal out",
-                set.instances[0].goal.unwrap_or_default()
+                "{f_goal}: the set {name} has its own goal convention ({}): leave {f_goal} out",
+                set.instances[0].goal.unwrap_or_default(),
+                f_goal = Field::Goal
             )));
         }
         return Ok(set);

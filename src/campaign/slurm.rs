@@ -17,6 +17,7 @@
 use super::cells::{self, MatrixSolver, RunRequest};
 use super::db::{Db, RunRow};
 use super::manifest::Manifest;
+use crate::field::Field;
 use crate::route::{Error, Progress};
 use crate::solve::Limits;
 use crate::solve::external::{self, RunSpec};
@@ -133,7 +134,7 @@ pub(crate) fn submit(
     let exe = std::env::current_exe()
         .map_err(|e| Error::Failure(format!("cannot find this tilekit's own path: {e}")))?;
     let script = format!(
-        "#!/bin/sh\n# tilekit run --executor slurm: plan {n}, {} cells in {} tasks\n#SBATCH --job-name=tilekit-{n}\n#SBATCH --array=0-{}\n#SBATCH --cpus-per-task={}\n#SBATCH --output={}/logs/%A_%a.out\nexec {} run-task {} --task \"$SLURM_ARRAY_TASK_ID\"\n",
+        "#!/bin/sh\n# tilekit run on Slurm: plan {n}, {} cells in {} tasks\n#SBATCH --job-name=tilekit-{n}\n#SBATCH --array=0-{}\n#SBATCH --cpus-per-task={}\n#SBATCH --output={}/logs/%A_%a.out\nexec {} run-task {} \"$SLURM_ARRAY_TASK_ID\"\n",
         cells.len(),
         plan.tasks.len(),
         plan.tasks.len() - 1,
@@ -194,11 +195,14 @@ pub(crate) fn submit(
     crate::route::notice(
         progress,
         &format!(
-            "Slurm job {job}: {} tasks; collect with: tilekit run {} --db {} --collect --work {}",
+            "Slurm job {job}: {} tasks; collect with: tilekit run {} {f_db} {} {f_collect} {f_work} {}",
             plan.tasks.len(),
             req.manifest.display(),
             req.db.display(),
-            work.display()
+            work.display(),
+            f_db = Field::Db,
+            f_collect = Field::Collect,
+            f_work = Field::Work
         ),
     );
     if opts.wait {
@@ -244,8 +248,9 @@ fn wait_for(job: &str, bound: Duration, progress: Progress<'_>) -> Result<(), Er
         }
         if started.elapsed() > bound {
             return Err(Error::Failure(format!(
-                "Slurm job {job} still has {live} tasks queued or running after {:.0} s: collect later with --collect",
-                bound.as_secs_f64()
+                "Slurm job {job} still has {live} tasks queued or running after {:.0} s: collect later with {f_collect}",
+                bound.as_secs_f64(),
+                f_collect = Field::Collect
             )));
         }
         progress(&format!(
@@ -260,7 +265,7 @@ fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
 }
 
-/// `tilekit run-task PLAN --task K` (run by Slurm in each array task): run the task's cells
+/// `tilekit run-task PLAN K` (run by Slurm in each array task): run the task's cells
 /// and write its shard.
 pub fn run_task(plan_path: &Path, task: usize) -> Result<usize, Error> {
     let text = crate::route::read_text(plan_path, "Slurm plan")?;
@@ -358,8 +363,9 @@ pub fn collect(db: &mut Db, m: &Manifest, work: &Path) -> Result<Collected, Erro
         Ok(rd) => rd.filter_map(|e| e.ok().map(|e| e.path())).collect(),
         Err(e) => {
             return Err(Error::Usage(format!(
-                "{}: no Slurm work directory here ({e}): pass the --work of the submission",
-                work.display()
+                "{}: no Slurm work directory here ({e}): pass the {f_work} of the submission",
+                work.display(),
+                f_work = Field::Work
             )));
         }
     };
@@ -434,8 +440,8 @@ pub fn collect(db: &mut Db, m: &Manifest, work: &Path) -> Result<Collected, Erro
     }
     if c.missing > 0 {
         c.notes.push(format!(
-            "{} cells of the submitted plans have no result yet: if their tasks have ended, run the same tilekit run … --executor slurm again to run exactly those",
-            c.missing
+            "{} cells of the submitted plans have no result yet: if their tasks have ended, run the same tilekit run … {f_executor} slurm again to run exactly those",
+            c.missing, f_executor = Field::Executor
         ));
     }
     Ok(c)

@@ -23,6 +23,7 @@
 //! leaf, each leaf with its own checked proof, and the certificate holds only if the verified
 //! leaves' cubes cover every assignment ([`split`] argues and checks this).
 
+use crate::field::Field;
 use crate::format::dimacs_cnf::write_cnf;
 use crate::formulate::sliding_sat::{self, Direction, Encoding};
 use crate::model::answer::SatOutcome;
@@ -120,7 +121,8 @@ pub struct CheckRun {
 pub enum CertifyError {
     /// The checker program is not installed.
     #[error(
-        "proof checker '{program}' not found on PATH: run scripts/install-solvers.sh (it installs rate) or pass --checker PATH"
+        "proof checker '{program}' not found on PATH: run scripts/install-solvers.sh (it installs rate) or pass {} PATH",
+        Field::Checker
     )]
     CheckerNotFound {
         /// The program as given.
@@ -152,7 +154,7 @@ pub enum CertifyError {
         tail: String,
     },
     /// `--proof-dir` could not be created (e.g. it names a regular file).
-    #[error("--proof-dir {}: cannot create the directory: {source}", path.display())]
+    #[error("{} {}: cannot create the directory: {source}", Field::ProofDir, path.display())]
     ProofDir {
         /// The directory as given.
         path: PathBuf,
@@ -1124,7 +1126,7 @@ mod tests {
             check_drat(&spec, &dir.path().join("a.cnf"), &dir.path().join("a.drat")).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "proof checker 'tilekit-no-such-checker' not found on PATH: run scripts/install-solvers.sh (it installs rate) or pass --checker PATH"
+            "proof checker 'tilekit-no-such-checker' not found on PATH: run scripts/install-solvers.sh (it installs rate) or pass `checker` PATH"
         );
     }
 

@@ -116,7 +116,10 @@ pub struct JobSpec {
 #[derive(Debug, thiserror::Error)]
 pub enum JobError {
     /// No e-mail address, or not one.
-    #[error("NEOS requires an e-mail address: pass --email ADDRESS or set NEOS_EMAIL (got {0:?})")]
+    #[error(
+        "NEOS requires an e-mail address: pass {email} ADDRESS or set NEOS_EMAIL (got {0:?})",
+        email = crate::field::Field::Email
+    )]
     Email(String),
     /// A header field NEOS would not accept.
     #[error("{field} {value:?} is not valid: expected {expected}")]

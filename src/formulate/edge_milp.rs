@@ -51,6 +51,7 @@
 //! `10 + (4(n−2))² + 4(n−2)⁴` on an `n × n` board (30, 138, 478, 1290, 2910, 5770 for the
 //! META 3×3..8×8 instances; see the unit tests and `tests/edge_milp.rs`).
 
+use crate::field::Field;
 use crate::model::algebraic::{Algebraic, Table, Template};
 use crate::model::milp::{Model, ModelError, ObjSense, Sense, Var, VarKind};
 use crate::puzzle::edge::{Board, EdgePuzzle, PieceKind, Rotation, placed_colours};
@@ -97,7 +98,8 @@ pub struct Placement {
 pub enum EdgeMilpError {
     /// The symmetry break needs a square board.
     #[error(
-        "--fix-corner needs a square board: on a {rows}×{cols} board the first corner piece cannot be assumed to sit in the top-left corner"
+        "{} needs a square board: on a {rows}×{cols} board the first corner piece cannot be assumed to sit in the top-left corner",
+        Field::FixCorner
     )]
     NotSquare {
         /// Rows.
@@ -564,6 +566,8 @@ pub fn algebraic(p: &EdgePuzzle, opts: EdgeMilpOptions) -> Result<Algebraic, Edg
     let variant = match (opts.filter_feasible, opts.fix_first_corner) {
         (false, false) => "faithful (every tile in every cell with every rotation)".to_string(),
         (f, x) => [
+            // The options as the command that writes the file names them: a model file's bytes
+            // do not depend on the front end that asked for it.
             f.then_some("--filter (grey exactly on the rim)"),
             x.then_some("--fix-corner (first corner tile in the top-left cell)"),
         ]
@@ -752,7 +756,7 @@ mod tests {
         let (p, _) = generate(3, 4, 2, 2, 1).unwrap();
         assert_eq!(
             build(&p, opts(true, true)).unwrap_err().to_string(),
-            "--fix-corner needs a square board: on a 3×4 board the first corner piece cannot be assumed to sit in the top-left corner"
+            "`fix_corner` needs a square board: on a 3×4 board the first corner piece cannot be assumed to sit in the top-left corner"
         );
         assert!(build(&p, opts(true, false)).is_ok());
         // The algebraic form refuses the same boards with the same words.

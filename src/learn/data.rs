@@ -13,6 +13,7 @@
 //! was stopped resumes after its last whole chunk (a partial run lives in `FILE.partial`
 //! until it completes, and is then renamed).
 
+use crate::field::Field;
 use crate::heuristic::Rng;
 use crate::puzzle::sliding::{Goal, Move, SlidingPuzzle};
 use crate::search::astar::{MAX_CELLS, Tiles, pack, unpack};
@@ -375,7 +376,10 @@ pub fn generate(
         )));
     }
     if opts.threads == 0 {
-        return Err(DataError::Usage("--jobs must be at least 1".into()));
+        return Err(DataError::Usage(format!(
+            "{} must be at least 1",
+            Field::Jobs
+        )));
     }
     let want = Header {
         rows: opts.rows,

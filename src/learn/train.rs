@@ -15,6 +15,7 @@
 //! A* will evaluate; the validation set is whole solve paths the training never sees.
 
 use super::data::{self, Sample};
+use crate::field::Field;
 use crate::heuristic::Rng;
 use crate::search::NativeSolver;
 use crate::search::ann::{Mlp, Target, WeightsOut, write_weights};
@@ -212,7 +213,13 @@ pub fn train(
     }
     if opts.batch < 2 || opts.epochs == 0 || opts.val_percent == 0 || opts.val_percent >= 100 {
         return Err(TrainError::Usage(
-            "--batch ≥ 2, --epochs ≥ 1 and 0 < --val-percent < 100 are needed".into(),
+            format!(
+                "{f_batch} ≥ 2, {f_epochs} ≥ 1 and 0 < {f_val_percent} < 100 are needed",
+                f_batch = Field::TrainBatch,
+                f_epochs = Field::Epochs,
+                f_val_percent = Field::ValPercent
+            )
+            .into(),
         ));
     }
     let df = data::read(&opts.data)?;

@@ -8,6 +8,7 @@
 //! `getFinalResults` and `killJob`. [`Client::call`] reaches any other.
 
 use super::NeosError;
+use crate::field::Field;
 use base64::Engine;
 use quick_xml::Reader;
 use quick_xml::Writer;
@@ -428,14 +429,21 @@ impl Client {
             .or_else(|| url.strip_prefix("http://"))
             .ok_or_else(|| {
                 NeosError::Usage(format!(
-                    "--server {url:?} is not an http:// or https:// URL"
+                    "{} {url:?} is not an http:// or https:// URL",
+                    Field::Server
                 ))
             })?;
         if rest.is_empty() || rest.starts_with('/') {
-            return Err(NeosError::Usage(format!("--server {url:?} has no host")));
+            return Err(NeosError::Usage(format!(
+                "{} {url:?} has no host",
+                Field::Server
+            )));
         }
         if opts.timeout.is_zero() {
-            return Err(NeosError::Usage("--timeout must be positive".into()));
+            return Err(NeosError::Usage(format!(
+                "{} must be positive",
+                Field::Timeout
+            )));
         }
         let config = ureq::Agent::config_builder()
             .timeout_global(Some(opts.timeout))

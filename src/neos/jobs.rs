@@ -6,6 +6,7 @@
 
 use super::NeosError;
 use super::client::{Client, JobStatus};
+use crate::field::Field;
 use crate::format::neos_job::{InputMethod, JobSpec};
 use crate::format::solution::cbc;
 use crate::format::{gams, gams_log};
@@ -129,9 +130,10 @@ impl JobStore {
                     .map(|h| h.join(".local").join("state"))
             })
             .ok_or_else(|| {
-                NeosError::Usage(
-                    "neither XDG_STATE_HOME nor HOME is set: pass --jobs-file PATH".into(),
-                )
+                NeosError::Usage(format!(
+                    "neither XDG_STATE_HOME nor HOME is set: pass {} PATH",
+                    Field::JobsFile
+                ))
             })?;
         Ok(state.join("tilekit").join("neos-jobs.json"))
     }

@@ -25,6 +25,7 @@
 use super::NeosError;
 use super::client::Client;
 use super::jobs::{self, InstanceRef, JobRecord, JobStore, WaitOptions};
+use crate::field::Field;
 use crate::format::neos_job::{self, InputMethod, JobSpec, Priority};
 use crate::format::{lp, mps};
 use crate::model::answer::MilpSolution;
@@ -84,10 +85,10 @@ pub fn model_text(
         InputMethod::Mps => mps::write_mps(model, &mut buf).map_err(|e| e.to_string()),
         InputMethod::Gams => {
             let write = algebraic.ok_or_else(|| {
-                NeosError::Usage(
-                    "a GAMS job carries the algebraic model, and none was given: use --input mps or lp"
-                        .into(),
-                )
+                NeosError::Usage(format!(
+                    "a GAMS job carries the algebraic model, and none was given: use {} mps or lp",
+                    Field::NeosInput
+                ))
             })?;
             return write(limits).map_err(NeosError::Usage);
         }

@@ -4,6 +4,7 @@
 //! **the blank** moves, as in the NEOS case study's u/d/l/r variables.
 
 use crate::error::InputError;
+use crate::field::Field;
 use std::fmt;
 
 /// Which solved board is the target.
@@ -297,7 +298,10 @@ impl SlidingPuzzle {
                 Goal::BlankFirst => Goal::BlankLast,
             };
             let fix = if p.is_solvable(other) {
-                format!("it can reach the {other} goal: pass --goal {other}")
+                format!(
+                    "it can reach the {other} goal: pass {} {other}",
+                    Field::Goal
+                )
             } else {
                 "swap two tiles to fix it".to_string()
             };

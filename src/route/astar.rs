@@ -10,6 +10,7 @@
 use super::{
     Answer, Checked, Details, Error, FamilyName, NativeStats, Progress, Report, Solution, Status,
 };
+use crate::field::Field;
 use crate::puzzle::sliding::{Goal, Move, SlidingPuzzle, moves_to_string};
 use crate::search::ann::{AnnGuide, AnnUse, Mlp, Target};
 use crate::search::astar::{
@@ -86,15 +87,15 @@ pub struct AstarFlags {
 
 impl AstarFlags {
     /// The flags given, for the family's check.
-    pub fn given(&self) -> Vec<&'static str> {
+    pub fn given(&self) -> Vec<Field> {
         let mut g = Vec::new();
         let pairs = [
-            (self.heuristic.is_some(), "--heuristic"),
-            (self.weights.is_some(), "--weights"),
-            (self.weight.is_some(), "--weight"),
-            (self.suboptimality.is_some(), "--suboptimality"),
-            (self.batch.is_some(), "--batch"),
-            (self.max_states.is_some(), "--max-states"),
+            (self.heuristic.is_some(), Field::Heuristic),
+            (self.weights.is_some(), Field::Weights),
+            (self.weight.is_some(), Field::Weight),
+            (self.suboptimality.is_some(), Field::Suboptimality),
+            (self.batch.is_some(), Field::Batch),
+            (self.max_states.is_some(), Field::MaxStates),
         ];
         for (on, name) in pairs {
             if on {
@@ -105,21 +106,22 @@ impl AstarFlags {
     }
 
     /// Every flag of this route.
-    pub const FLAGS: [&'static str; 6] = [
-        "--heuristic",
-        "--weights",
-        "--weight",
-        "--suboptimality",
-        "--batch",
-        "--max-states",
+    pub const FLAGS: [Field; 6] = [
+        Field::Heuristic,
+        Field::Weights,
+        Field::Weight,
+        Field::Suboptimality,
+        Field::Batch,
+        Field::MaxStates,
     ];
 
     /// Expansions per batch (`--batch`, default 1; 0 is refused).
     pub fn batch(&self) -> Result<usize, Error> {
         match self.batch {
-            Some(0) => Err(Error::usage(
-                "--batch must be at least 1 (expansions whose children are estimated together)",
-            )),
+            Some(0) => Err(Error::usage(format!(
+                "{} must be at least 1 (expansions whose children are estimated together)",
+                Field::Batch
+            ))),
             b => Ok(b.unwrap_or(1)),
         }
     }
@@ -132,22 +134,26 @@ impl AstarFlags {
     /// The search order, after checking the numbers.
     pub fn order(&self) -> Result<Order, Error> {
         match (self.weight, self.suboptimality) {
-            (Some(_), Some(_)) => Err(Error::usage(
-                "--weight (weighted A*) and --suboptimality (focal search) are two different searches: give one",
-            )),
+            (Some(_), Some(_)) => Err(Error::usage(format!(
+                "{f_weight} (weighted A*) and {f_suboptimality} (focal search) are two different searches: give one",
+                f_weight = Field::Weight,
+                f_suboptimality = Field::Suboptimality
+            ))),
             // Past 10⁶ both are greedy search already; the search's arithmetic saturates
             // beyond, but a larger number only hides a typing error.
             (Some(w), None) if !(w.is_finite() && w > 0.0 && w <= 1e6) => {
                 Err(Error::Usage(format!(
-                    "--weight must be a positive number of at most 10^6, not {}",
-                    super::shown_number(w)
+                    "{f_weight} must be a positive number of at most 10^6, not {}",
+                    super::shown_number(w),
+                    f_weight = Field::Weight
                 )))
             }
             (Some(w), None) => Ok(Order::Weighted { weight: w }),
             (None, Some(e)) if !(e.is_finite() && (0.0..=1e6).contains(&e)) => {
                 Err(Error::Usage(format!(
-                    "--suboptimality must be a number from 0 to 10^6, not {}",
-                    super::shown_number(e)
+                    "{f_suboptimality} must be a number from 0 to 10^6, not {}",
+                    super::shown_number(e),
+                    f_suboptimality = Field::Suboptimality
                 )))
             }
             (None, Some(e)) => Ok(Order::Focal { eps: e }),
@@ -180,13 +186,16 @@ impl AstarEngine {
     ) -> Result<Self, Error> {
         if rows * cols > MAX_CELLS {
             return Err(Error::Usage(format!(
-                "--via astar handles boards of at most 16 cells (a state is a 64-bit key), not {rows}×{cols}: use --via native"
+                "{f_via} astar handles boards of at most 16 cells (a state is a 64-bit key), not {rows}×{cols}: use {f_via} native",
+                f_via = Field::Via
             )));
         }
         if !heuristic.learned() && weights.is_some() {
             return Err(Error::Usage(format!(
-                "--weights belongs to --heuristic ann or ann-pdb, not {}",
-                heuristic.name()
+                "{f_weights} belongs to {f_heuristic} ann or ann-pdb, not {}",
+                heuristic.name(),
+                f_weights = Field::Weights,
+                f_heuristic = Field::Heuristic
             )));
         }
         // The network first: a residual one names the databases it was trained over, and
@@ -204,8 +213,10 @@ impl AstarEngine {
             ),
             (None, true) => {
                 return Err(Error::Usage(format!(
-                    "--heuristic {} needs a network for {rows}×{cols} boards: --weights FILE (the built-in one is for the 15-puzzle)",
-                    heuristic.name()
+                    "{f_heuristic} {} needs a network for {rows}×{cols} boards: {f_weights} FILE (the built-in one is for the 15-puzzle)",
+                    heuristic.name(),
+                    f_heuristic = Field::Heuristic,
+                    f_weights = Field::Weights
                 )));
             }
             (None, false) => (None, String::new()),
@@ -488,8 +499,10 @@ pub fn solve(
             };
             rep.solver_status = match r.stop {
                 Some(AstarStop::StateLimit) => format!(
-                    "stopped at {} stored boards (--max-states); at least {} moves",
-                    r.stored, r.bound
+                    "stopped at {} stored boards ({f_max_states}); at least {} moves",
+                    r.stored,
+                    r.bound,
+                    f_max_states = Field::MaxStates
                 ),
                 Some(AstarStop::Memory) => format!(
                     "stopped at {} stored boards: no memory for more; at least {} moves",

@@ -10,6 +10,7 @@
 
 use super::astar::{AstarEngine, AstarHeuristic, order_name, tiles_of};
 use super::{Error, Progress};
+use crate::field::Field;
 use crate::learn::data::board;
 use crate::puzzle::sliding::{Goal, SlidingPuzzle};
 use crate::search::ann::Mlp;
@@ -58,7 +59,9 @@ impl Method {
             v.parse::<f64>()
                 .ok()
                 .filter(|x| x.is_finite() && *x >= 0.0)
-                .ok_or_else(|| Error::Usage(format!("--methods {s}: {what} must be a number")))
+                .ok_or_else(|| {
+                    Error::Usage(format!("{} {s}: {what} must be a number", Field::Methods))
+                })
         };
         let plain = |h| Method {
             label: s.into(),
@@ -70,7 +73,8 @@ impl Method {
                 Some(h) => plain(h),
                 None => {
                     return Err(Error::Usage(format!(
-                        "--methods: unknown method {s:?}; use pdb, manhattan, ann, ann-pdb, wa:W, ann-wa:W or focal:EPS"
+                        "{}: unknown method {s:?}; use pdb, manhattan, ann, ann-pdb, wa:W, ann-wa:W or focal:EPS",
+                        Field::Methods
                     )));
                 }
             },
@@ -78,7 +82,8 @@ impl Method {
                 let weight = num(w, "the weight")?;
                 if (weight < 1.0 && s.starts_with("wa")) || weight == 0.0 {
                     return Err(Error::Usage(format!(
-                        "--methods {s}: the weight must be at least 1 (wa) or positive (ann-wa)"
+                        "{} {s}: the weight must be at least 1 (wa) or positive (ann-wa)",
+                        Field::Methods
                     )));
                 }
                 Method {
@@ -100,7 +105,8 @@ impl Method {
             },
             Some(_) => {
                 return Err(Error::Usage(format!(
-                    "--methods: unknown method {s:?}; use pdb, manhattan, ann, ann-pdb, wa:W, ann-wa:W or focal:EPS"
+                    "{}: unknown method {s:?}; use pdb, manhattan, ann, ann-pdb, wa:W, ann-wa:W or focal:EPS",
+                    Field::Methods
                 )));
             }
         })
@@ -377,10 +383,13 @@ pub fn run(
     progress: Progress<'_>,
 ) -> Result<AstarBenchSummary, Error> {
     if opts.methods.is_empty() {
-        return Err(Error::usage("--methods: give at least one"));
+        return Err(Error::usage(format!(
+            "{}: give at least one",
+            Field::Methods
+        )));
     }
     if opts.jobs == 0 {
-        return Err(Error::usage("--jobs must be at least 1"));
+        return Err(Error::usage(format!("{} must be at least 1", Field::Jobs)));
     }
     let w = super::output::stdout_write_error;
     let learned = opts.methods.iter().any(|m| m.heuristic.learned());

@@ -9,6 +9,7 @@
 use super::bench_sal::pick;
 use super::edge_heuristic::{Construct, ConstructKind, HeuristicPlan, Improve, ImproveKind};
 use super::{Error, Progress};
+use crate::field::Field;
 use crate::puzzle::edge::{Board, EdgePuzzle};
 use crate::solve::Limits;
 use crate::solve::registry::Registry;
@@ -66,7 +67,7 @@ impl EdgeMethod {
         .find(|c| c.name() == base)
         .ok_or_else(|| {
             format!(
-                "--methods {s}: bench edge takes beam, dfs, greedy, backtrack or random, each optionally followed by +lns"
+                "{} {s}: bench edge takes beam, dfs, greedy, backtrack or random, each optionally followed by +lns", Field::Methods
             )
         })?;
         Ok(EdgeMethod { construct, lns })
@@ -161,13 +162,14 @@ pub fn run(
 ) -> Result<Vec<EdgeBenchRow>, Error> {
     let chosen = pick(&opts.instances, "edge")?;
     if opts.runs == 0 {
-        return Err(Error::usage("--runs must be at least 1"));
+        return Err(Error::usage(format!("{} must be at least 1", Field::Runs)));
     }
-    let budget = super::seconds("--budget", opts.budget)?;
+    let budget = super::seconds(Field::Budget, opts.budget)?;
     if opts.methods.is_empty() {
-        return Err(Error::usage(
-            "--methods needs at least one of beam, dfs, greedy",
-        ));
+        return Err(Error::usage(format!(
+            "{} needs at least one of beam, dfs, greedy",
+            Field::Methods
+        )));
     }
     for dir in [&opts.boards, &opts.svg].into_iter().flatten() {
         std::fs::create_dir_all(dir)
@@ -312,20 +314,30 @@ fn keep_board(
 ) -> Result<(), Error> {
     let plan = method.plan(opts.budget, seed);
     let mut cmd = format!(
-        "tilekit solve {} --via heuristic --construct {} --improve {} --time-limit {} --threads {} --seed {seed}",
+        "tilekit solve {} {f_via} heuristic {f_construct} {} {f_improve} {} {f_time_limit} {} {f_threads} {} {f_seed} {seed}",
         source_path(name),
         method.construct.name(),
         plan.improve.name(),
         opts.budget,
-        opts.threads
+        opts.threads,
+        f_via = Field::Via,
+        f_construct = Field::Construct,
+        f_improve = Field::Improve,
+        f_time_limit = Field::TimeLimit,
+        f_threads = Field::Threads,
+        f_seed = Field::Seed
     );
     if let Construct::Beam { search, .. } | Construct::Dfs { search, .. } = &plan.construct
         && let Some(t) = search.time
     {
-        cmd.push_str(&format!(" --set search.time={}", t.as_secs_f64()));
+        cmd.push_str(&format!(
+            " {f_set} search.time={}",
+            t.as_secs_f64(),
+            f_set = Field::Set
+        ));
     }
     if name == "EII" {
-        cmd.push_str(" --fix 139@8,7,2");
+        cmd.push_str(&format!(" {} 139@8,7,2", Field::Fix));
     }
     let text = format!(
         "# {name}: {matched} of {} matched, verified by tilekit's independent checker\n# built by: {cmd}\n# (tilekit bench edge, {} s, {} thread(s), seed {seed}; a timed run reproduces the score's range, not the exact board)\n{}",

@@ -11,6 +11,7 @@
 
 use super::edge_heuristic::{Construct, ConstructKind, HeuristicPlan, Improve, ImproveKind};
 use super::{Error, Progress};
+use crate::field::Field;
 use crate::heuristic::construct::RegionShape;
 use crate::puzzle::edge::EdgePuzzle;
 use crate::solve::Limits;
@@ -191,7 +192,7 @@ pub fn run(
 ) -> Result<Vec<SalRow>, Error> {
     let chosen = pick(&opts.instances, "sal")?;
     if opts.runs == 0 {
-        return Err(Error::usage("--runs must be at least 1"));
+        return Err(Error::usage(format!("{} must be at least 1", Field::Runs)));
     }
     let registry = Registry::load(None)?;
     let io = super::output::stdout_write_error;

@@ -15,6 +15,7 @@ use super::{
     Answer, Checked, Claim, Details, Error, FamilyName, ModelName, Progress, Report, Route,
     Solution, Status,
 };
+use crate::field::Field;
 use crate::format::gams::{self, GamsOptions};
 use crate::format::solution::{
     clique as clique_answer, maxsat as maxsat_answer, sat as sat_answer,
@@ -57,12 +58,17 @@ impl EdgeModel {
             ModelName::Clique => Ok(EdgeModel::Clique),
             ModelName::Sat => Ok(EdgeModel::Sat),
             ModelName::Maxsat => Ok(EdgeModel::Maxsat),
-            ModelName::Region => Err(Error::usage(
-                "--model region is exported (tilekit export --model region --region R0,C0,R1,C1 --partial BOARD) and solved inside --via heuristic",
-            )),
+            ModelName::Region => Err(Error::usage(format!(
+                "{f_model} region is exported (tilekit export {f_model} region {f_region} R0,C0,R1,C1 {f_partial} BOARD) and solved inside {f_via} heuristic",
+                f_model = Field::Model,
+                f_region = Field::Region,
+                f_partial = Field::Partial,
+                f_via = Field::Via
+            ))),
             other => Err(Error::Usage(format!(
-                "--model {} is not known for edge-matching puzzles: use milp, clique, sat or maxsat",
-                other.name()
+                "{f_model} {} is not known for edge-matching puzzles: use milp, clique, sat or maxsat",
+                other.name(),
+                f_model = Field::Model
             ))),
         }
     }
@@ -213,9 +219,11 @@ pub fn build_maxsat(p: &EdgePuzzle, opts: EdgeMilpOptions) -> Result<EdgeMaxsat,
 /// file is created.
 pub fn check_format(model: EdgeModel, name: &str, complement: bool) -> Result<Format, Error> {
     if complement && model != EdgeModel::Clique {
-        return Err(Error::usage(
-            "--complement writes the conflict graph of --model clique only",
-        ));
+        return Err(Error::usage(format!(
+            "{f_complement} writes the conflict graph of {f_model} clique only",
+            f_complement = Field::Complement,
+            f_model = Field::Model
+        )));
     }
     let (formats, allowed) = model.formats();
     Format::from_name(name)
@@ -443,14 +451,17 @@ impl SolveRequest {
         let via = self.via.unwrap_or(Route::Milp);
         if matches!(via, Route::Native | Route::Astar) {
             return Err(Error::Usage(format!(
-                "--via {} is not available for edge-matching puzzles: use milp, clique, sat, maxsat or heuristic",
-                via.name()
+                "{f_via} {} is not available for edge-matching puzzles: use milp, clique, sat, maxsat or heuristic",
+                via.name(),
+                f_via = Field::Via
             )));
         }
         if via == Route::Heuristic {
-            return Err(Error::usage(
-                "--via heuristic has no model of its own: its regions are MILPs (use --solver to pick the MILP solver)",
-            ));
+            return Err(Error::usage(format!(
+                "{f_via} heuristic has no model of its own: its regions are MILPs (use {f_solver} to pick the MILP solver)",
+                f_via = Field::Via,
+                f_solver = Field::Solver
+            )));
         }
         let default = match via {
             Route::Clique => ModelName::Clique,
@@ -461,9 +472,11 @@ impl SolveRequest {
         let m = EdgeModel::of(self.model.unwrap_or(default))?;
         if m.route() != via {
             return Err(Error::Usage(format!(
-                "--via {v} solves --model {v}, not {}",
+                "{f_via} {v} solves {f_model} {v}, not {}",
                 m.name(),
-                v = via.name()
+                v = via.name(),
+                f_via = Field::Via,
+                f_model = Field::Model
             )));
         }
         Ok(m)
@@ -707,7 +720,8 @@ pub fn verify(
 ) -> Result<Verification, Error> {
     let not_milp = || {
         Error::Usage(format!(
-            "{source}: not a CBC, HiGHS or GLPK solution file; --model milp verifies raw solver outputs (a board needs no --model)"
+            "{source}: not a CBC, HiGHS or GLPK solution file; {f_model} milp verifies raw solver outputs (a board needs no {f_model})",
+            f_model = Field::Model
         ))
     };
     if let Some(m @ (EdgeModel::Clique | EdgeModel::Sat | EdgeModel::Maxsat)) = model {
@@ -792,7 +806,7 @@ pub fn verify_raw_model(
     match model {
         EdgeModel::Milp => verify_raw_milp(p, text, source, opts)?.ok_or_else(|| {
             Error::Usage(format!(
-                "{source}: not a CBC, HiGHS or GLPK solution file; --model milp verifies raw solver outputs (a board needs no --model)"
+                "{source}: not a CBC, HiGHS or GLPK solution file; {f_model} milp verifies raw solver outputs (a board needs no {f_model})", f_model = Field::Model
             ))
         }),
         EdgeModel::Clique => {
@@ -876,8 +890,9 @@ pub fn generate_files(
             .is_some_and(|a| std::fs::canonicalize(s).ok() == Some(a));
         if same {
             return Err(Error::Usage(format!(
-                "--solution and -o name the same file ({}): the board would overwrite the instance",
-                o.display()
+                "{f_solution} and -o name the same file ({}): the board would overwrite the instance",
+                o.display(),
+                f_solution = Field::Solution
             )));
         }
     }
@@ -934,18 +949,21 @@ fn export_command(
     FAMILY.check_flags(
         &req.given(),
         &[
-            "--filter",
-            "--fix-corner",
-            "--complement",
-            "--input",
-            "--neos-solver",
-            "--email",
+            Field::Filter,
+            Field::FixCorner,
+            Field::Complement,
+            Field::NeosInput,
+            Field::NeosSolver,
+            Field::Email,
         ],
     )?;
     if req.region.is_some() || req.partial.is_some() {
-        return Err(Error::usage(
-            "--region and --partial belong to --model region",
-        ));
+        return Err(Error::usage(format!(
+            "{f_region} and {f_partial} belong to {f_model} region",
+            f_region = Field::Region,
+            f_partial = Field::Partial,
+            f_model = Field::Model
+        )));
     }
     let out = req.output.as_deref();
     let m = EdgeModel::of(req.model.unwrap_or(ModelName::Milp))?;
@@ -1033,9 +1051,12 @@ fn solve_command(
         .into_iter()
         .find(|f| HEURISTIC_FLAGS.contains(f))
     {
-        return Err(Error::Usage(format!("{flag} belongs to --via heuristic")));
+        return Err(Error::Usage(format!(
+            "{flag} belongs to {} heuristic",
+            Field::Via
+        )));
     }
-    FAMILY.check_flags(&req.given(), &["--filter", "--fix-corner"])?;
+    FAMILY.check_flags(&req.given(), &[Field::Filter, Field::FixCorner])?;
     // The exact routes have no research parameters.
     let route = req.via.unwrap_or(Route::Milp).name();
     req.settings
@@ -1060,24 +1081,27 @@ fn solve_command(
 }
 
 /// The flags of `--via heuristic`'s own choices.
-const HEURISTIC_FLAGS: [&str; 6] = [
-    "--construct",
-    "--improve",
-    "--start",
-    "--seed",
-    "--fix",
-    "--no-fix",
+const HEURISTIC_FLAGS: [Field; 6] = [
+    Field::Construct,
+    Field::Improve,
+    Field::Start,
+    Field::Seed,
+    Field::Fix,
+    Field::NoFix,
 ];
 
 /// `export --model region`: the region MILP of a rectangle of a partial board, as LP, MPS or
 /// GAMS (format from `--format` or `-o`'s extension; LP by default), every piece not on the
 /// board free to fill it.
 fn export_region(inst: &Instance, req: &ExportRequest) -> Result<Exported, Error> {
-    FAMILY.check_flags(&req.given(), &["--region", "--partial"])?;
+    FAMILY.check_flags(&req.given(), &[Field::Region, Field::Partial])?;
     let (Some([r0, c0, r1, c1]), Some(partial)) = (req.region, req.partial.as_deref()) else {
-        return Err(Error::usage(
-            "--model region needs --region R0,C0,R1,C1 (the rectangle's corners, rows and columns from 0) and --partial BOARD (the board it is cut from; an empty board file `R C` for none)",
-        ));
+        return Err(Error::usage(format!(
+            "{f_model} region needs {f_region} R0,C0,R1,C1 (the rectangle's corners, rows and columns from 0) and {f_partial} BOARD (the board it is cut from; an empty board file `R C` for none)",
+            f_model = Field::Model,
+            f_region = Field::Region,
+            f_partial = Field::Partial
+        )));
     };
     let out = req.output.as_deref();
     let name = match (req.format, out.filter(|o| *o != Path::new("-"))) {
@@ -1093,12 +1117,13 @@ fn export_region(inst: &Instance, req: &ExportRequest) -> Result<Exported, Error
         Some(f @ (Format::Lp | Format::Mps | Format::Gms)) => f,
         _ => {
             return Err(Error::Usage(format!(
-                "--model region is written as lp, mps or gms, not {:?}",
+                "{f_model} region is written as lp, mps or gms, not {:?}",
                 if name.is_empty() {
                     "a file without an extension"
                 } else {
                     &name
-                }
+                },
+                f_model = Field::Model
             )));
         }
     };
@@ -1107,13 +1132,14 @@ fn export_region(inst: &Instance, req: &ExportRequest) -> Result<Exported, Error
     let board = crate::puzzle::edge::parse_any_board(&text, &partial.display().to_string(), &p)?;
     if r0 > r1 || c0 > c1 {
         return Err(Error::Usage(format!(
-            "--region {r0},{c0},{r1},{c1}: the first corner must be above and left of the second"
+            "{} {r0},{c0},{r1},{c1}: the first corner must be above and left of the second",
+            Field::Region
         )));
     }
     let spec = edge_region::RegionSpec::rectangle(&p, &board, (r0, c0), (r1, c1));
     let region = edge_region::build(&p, &board, &spec).map_err(|e| match e {
         edge_region::RegionError::Model(m) => Error::failure(m),
-        e => Error::Usage(format!("--region {r0},{c0},{r1},{c1}: {e}")),
+        e => Error::Usage(format!("{} {r0},{c0},{r1},{c1}: {e}", Field::Region)),
     })?;
     let mut buf = Vec::new();
     let counts = match format {
@@ -1144,8 +1170,10 @@ fn solve_heuristic(
     FAMILY.check_flags(&req.given(), &HEURISTIC_FLAGS)?;
     if let Some(m) = req.model {
         return Err(Error::Usage(format!(
-            "--model {} does not apply to --via heuristic: its regions are MILPs of their own",
-            m.name()
+            "{f_model} {} does not apply to {f_via} heuristic: its regions are MILPs of their own",
+            m.name(),
+            f_model = Field::Model,
+            f_via = Field::Via
         )));
     }
     super::check_limits(&req.limits)?;
@@ -1167,7 +1195,7 @@ fn verify_command(
     req: &VerifyRequest,
     _: Progress<'_>,
 ) -> Result<Verified, Error> {
-    FAMILY.check_flags(&req.options.given(), &["--filter", "--fix-corner"])?;
+    FAMILY.check_flags(&req.options.given(), &[Field::Filter, Field::FixCorner])?;
     let m = req.model.map(EdgeModel::of).transpose()?;
     let p = inst.parse(EdgePuzzle::parse)?;
     let text = super::read_text(&req.solution, "solution")?;
@@ -1207,7 +1235,7 @@ fn verify_command(
 }
 
 fn render_command(inst: &Instance, req: &RenderRequest) -> Result<Rendered, Error> {
-    FAMILY.check_flags(&req.given(), &["--ids"])?;
+    FAMILY.check_flags(&req.given(), &[Field::Ids])?;
     let p = inst.parse(EdgePuzzle::parse)?;
     let board = match &req.solution {
         Some(path) => Some(crate::puzzle::edge::parse_any_board(
@@ -1255,14 +1283,14 @@ mod tests {
                 .model()
                 .unwrap_err()
                 .to_string(),
-            "--via sat solves --model sat, not milp"
+            "`via` sat solves `model` sat, not milp"
         );
         assert_eq!(
             req(None, Some(ModelName::Neos))
                 .model()
                 .unwrap_err()
                 .to_string(),
-            "--model neos is not known for edge-matching puzzles: use milp, clique, sat or maxsat"
+            "`model` neos is not known for edge-matching puzzles: use milp, clique, sat or maxsat"
         );
         assert!(req(Some(Route::Native), None).model().is_err());
     }
@@ -1283,7 +1311,7 @@ mod tests {
             check_format(EdgeModel::Sat, "cnf", true)
                 .unwrap_err()
                 .to_string(),
-            "--complement writes the conflict graph of --model clique only"
+            "`complement` writes the conflict graph of `model` clique only"
         );
         assert_eq!(
             export_format(EdgeModel::Clique, None, None, false).unwrap(),

@@ -11,6 +11,7 @@ use super::family::{
 use super::neos::{JobRequest, ModelRequest, NeosInstance};
 use super::size::Counts;
 use super::{Error, FamilyName, Progress};
+use crate::field::Field;
 use crate::format::neos_job::{self, InputMethod, Priority};
 use crate::formulate::edge_milp::EdgeMilpOptions;
 use crate::solve::Limits;
@@ -49,8 +50,9 @@ pub fn read(path: &Path, name: Option<FamilyName>) -> Result<Instance, Error> {
             })
             .ok_or_else(|| {
                 Error::Usage(format!(
-                    "{}: not an instance of any puzzle family tilekit knows: pass --family",
-                    path.display()
+                    "{}: not an instance of any puzzle family tilekit knows: pass {f_family}",
+                    path.display(),
+                    f_family = Field::Family
                 ))
             })?,
     };
@@ -188,7 +190,7 @@ mod tests {
             "{err}"
         );
         assert!(
-            err.ends_with("it resembles an edge-matching puzzle: pass --family edge if it is one)"),
+            err.ends_with("it resembles an edge-matching puzzle: pass `family` edge if it is one)"),
             "{err}"
         );
     }
@@ -212,11 +214,11 @@ mod tests {
         // A route the detected family lacks gets the hint too: the detection may be wrong.
         let s = instance("2 2\n0 1 1 0\n0 1 1 0\n0 1 1 0\n", None).unwrap();
         let e = s.hint(Error::usage(
-            "--via heuristic is not available for sliding puzzles",
+            "`via` heuristic is not available for sliding puzzles",
         ));
         assert_eq!(e.exit_code(), 2);
         assert!(
-            e.to_string().contains("pass --family edge if it is one"),
+            e.to_string().contains("pass `family` edge if it is one"),
             "{e}"
         );
     }

@@ -13,6 +13,7 @@
 use super::{Error, FamilyName, ModelName, Progress, Report, Route};
 use crate::certify::CertifyOptions;
 use crate::error::InputError;
+use crate::field::Field;
 use crate::format::Format;
 use crate::format::neos_job::InputMethod;
 use crate::formulate::sliding_sat::Encoding;
@@ -61,11 +62,11 @@ impl std::fmt::Debug for Family {
 impl Family {
     /// Refuse every flag in `given` that is not one of `takes` (flags that do not apply to
     /// this family, or to what this command does with it).
-    pub fn check_flags(&self, given: &[&'static str], takes: &[&str]) -> Result<(), Error> {
+    pub fn check_flags(&self, given: &[Field], takes: &[Field]) -> Result<(), Error> {
         match given.iter().find(|g| !takes.contains(g)) {
             None => Ok(()),
-            Some(flag) => Err(Error::Usage(format!(
-                "{flag} does not apply to {}: leave it out",
+            Some(field) => Err(Error::Usage(format!(
+                "{field} does not apply to {}: leave it out",
                 self.noun
             ))),
         }
@@ -120,9 +121,10 @@ impl Instance {
     fn with_hint(&self, message: String) -> String {
         match (self.detected, self.resembles.first()) {
             (Some(why), Some(other)) => format!(
-                "{message} (read as {} because {why}; it resembles {}: pass --family {} if it is one)",
+                "{message} (read as {} because {why}; it resembles {}: pass {} {} if it is one)",
                 self.family.one,
                 other.one,
+                Field::Family,
                 other.name.name()
             ),
             _ => message,
@@ -170,19 +172,19 @@ pub struct FamilyOptions {
 
 impl FamilyOptions {
     /// The flags given.
-    pub fn given(&self) -> Vec<&'static str> {
+    pub fn given(&self) -> Vec<Field> {
         let mut g = Vec::new();
         if self.goal.is_some() {
-            g.push("--goal");
+            g.push(Field::Goal);
         }
         if self.horizon.is_some() {
-            g.push("--horizon");
+            g.push(Field::Horizon);
         }
         if self.filter {
-            g.push("--filter");
+            g.push(Field::Filter);
         }
         if self.fix_corner {
-            g.push("--fix-corner");
+            g.push(Field::FixCorner);
         }
         g
     }
@@ -227,31 +229,31 @@ pub struct ExportRequest {
 
 impl ExportRequest {
     /// The flags given (the family flags included).
-    pub fn given(&self) -> Vec<&'static str> {
+    pub fn given(&self) -> Vec<Field> {
         let mut g = self.options.given();
         if self.complement {
-            g.push("--complement");
+            g.push(Field::Complement);
         }
         if self.region.is_some() {
-            g.push("--region");
+            g.push(Field::Region);
         }
         if self.partial.is_some() {
-            g.push("--partial");
+            g.push(Field::Partial);
         }
         g.extend(self.neos_given());
         g
     }
 
-    fn neos_given(&self) -> Vec<&'static str> {
+    fn neos_given(&self) -> Vec<Field> {
         let mut g = Vec::new();
         if self.neos.input.is_some() {
-            g.push("--input");
+            g.push(Field::NeosInput);
         }
         if self.neos.solver.is_some() {
-            g.push("--neos-solver");
+            g.push(Field::NeosSolver);
         }
         if self.neos.email.is_some() {
-            g.push("--email");
+            g.push(Field::Email);
         }
         g
     }
@@ -259,8 +261,9 @@ impl ExportRequest {
     /// The NEOS job flags belong to `--format neos` only.
     pub fn check_neos_flags(&self, format: Format) -> Result<(), Error> {
         match self.neos_given().first() {
-            Some(flag) if format != Format::Neos => Err(Error::Usage(format!(
-                "{flag} belongs to --format neos (a NEOS job document), not {}",
+            Some(field) if format != Format::Neos => Err(Error::Usage(format!(
+                "{field} belongs to {} neos (a NEOS job document), not {}",
+                Field::Format,
                 format.name()
             ))),
             _ => Ok(()),
@@ -329,34 +332,34 @@ impl SolveRequest {
     }
 
     /// The family-specific flags given (the family flags included).
-    pub fn given(&self) -> Vec<&'static str> {
+    pub fn given(&self) -> Vec<Field> {
         let mut g = self.options.given();
         if self.encoding.is_some() {
-            g.push("--encoding");
+            g.push(Field::Encoding);
         }
         if self.certify.is_some() {
-            g.push("--certify");
+            g.push(Field::Certify);
         }
         if self.plan.is_some() {
-            g.push("--plan");
+            g.push(Field::Plan);
         }
         if self.incumbent.is_some() {
-            g.push("--incumbent");
+            g.push(Field::Incumbent);
         }
         if self.step {
-            g.push("--step");
+            g.push(Field::Step);
         }
         if self.pdb.is_some() {
-            g.push("--pdb");
+            g.push(Field::Pdb);
         }
         let h = &self.heuristic;
         for (on, flag) in [
-            (h.construct.is_some(), "--construct"),
-            (h.improve.is_some(), "--improve"),
-            (h.start.is_some(), "--start"),
-            (h.seed.is_some(), "--seed"),
-            (!h.fixes.is_empty(), "--fix"),
-            (h.starter == Some(false), "--no-fix"),
+            (h.construct.is_some(), Field::Construct),
+            (h.improve.is_some(), Field::Improve),
+            (h.start.is_some(), Field::Start),
+            (h.seed.is_some(), Field::Seed),
+            (!h.fixes.is_empty(), Field::Fix),
+            (h.starter == Some(false), Field::NoFix),
         ] {
             if on {
                 g.push(flag);
@@ -419,10 +422,10 @@ pub struct RenderRequest {
 
 impl RenderRequest {
     /// The family-specific flags given.
-    pub fn given(&self) -> Vec<&'static str> {
+    pub fn given(&self) -> Vec<Field> {
         let mut g = self.options.given();
         if self.ids {
-            g.push("--ids");
+            g.push(Field::Ids);
         }
         g
     }
@@ -501,11 +504,13 @@ mod tests {
             ..Default::default()
         };
         let edge = &super::super::edge::FAMILY;
-        let err = edge.check_flags(&opts.given(), &["--filter"]).unwrap_err();
+        let err = edge
+            .check_flags(&opts.given(), &[Field::Filter])
+            .unwrap_err();
         assert_eq!(err.exit_code(), 2);
         assert!(
             err.to_string()
-                .starts_with("--horizon does not apply to edge-matching")
+                .starts_with("`horizon` does not apply to edge-matching")
         );
         assert!(edge.check_flags(&[], &[]).is_ok());
     }
@@ -521,6 +526,9 @@ mod tests {
         };
         assert!(req.check_neos_flags(Format::Neos).is_ok());
         let err = req.check_neos_flags(Format::Lp).unwrap_err().to_string();
-        assert!(err.starts_with("--input belongs to --format neos"), "{err}");
+        assert!(
+            err.starts_with("`neos.input` belongs to `format` neos"),
+            "{err}"
+        );
     }
 }

@@ -32,6 +32,7 @@ pub mod sliding;
 pub use error::Error;
 pub use report::{Claim, Details, FamilyName, NativeStats, Report, Solution, Status};
 
+use crate::field::Field;
 use std::time::{Duration, Instant};
 
 /// The routes: how a puzzle is solved.
@@ -335,7 +336,7 @@ pub fn shown_number(x: f64) -> String {
 
 /// A number of seconds from a flag (`flag` names it in the error): positive, finite and
 /// below 10⁹ (31 years; larger values overflow the clocks they are added to).
-pub fn seconds(flag: &str, value: f64) -> Result<Duration, Error> {
+pub fn seconds(flag: impl std::fmt::Display, value: f64) -> Result<Duration, Error> {
     if value.is_finite() && value > 0.0 && value < 1e9 {
         Ok(Duration::from_secs_f64(value))
     } else {
@@ -355,11 +356,12 @@ pub const MAX_THREADS: u32 = 256;
 pub fn limits(time_limit: f64, threads: u32) -> Result<crate::solve::Limits, Error> {
     if !(1..=MAX_THREADS).contains(&threads) {
         return Err(Error::Usage(format!(
-            "--threads must be from 1 to {MAX_THREADS}, not {threads}"
+            "{} must be from 1 to {MAX_THREADS}, not {threads}",
+            Field::Threads
         )));
     }
     Ok(crate::solve::Limits::new(
-        seconds("--time-limit", time_limit)?,
+        seconds(Field::TimeLimit, time_limit)?,
         threads,
     ))
 }
@@ -370,9 +372,10 @@ pub fn check_limits(limits: &crate::solve::Limits) -> Result<(), Error> {
     if time.is_finite() && time > 0.0 {
         Ok(())
     } else {
-        Err(Error::usage(
-            "--time-limit must be a positive number of seconds",
-        ))
+        Err(Error::usage(format!(
+            "{} must be a positive number of seconds",
+            Field::TimeLimit
+        )))
     }
 }
 

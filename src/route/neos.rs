@@ -14,6 +14,7 @@ use super::edge;
 use super::family::Instance;
 use super::sliding::{self, SlidingModel};
 use super::{Error, FamilyName, ModelName, Progress, Report};
+use crate::field::Field;
 use crate::format::gams::{self, GamsOptions};
 use crate::format::neos_job::{InputMethod, Priority};
 use crate::formulate::edge_milp::EdgeMilpOptions;
@@ -126,7 +127,9 @@ impl NeosInstance {
         let model = match SlidingModel::of(model.unwrap_or(ModelName::Neos))? {
             SlidingModel::Sat => {
                 return Err(Error::Usage(format!(
-                    "--model sat {NOT_A_MILP}: use neos, or flow with --input lp or mps"
+                    "{f_model} sat {NOT_A_MILP}: use neos, or flow with {f_input} lp or mps",
+                    f_model = Field::Model,
+                    f_input = Field::NeosInput
                 )));
             }
             m => m,
@@ -150,8 +153,9 @@ impl NeosInstance {
         let m = edge::EdgeModel::of(model.unwrap_or(ModelName::Milp))?;
         if m != edge::EdgeModel::Milp {
             return Err(Error::Usage(format!(
-                "--model {} {NOT_A_MILP}: use --model milp for edge-matching puzzles",
-                m.name()
+                "{f_model} {} {NOT_A_MILP}: use {f_model} milp for edge-matching puzzles",
+                m.name(),
+                f_model = Field::Model
             )));
         }
         Ok(NeosInstance::Edge { puzzle, options })
@@ -301,8 +305,10 @@ impl NeosInstance {
             } => {
                 if *model != SlidingModel::Neos {
                     return Err(Error::Usage(format!(
-                        "--model {} has no GAMS writer: use --input mps or lp, or --model neos",
-                        model.name()
+                        "{f_model} {} has no GAMS writer: use {f_input} mps or lp, or {f_model} neos",
+                        model.name(),
+                        f_model = Field::Model,
+                        f_input = Field::NeosInput
                     )));
                 }
                 sliding::build_algebraic(puzzle, *goal, *horizon)?
@@ -439,8 +445,8 @@ pub fn submit(
 pub fn judge_results(rec: &JobRecord, output: &str, started: Instant) -> Result<Report, Error> {
     let inst_ref = rec.instance.as_ref().ok_or_else(|| {
         Error::Usage(format!(
-            "job {}: the job file does not say which instance it was built from: fetch it with --raw",
-            rec.number
+            "job {}: the job file does not say which instance it was built from: fetch it with {f_raw}",
+            rec.number, f_raw = Field::Raw
         ))
     })?;
     let inst = NeosInstance::from_ref(inst_ref)?;
@@ -543,7 +549,7 @@ mod tests {
                     ..req()
                 }
             ),
-            "--model sat cannot go to NEOS: a NEOS job carries a MILP: use --model milp for edge-matching puzzles"
+            "`model` sat cannot go to NEOS: a NEOS job carries a MILP: use `model` milp for edge-matching puzzles"
         );
         assert_eq!(
             err(
@@ -553,7 +559,7 @@ mod tests {
                     ..req()
                 }
             ),
-            "--model neos is not known for edge-matching puzzles: use milp, clique, sat or maxsat"
+            "`model` neos is not known for edge-matching puzzles: use milp, clique, sat or maxsat"
         );
         assert_eq!(
             err(
@@ -563,7 +569,7 @@ mod tests {
                     ..req()
                 }
             ),
-            "--model sat cannot go to NEOS: a NEOS job carries a MILP: use neos, or flow with --input lp or mps"
+            "`model` sat cannot go to NEOS: a NEOS job carries a MILP: use neos, or flow with `neos.input` lp or mps"
         );
         // --family overrides detection: the case study is no edge instance.
         let e = NeosInstance::of(&inst(CASE, &super::super::edge::FAMILY), &req());
@@ -583,7 +589,7 @@ mod tests {
                 .err()
                 .unwrap()
                 .to_string(),
-            "--model flow has no GAMS writer: use --input mps or lp, or --model neos"
+            "`model` flow has no GAMS writer: use `neos.input` mps or lp, or `model` neos"
         );
         assert!(flow.algebraic(InputMethod::Mps, "Cbc").unwrap().is_none());
     }

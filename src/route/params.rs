@@ -19,6 +19,7 @@
 //! ```
 
 use crate::error::InputError;
+use crate::field::Field;
 use std::fmt;
 
 /// What a parameter takes, for its reference line and its error messages.
@@ -464,12 +465,14 @@ impl fmt::Display for Preset {
 
 /// The parameter reference (the user's guide page), generated from [`PARAMS`].
 pub fn reference_markdown() -> String {
-    let mut out = String::from(
-        "# Parameters\n\n<!-- Generated from src/route/params.rs by `tilekit params --markdown`; a test keeps it current. -->\n\n\
+    let mut out = format!(
+        "# Parameters\n\n<!-- Generated from src/route/params.rs by `tilekit params`, in Markdown; a test keeps it current. -->\n\n\
          Research parameters tune one method each. Most runs leave them at their defaults, \
-         which are the measured best; set them with `--set KEY=VALUE` (repeatable) or \
-         `--params FILE` (TOML: `[beam]` then `width = 4096` is `beam.width`). A parameter \
+         which are the measured best; set them with `{} KEY=VALUE` (repeatable) or \
+         `{} FILE` (TOML: `[beam]` then `width = 4096` is `beam.width`). A parameter \
          of a method the run does not use is refused.\n",
+        Field::Set,
+        Field::Params,
     );
     let mut group = "";
     for p in PARAMS {
@@ -486,7 +489,7 @@ pub fn reference_markdown() -> String {
             p.key, p.values, p.default, p.doc
         ));
     }
-    out.push_str("\n## Presets\n\n`--preset NAME` picks a bundle before any other choice; flags and parameters given with it still apply.\n\n| preset | what it is |\n|---|---|\n");
+    out.push_str(&format!("\n## Presets\n\n`{} NAME` picks a bundle before any other choice; flags and parameters given with it still apply.\n\n| preset | what it is |\n|---|---|\n", Field::Preset));
     for p in Preset::ALL {
         out.push_str(&format!("| `{}` | {} |\n", p.name(), preset_words(p)));
     }

@@ -14,6 +14,7 @@ use super::{
     Route, Solution, Status,
 };
 use crate::certify::{self, CertifyOptions, Producer};
+use crate::field::Field;
 use crate::format::solution::{cbc, glpk, highs, sat as sat_out};
 use crate::format::{Format, dimacs_cnf, gams, lp, mps};
 use crate::formulate::{MilpFormulation, sliding_flow, sliding_neos, sliding_sat, sliding_tight};
@@ -53,8 +54,9 @@ impl SlidingModel {
             ModelName::Tight => Ok(SlidingModel::Tight),
             ModelName::Sat => Ok(SlidingModel::Sat),
             other => Err(Error::Usage(format!(
-                "--model {} is not known for sliding puzzles: use neos, flow, tight or sat",
-                other.name()
+                "{f_model} {} is not known for sliding puzzles: use neos, flow, tight or sat",
+                other.name(),
+                f_model = Field::Model
             ))),
         }
     }
@@ -138,13 +140,13 @@ pub fn export_format(
 /// The horizon to use: the one given, or the model's default for this board.
 pub fn resolve_horizon(p: &SlidingPuzzle, horizon: Option<usize>) -> Result<usize, Error> {
     match horizon {
-        Some(0) => Err(Error::usage("--horizon must be at least 1")),
+        Some(0) => Err(Error::usage(format!("{} must be at least 1", Field::Horizon))),
         Some(t) => Ok(t),
         None => sliding_neos::default_horizon(p.rows(), p.cols()).ok_or_else(|| {
             Error::Usage(format!(
-                "no default horizon is known for a {}×{} board (its diameter is unknown): pass --horizon T",
+                "no default horizon is known for a {}×{} board (its diameter is unknown): pass {f_horizon} T",
                 p.rows(),
-                p.cols()
+                p.cols(), f_horizon = Field::Horizon
             ))
         }),
     }
@@ -193,24 +195,30 @@ pub fn auto_horizon(
             let v = PlanChecker { goal }.check(p, &m, Some(m.len() as f64));
             if !v.valid {
                 return Err(Error::Failure(format!(
-                    "--horizon auto: the native plan failed verification: {}",
-                    v.errors.join("; ")
+                    "{f_horizon} auto: the native plan failed verification: {}",
+                    v.errors.join("; "),
+                    f_horizon = Field::Horizon
                 )));
             }
             let t = m.len().max(1);
             super::notice(
                 progress,
-                &format!("--horizon auto: horizon {t} (the native optimum, proven)"),
+                &format!(
+                    "{} auto: horizon {t} (the native optimum, proven)",
+                    Field::Horizon
+                ),
             );
             Ok(t)
         }
-        (NativeStatus::Unsolvable, _) => Err(Error::usage(
-            "--horizon auto: the board cannot reach the goal",
-        )),
+        (NativeStatus::Unsolvable, _) => Err(Error::usage(format!(
+            "{} auto: the board cannot reach the goal",
+            Field::Horizon
+        ))),
         _ => Err(Error::Failure(format!(
-            "--horizon auto: the native solver found no optimum within {:.0} s (at least {} moves): pass --horizon T",
+            "{f_horizon} auto: the native solver found no optimum within {:.0} s (at least {} moves): pass {f_horizon} T",
             limit.as_secs_f64(),
-            r.lower_bound
+            r.lower_bound,
+            f_horizon = Field::Horizon
         ))),
     }
 }
@@ -501,46 +509,59 @@ impl SolveRequest {
             .unwrap_or(if sat_only { Route::Sat } else { Route::Native });
         if matches!(route, Route::Clique | Route::Maxsat | Route::Heuristic) {
             return Err(Error::Usage(format!(
-                "--via {} is not available for sliding puzzles: use native, astar, milp or sat",
-                route.name()
+                "{f_via} {} is not available for sliding puzzles: use native, astar, milp or sat",
+                route.name(),
+                f_via = Field::Via
             )));
         }
         if self.plan.is_some() && route == Route::Milp {
-            return Err(Error::usage(
-                "--plan gives the plan to certify (--via sat); the MILP route starts from a plan with --incumbent",
-            ));
+            return Err(Error::usage(format!(
+                "{f_plan} gives the plan to certify ({f_via} sat); the MILP route starts from a plan with {f_incumbent}",
+                f_plan = Field::Plan,
+                f_via = Field::Via,
+                f_incumbent = Field::Incumbent
+            )));
         }
         if self.step && route != Route::Milp {
             return Err(Error::Usage(format!(
-                "--step steps the MILP route's horizon: it goes with --via milp, not --via {}",
-                route.name()
+                "{f_step} steps the MILP route's horizon: it goes with {f_via} milp, not {f_via} {}",
+                route.name(),
+                f_step = Field::Step,
+                f_via = Field::Via
             )));
         }
         if self.incumbent.is_some() && route != Route::Milp {
             return Err(Error::Usage(format!(
-                "--incumbent starts the MILP route from a plan: it goes with --via milp, not --via {}",
-                route.name()
+                "{f_incumbent} starts the MILP route from a plan: it goes with {f_via} milp, not {f_via} {}",
+                route.name(),
+                f_incumbent = Field::Incumbent,
+                f_via = Field::Via
             )));
         }
         if route != Route::Astar
             && let Some(flag) = self.astar.given().first()
         {
             return Err(Error::Usage(format!(
-                "{flag} belongs to --via astar, not --via {}",
-                route.name()
+                "{flag} belongs to {f_via} astar, not {f_via} {}",
+                route.name(),
+                f_via = Field::Via
             )));
         }
         if route == Route::Astar {
             let refused = [
-                (self.horizon.is_some(), "--horizon"),
-                (self.solver.is_some(), "--solver"),
-                (self.model.is_some(), "--model"),
-                (sat_only, "--certify and --encoding"),
-                (self.plan.is_some(), "--plan"),
+                (self.horizon.is_some(), Field::Horizon.to_string()),
+                (self.solver.is_some(), Field::Solver.to_string()),
+                (self.model.is_some(), Field::Model.to_string()),
+                (
+                    sat_only,
+                    format!("{} and {}", Field::Certify, Field::Encoding),
+                ),
+                (self.plan.is_some(), Field::Plan.to_string()),
             ];
             if let Some((_, flag)) = refused.iter().find(|(on, _)| *on) {
                 return Err(Error::Usage(format!(
-                    "--via astar is tilekit's own best-first search and takes no {flag}"
+                    "{} astar is tilekit's own best-first search and takes no {flag}",
+                    Field::Via
                 )));
             }
             self.astar.order()?;
@@ -550,29 +571,41 @@ impl SolveRequest {
         let native_certify = route == Route::Native && self.certify.is_some();
         if sat_only && route != Route::Sat && !native_certify {
             return Err(Error::Usage(format!(
-                "--certify and --encoding belong to --via sat (or --via native --certify), not --via {}",
-                route.name()
+                "{f_certify} and {f_encoding} belong to {f_via} sat (or {f_via} native {f_certify}), not {f_via} {}",
+                route.name(),
+                f_certify = Field::Certify,
+                f_encoding = Field::Encoding,
+                f_via = Field::Via
             )));
         }
         if route == Route::Native && self.horizon.is_some() {
-            return Err(Error::usage(
-                "--via native finds the optimal length itself and takes no --horizon",
-            ));
+            return Err(Error::usage(format!(
+                "{f_via} native finds the optimal length itself and takes no {f_horizon}",
+                f_via = Field::Via,
+                f_horizon = Field::Horizon
+            )));
         }
         if route == Route::Native && !native_certify && self.solver.is_some() {
-            return Err(Error::usage(
-                "--via native is tilekit's own search and takes no --solver (with --certify, --solver names the SAT solver of the proof)",
-            ));
+            return Err(Error::usage(format!(
+                "{f_via} native is tilekit's own search and takes no {f_solver} (with {f_certify}, {f_solver} names the SAT solver of the proof)",
+                f_via = Field::Via,
+                f_solver = Field::Solver,
+                f_certify = Field::Certify
+            )));
         }
         if native_certify && self.plan.is_some() {
-            return Err(Error::usage(
-                "--plan gives the plan to certify, so it goes with --via sat, not --via native",
-            ));
+            return Err(Error::usage(format!(
+                "{f_plan} gives the plan to certify, so it goes with {f_via} sat, not {f_via} native",
+                f_plan = Field::Plan,
+                f_via = Field::Via
+            )));
         }
         if self.pdb.is_some() && route != Route::Native {
             return Err(Error::Usage(format!(
-                "--pdb picks the native search's pattern databases: it goes with --via native, not --via {}",
-                route.name()
+                "{f_pdb} picks the native search's pattern databases: it goes with {f_via} native, not {f_via} {}",
+                route.name(),
+                f_pdb = Field::Pdb,
+                f_via = Field::Via
             )));
         }
         let mut plan_req = self;
@@ -586,23 +619,29 @@ impl SolveRequest {
             (Route::Milp, None) => SlidingModel::Tight,
             (Route::Milp, Some(m)) => match SlidingModel::of(m)? {
                 SlidingModel::Sat => {
-                    return Err(Error::usage(
-                        "--via milp solves --model neos, flow or tight, not sat",
-                    ));
+                    return Err(Error::usage(format!(
+                        "{f_via} milp solves {f_model} neos, flow or tight, not sat",
+                        f_via = Field::Via,
+                        f_model = Field::Model
+                    )));
                 }
                 other => other,
             },
             (Route::Native, Some(m)) => {
                 return Err(Error::Usage(format!(
-                    "--via native searches the puzzle itself and takes no --model (got {})",
-                    m.name()
+                    "{f_via} native searches the puzzle itself and takes no {f_model} (got {})",
+                    m.name(),
+                    f_via = Field::Via,
+                    f_model = Field::Model
                 )));
             }
             (_, Some(m)) if m != ModelName::Sat => {
                 return Err(Error::Usage(format!(
-                    "--via {} solves --model sat, not {}",
+                    "{f_via} {} solves {f_model} sat, not {}",
                     route.name(),
-                    m.name()
+                    m.name(),
+                    f_via = Field::Via,
+                    f_model = Field::Model
                 )));
             }
             _ => SlidingModel::Sat,
@@ -634,9 +673,13 @@ fn apply_settings(req: &mut SolveRequest, route: Route, native_certify: bool) ->
         groups.push("certify.");
     }
     let this = if certifying {
-        format!("--via {} with a certificate", route.name())
+        format!(
+            "{f_via} {} with a certificate",
+            route.name(),
+            f_via = Field::Via
+        )
     } else {
-        format!("--via {}", route.name())
+        format!("{f_via} {}", route.name(), f_via = Field::Via)
     };
     req.settings.only(&groups, &this).map_err(usage)?;
     if route == Route::Milp {
@@ -1124,9 +1167,10 @@ fn incumbent_plan(
         Some(m) => Ok(m.to_vec()),
         None => {
             rep.solver_status = format!(
-                "--incumbent {}: no plan ({})",
+                "{f_incumbent} {}: no plan ({})",
                 source.describe(),
-                rep.solver_status
+                rep.solver_status,
+                f_incumbent = Field::Incumbent
             );
             Err(Box::new(rep))
         }
@@ -1147,9 +1191,10 @@ fn incumbent_plan(
         let v = PlanChecker { goal }.check(p, m, None);
         if !v.errors.is_empty() {
             return Err(Error::Usage(format!(
-                "--incumbent: {} does not solve the board: {}",
+                "{f_incumbent}: {} does not solve the board: {}",
                 source.describe(),
-                v.errors.join("; ")
+                v.errors.join("; "),
+                f_incumbent = Field::Incumbent
             )));
         }
     }
@@ -1685,7 +1730,10 @@ fn solve_sat(
     let started = Instant::now();
     let name = req.solver.as_deref().unwrap_or("varisat");
     if horizon == Some(0) {
-        return Err(Error::usage("--horizon must be at least 1"));
+        return Err(Error::usage(format!(
+            "{} must be at least 1",
+            Field::Horizon
+        )));
     }
     // The SAT route steps up to this horizon; without a known diameter, a generous cap.
     let max_h = horizon
@@ -1908,7 +1956,8 @@ fn agreed_horizon(
 ) -> Result<Option<usize>, Error> {
     match (detected, given) {
         (Some(d), Some(g)) if d != g => Err(Error::Usage(format!(
-            "{source}: this output is for horizon {d}, not {g}: it was exported with other flags (pass --horizon {d})"
+            "{source}: this output is for horizon {d}, not {g}: it was exported with other flags (pass {} {d})",
+            Field::Horizon
         ))),
         (Some(d), _) => Ok(Some(d)),
         (None, g) => Ok(g),
@@ -1941,9 +1990,10 @@ pub fn verify(
     let milp = parse_milp_output(text, source)?;
     let sat = looks_like_sat_output(text);
     match (model, milp) {
-        (Some(SlidingModel::Sat), Some(_)) => Err(Error::usage(
-            "a MILP solver output cannot belong to --model sat",
-        )),
+        (Some(SlidingModel::Sat), Some(_)) => Err(Error::usage(format!(
+            "a MILP solver output cannot belong to {} sat",
+            Field::Model
+        ))),
         (m, Some((sol, _))) => {
             let h = agreed_horizon(milp_output_horizon(&sol), horizon, source)?;
             let h = resolve_horizon(p, h)?;
@@ -1966,15 +2016,18 @@ pub fn verify(
         }
         (Some(m @ (SlidingModel::Neos | SlidingModel::Flow | SlidingModel::Tight)), None) => {
             Err(Error::Usage(format!(
-                "{source}: not a CBC, HiGHS or GLPK solution file: --model {} verifies raw MILP solver outputs (a move file needs no --model)",
-                m.name()
+                "{source}: not a CBC, HiGHS or GLPK solution file: {f_model} {} verifies raw MILP solver outputs (a move file needs no {f_model})",
+                m.name(),
+                f_model = Field::Model
             )))
         }
         (Some(SlidingModel::Sat), None) if !sat => Err(Error::Usage(format!(
-            "{source}: not a SAT solver output (`s` and `v` lines): --model sat verifies raw SAT outputs (a move file needs no --model)"
+            "{source}: not a SAT solver output (`s` and `v` lines): {f_model} sat verifies raw SAT outputs (a move file needs no {f_model})",
+            f_model = Field::Model
         ))),
         (None, None) if sat => Err(Error::Usage(format!(
-            "{source}: a SAT solver output: pass --model sat to verify it against the CNF"
+            "{source}: a SAT solver output: pass {} sat to verify it against the CNF",
+            Field::Model
         ))),
         (Some(SlidingModel::Sat), None) => {
             let max = resolve_horizon(p, None)
@@ -1985,9 +2038,10 @@ pub fn verify(
                 .then(|| sat_output_horizon(p, goal, vars, max))
                 .flatten();
             let h = agreed_horizon(detected, horizon, source)?.ok_or_else(|| {
-                Error::usage(
-                    "this SAT output names no variables to tell its horizon by: pass --horizon",
-                )
+                Error::usage(format!(
+                    "this SAT output names no variables to tell its horizon by: pass {}",
+                    Field::Horizon
+                ))
             })?;
             let enc = build_sat(p, goal, h)?;
             match sat_out::parse(text, source, enc.cnf().num_vars())? {
@@ -2041,7 +2095,13 @@ fn export_command(
 ) -> Result<Exported, Error> {
     FAMILY.check_flags(
         &req.given(),
-        &["--goal", "--horizon", "--input", "--neos-solver", "--email"],
+        &[
+            Field::Goal,
+            Field::Horizon,
+            Field::NeosInput,
+            Field::NeosSolver,
+            Field::Email,
+        ],
     )?;
     let goal = req.options.goal();
     let out = req.output.as_deref();
@@ -2050,9 +2110,10 @@ fn export_command(
     let fmt = export_format(m, req.format, out)?;
     req.check_neos_flags(fmt)?;
     if fmt == Format::Neos && m == SlidingModel::Sat {
-        return Err(Error::usage(
-            "a NEOS job carries a MILP: use --model neos, flow or tight",
-        ));
+        return Err(Error::usage(format!(
+            "a NEOS job carries a MILP: use {} neos, flow or tight",
+            Field::Model
+        )));
     }
     if fmt != Format::Neos {
         check_format(m, fmt)?;
@@ -2081,14 +2142,14 @@ fn solve_command(
     progress: Progress<'_>,
 ) -> Result<Solved, Error> {
     let mut takes = vec![
-        "--goal",
-        "--horizon",
-        "--encoding",
-        "--certify",
-        "--plan",
-        "--incumbent",
-        "--step",
-        "--pdb",
+        Field::Goal,
+        Field::Horizon,
+        Field::Encoding,
+        Field::Certify,
+        Field::Plan,
+        Field::Incumbent,
+        Field::Step,
+        Field::Pdb,
     ];
     takes.extend(super::astar::AstarFlags::FLAGS);
     FAMILY
@@ -2155,7 +2216,7 @@ fn verify_command(
     req: &VerifyRequest,
     progress: Progress<'_>,
 ) -> Result<Verified, Error> {
-    FAMILY.check_flags(&req.options.given(), &["--goal", "--horizon"])?;
+    FAMILY.check_flags(&req.options.given(), &[Field::Goal, Field::Horizon])?;
     let goal = req.options.goal();
     let m = req.model.map(SlidingModel::of).transpose()?;
     let p = parse(inst, goal)?;
@@ -2175,7 +2236,7 @@ fn verify_command(
 }
 
 fn render_command(inst: &Instance, req: &RenderRequest) -> Result<Rendered, Error> {
-    FAMILY.check_flags(&req.given(), &["--goal"])?;
+    FAMILY.check_flags(&req.given(), &[Field::Goal])?;
     let goal = req.options.goal();
     let p = parse(inst, goal)?;
     let mut notes = Vec::new();
@@ -2249,7 +2310,7 @@ mod tests {
                 astar: weighted.clone(),
                 ..req()
             }),
-            "--weight belongs to --via astar, not --via native"
+            "`astar.weight` belongs to `via` astar, not `via` native"
         );
         let p = SolveRequest {
             via: Some(Route::Astar),
@@ -2265,7 +2326,7 @@ mod tests {
                 horizon: Some(Horizon::Steps(20)),
                 ..req()
             }),
-            "--via astar is tilekit's own best-first search and takes no --horizon"
+            "`via` astar is tilekit's own best-first search and takes no `horizon`"
         );
         assert!(
             err(SolveRequest {
@@ -2298,7 +2359,7 @@ mod tests {
                 },
                 ..req()
             })
-            .contains("--batch must be at least 1")
+            .contains("`astar.batch` must be at least 1")
         );
     }
 
@@ -2364,7 +2425,7 @@ mod tests {
                 certify: Some(cert()),
                 ..req()
             }),
-            "--certify and --encoding belong to --via sat (or --via native --certify), not --via milp"
+            "`certify` and `encoding` belong to `via` sat (or `via` native `certify`), not `via` milp"
         );
         assert_eq!(
             err(SolveRequest {
@@ -2373,7 +2434,7 @@ mod tests {
                 plan: Some(vec![]),
                 ..req()
             }),
-            "--plan gives the plan to certify, so it goes with --via sat, not --via native"
+            "`plan` gives the plan to certify, so it goes with `via` sat, not `via` native"
         );
         assert_eq!(
             err(SolveRequest {
@@ -2381,7 +2442,7 @@ mod tests {
                 plan: Some(vec![]),
                 ..req()
             }),
-            "--plan gives the plan to certify (--via sat); the MILP route starts from a plan with --incumbent"
+            "`plan` gives the plan to certify (`via` sat); the MILP route starts from a plan with `incumbent`"
         );
         for via in [Route::Native, Route::Sat, Route::Astar] {
             assert_eq!(
@@ -2391,7 +2452,7 @@ mod tests {
                     ..req()
                 }),
                 format!(
-                    "--step steps the MILP route's horizon: it goes with --via milp, not --via {}",
+                    "`step` steps the MILP route's horizon: it goes with `via` milp, not `via` {}",
                     via.name()
                 )
             );
@@ -2402,7 +2463,7 @@ mod tests {
                     ..req()
                 }),
                 format!(
-                    "--incumbent starts the MILP route from a plan: it goes with --via milp, not --via {}",
+                    "`incumbent` starts the MILP route from a plan: it goes with `via` milp, not `via` {}",
                     via.name()
                 )
             );
@@ -2413,7 +2474,7 @@ mod tests {
                 model: Some(ModelName::Sat),
                 ..req()
             }),
-            "--via milp solves --model neos, flow or tight, not sat"
+            "`via` milp solves `model` neos, flow or tight, not sat"
         );
         assert_eq!(
             err(SolveRequest {
@@ -2421,7 +2482,7 @@ mod tests {
                 model: Some(ModelName::Flow),
                 ..req()
             }),
-            "--via native searches the puzzle itself and takes no --model (got flow)"
+            "`via` native searches the puzzle itself and takes no `model` (got flow)"
         );
         assert_eq!(
             err(SolveRequest {
@@ -2429,7 +2490,7 @@ mod tests {
                 model: Some(ModelName::Neos),
                 ..req()
             }),
-            "--via sat solves --model sat, not neos"
+            "`via` sat solves `model` sat, not neos"
         );
         assert_eq!(
             err(SolveRequest {
@@ -2437,14 +2498,14 @@ mod tests {
                 model: Some(ModelName::Clique),
                 ..req()
             }),
-            "--model clique is not known for sliding puzzles: use neos, flow, tight or sat"
+            "`model` clique is not known for sliding puzzles: use neos, flow, tight or sat"
         );
         assert_eq!(
             err(SolveRequest {
                 limits: Limits::new(Duration::ZERO, 1),
                 ..req()
             }),
-            "--time-limit must be a positive number of seconds"
+            "`limits.time_limit` must be a positive number of seconds"
         );
     }
 

@@ -3,7 +3,8 @@
 //! The sets are compiled in from `models/sliding/` (provenance in their headers).
 
 use super::pdb::Partition;
-use super::{MAX_WITH_NONE, NativeOptions, NativeResult, NativeSolver, NativeStatus, SearchError};
+use super::{NativeOptions, NativeResult, NativeSolver, NativeStatus, SearchError};
+use crate::field::Field;
 use crate::puzzle::sliding::{Goal, SlidingPuzzle, moves_to_string};
 use std::io::Write;
 use std::sync::Mutex;
@@ -244,9 +245,11 @@ pub fn run(
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<BenchSummary, SearchError> {
     if opts.jobs == 0 || opts.limit == Some(0) {
-        return Err(SearchError::Options(
-            "--jobs and --limit must be at least 1".into(),
-        ));
+        return Err(SearchError::Options(format!(
+            "{f_jobs} and {f_limit} must be at least 1",
+            f_jobs = Field::Jobs,
+            f_limit = Field::Limit
+        )));
     }
     let mut cases = set.cases();
     // Read before truncating: a limit of 0 leaves no case to read the side from.
@@ -257,7 +260,8 @@ pub fn run(
         .find(|&&id| cases.iter().all(|c| c.id != id))
     {
         return Err(SearchError::Options(format!(
-            "--instances: the set has no instance {id}"
+            "{}: the set has no instance {id}",
+            Field::Instances
         )));
     }
     if !opts.ids.is_empty() {
@@ -276,7 +280,7 @@ pub fn run(
         None => {}
         // `NativeSolver::new` refuses it with Manhattan + LC, and a second partition equal
         // to the first.
-        Some("none") => return Err(SearchError::Options(MAX_WITH_NONE.into())),
+        Some("none") => return Err(SearchError::Options(super::max_with_none())),
         Some(name) => native.max_with = Some(Partition::named(side, side, name)?),
     }
     let solver = NativeSolver::new(side, side, &native, progress)?;

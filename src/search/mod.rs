@@ -21,6 +21,7 @@ pub mod rank;
 pub mod region;
 pub mod sat_horizon;
 
+use crate::field::Field;
 use crate::puzzle::sliding::{Goal, Move, SlidingPuzzle};
 use ida::{DOWN, IdaOutcome, LEFT, RIGHT, UP};
 use manhattan::ManhattanLc;
@@ -165,7 +166,12 @@ pub struct NativeOptions {
 
 /// Why a second partition needs a first: [`NativeOptions::max_with`] without pattern
 /// databases.
-pub const MAX_WITH_NONE: &str = "--max-with maxes the estimates of two pattern partitions: not with none (Manhattan + linear conflict)";
+pub fn max_with_none() -> String {
+    format!(
+        "{} maxes the estimates of two pattern partitions: not with none (Manhattan + linear conflict)",
+        Field::MaxWith
+    )
+}
 
 /// How a native solve ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -294,8 +300,9 @@ impl NativeSolver {
                     }
                     if q == &p {
                         return Err(SearchError::Options(format!(
-                            "--max-with: the second partition ({}) is the one already in use",
-                            q.label()
+                            "{f_max_with}: the second partition ({}) is the one already in use",
+                            q.label(),
+                            f_max_with = Field::MaxWith
                         )));
                     }
                 }
@@ -310,7 +317,7 @@ impl NativeSolver {
                 }
             }
             None if opts.max_with.is_some() => {
-                return Err(SearchError::Options(MAX_WITH_NONE.into()));
+                return Err(SearchError::Options(max_with_none()));
             }
             None => (Engine::Md(ManhattanLc::new(rows, cols)), None),
         };

@@ -22,6 +22,7 @@
 //! assert_eq!((found.clique, found.proven), (vec![0, 1, 2], true));
 //! ```
 
+use crate::field::Field;
 use crate::model::answer::CliqueOutcome;
 use crate::model::graph::StreamedGraph;
 use crate::solve::{Capabilities, CliqueSolver, Limits, SolveError, Solver};
@@ -72,7 +73,8 @@ impl CliqueSolver for Mcq {
                 solver: self.name().into(),
                 message: format!(
                     "the graph has {n} nodes; the embedded search takes at most {MAX_NODES} \
-                     (its adjacency matrix holds n² bits): use cliquer (--solver cliquer)"
+                     (its adjacency matrix holds n² bits): use cliquer ({f_solver} cliquer)",
+                    f_solver = Field::Solver
                 ),
             });
         }

@@ -292,6 +292,8 @@ fn main() -> ExitCode {
     if let Err(e) = tilekit::solve::cleanup::exit_cleanly_on_signals() {
         note(&format!("signals will not clean up: {e}"));
     }
+    // The library names options by field; its messages here name them by their flags.
+    tilekit::field::name_fields_by(args::flags::flag);
     // One process, one command: no output of it may replace one of its inputs.
     tilekit::route::output::protect_inputs();
     // Any `--json` among the arguments asks for JSON errors too, even when the arguments do

@@ -62,7 +62,7 @@ pub(crate) fn resolve_email(flag: Option<&str>, env: Option<String>) -> Result<S
 }
 
 fn secs(name: &str, v: f64) -> Result<Duration, NeosError> {
-    tilekit::route::seconds(&format!("--{name}"), v).map_err(|e| NeosError::Usage(e.to_string()))
+    tilekit::route::seconds(format!("--{name}"), v).map_err(|e| NeosError::Usage(e.to_string()))
 }
 
 fn client_of(o: &NeosOpts) -> Result<Client, NeosError> {
@@ -376,6 +376,8 @@ mod tests {
 
     #[test]
     fn email_comes_from_the_flag_then_the_environment() {
+        // As `main` does: the library's messages name the flags.
+        tilekit::field::name_fields_by(crate::args::flags::flag);
         assert_eq!(
             resolve_email(Some("a@b.org"), Some("c@d.org".into())).unwrap(),
             "a@b.org"

@@ -5,6 +5,7 @@
 //! `route::edge::SolveRequest::model`).
 
 pub(crate) mod bench;
+pub(crate) mod flags;
 pub(crate) mod solve;
 
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
@@ -377,8 +378,7 @@ pub(crate) enum Cmd {
     RunTask {
         /// The plan file.
         plan: PathBuf,
-        /// The array task's index.
-        #[arg(long)]
+        /// The array task's index (Slurm's `$SLURM_ARRAY_TASK_ID`).
         task: usize,
     },
     /// Tables and charts from a results database (tilekit run --db): solved counts and
