@@ -34,17 +34,17 @@ use std::time::Instant;
 pub struct RunRequest {
     /// The manifest.
     pub manifest: PathBuf,
-    /// `--solvers`, in order.
+    /// The solvers, by name, in order.
     pub solvers: Vec<String>,
-    /// `--db`.
+    /// The results database.
     pub db: PathBuf,
-    /// `--time-limit` per cell.
+    /// The time limit per cell.
     pub limits: Limits,
-    /// `--jobs`: cells at the same time.
+    /// Cells run at the same time.
     pub jobs: usize,
-    /// `--solvers-file`: the registry.
+    /// The solver registry file.
     pub solvers_file: Option<PathBuf>,
-    /// `--retry-errors`: run cells stored as `error` again.
+    /// Run cells stored as `error` again.
     pub retry_errors: bool,
 }
 
@@ -157,7 +157,7 @@ pub(crate) struct Cell {
     pub solver: usize,
 }
 
-/// Resolve `--solvers`: every name an embedded engine or a registry entry whose program is
+/// Resolve `solvers`: every name an embedded engine or a registry entry whose program is
 /// found. An unknown name or a missing program is refused before anything runs.
 pub(crate) fn resolve_solvers(
     names: &[String],

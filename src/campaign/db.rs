@@ -5,7 +5,7 @@
 //! One row per cell (file × solver × time limit × threads, a UNIQUE key), written in its own
 //! transaction as the cell finishes, so a killed run keeps every finished cell and a re-run
 //! runs only what is missing. A solver failure is stored (`status = 'error'`) and run again
-//! only when asked (`--retry-errors`).
+//! only when asked (`retry_errors`).
 
 use super::manifest::{FileEntry, InstanceEntry, Size};
 use crate::field::Field;

@@ -11,7 +11,7 @@
 //! on-disk SHA-256 still match and rewrites the rest. Files are written beside their target
 //! and renamed ([`crate::route::output`]), so a killed export leaves no half file under a
 //! final name. The manifest is written last, sorted by the set's order whatever the order
-//! the `--jobs` threads finished in.
+//! the `jobs` threads finished in.
 
 use super::manifest::{
     self, ExportOptions, FileEntry, InstanceEntry, Manifest, SetInfo, Size, Skipped,
@@ -43,7 +43,7 @@ pub enum Compress {
 }
 
 impl Compress {
-    /// The name `--compress` takes.
+    /// The compression's name, as `compress` takes it.
     pub fn name(self) -> &'static str {
         match self {
             Compress::None => "none",
@@ -57,23 +57,23 @@ impl Compress {
 pub struct ExportSetRequest {
     /// The SET argument ([`sets::resolve`]).
     pub set: String,
-    /// `--models`, in order.
+    /// The models, in order.
     pub models: Vec<ModelName>,
-    /// `--formats`, in order.
+    /// The formats, in order.
     pub formats: Vec<Format>,
-    /// `--horizon` of the time-indexed sliding models (`None`: `auto`).
+    /// The time-indexed sliding models' number of steps (`None`: `auto`).
     pub horizon: Option<Horizon>,
-    /// `--goal` of sliding instances read from files.
+    /// The goal convention of sliding instances read from files.
     pub goal: Option<Goal>,
-    /// Edge: `--filter`.
+    /// Edge: the MILP's grey-on-the-rim filter.
     pub filter: bool,
-    /// Edge: `--fix-corner`.
+    /// Edge: the MILP's first corner tile fixed in the top-left cell.
     pub fix_corner: bool,
-    /// `--compress`.
+    /// How the model files are stored.
     pub compress: Compress,
-    /// `--jobs`: files written at the same time.
+    /// Files written at the same time.
     pub jobs: usize,
-    /// `-o`: the directory.
+    /// The output directory.
     pub output: PathBuf,
     /// The command line, for the manifest.
     pub command: Vec<String>,
@@ -119,7 +119,7 @@ struct Record {
 
 const JOURNAL: &str = ".journal.jsonl";
 
-/// Seconds the native solver may spend on one instance's `--horizon auto`.
+/// Seconds the native solver may spend finding one instance's horizon when it is `auto`.
 const AUTO_SECONDS: f64 = sliding::AUTO_HORIZON_SECONDS;
 
 /// Export the set. Progress goes to `progress` as `step` lines (one per file).

@@ -54,17 +54,17 @@ pub struct SetInfo {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ExportOptions {
-    /// `--models`, in order.
+    /// The models, in order.
     pub models: Vec<String>,
-    /// `--formats`, in order.
+    /// The formats, in order.
     pub formats: Vec<String>,
-    /// `--horizon` (`auto` or a number) for time-indexed sliding models.
+    /// The time-indexed sliding models' number of steps (`auto` or a number).
     pub horizon: String,
-    /// Edge MILP and SAT: `--filter`.
+    /// Edge MILP and SAT: the grey-on-the-rim filter.
     pub filter: bool,
-    /// Edge MILP and SAT: `--fix-corner`.
+    /// Edge MILP and SAT: the first corner tile fixed in the top-left cell.
     pub fix_corner: bool,
-    /// `--compress`: `none` or `gz`.
+    /// The compression: `none` or `gz`.
     pub compress: String,
 }
 
@@ -113,7 +113,7 @@ pub struct FileEntry {
     /// Time-indexed sliding models: the horizon T.
     pub horizon: Option<u64>,
     /// Where T comes from: `set` (the set's stated optimum), `native` (the native solver's
-    /// proven optimum), `given` (`--horizon T`).
+    /// proven optimum), `given` (T given as the horizon).
     pub horizon_source: Option<String>,
     /// The model's size, counted on the model written (`None` for GAMS and NEOS job files).
     pub size: Option<Size>,

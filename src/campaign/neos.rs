@@ -1,8 +1,8 @@
 //! The NEOS executor of `tilekit run`: every MILP file of the manifest (LP or MPS) is sent
 //! to NEOS as one job through the existing client ([`crate::route::neos`]), each job's
 //! number recorded in the database (`remote_jobs`; its password stays in the owner-only job
-//! file) the moment it is accepted. Submissions are spaced by `--neos-interval`, and a cell
-//! that already has a job is never sent again: a re-run (or `--no-wait` followed by a
+//! file) the moment it is accepted. Submissions are spaced by `interval`, and a cell that
+//! already has a job is never sent again: a re-run (or a run with `no_wait` followed by a
 //! re-run) fetches the recorded jobs and judges their answers exactly as a local run judges
 //! one, against the model rebuilt from the manifest's instance.
 
@@ -21,20 +21,20 @@ use crate::route::{Error, ModelName, Progress};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-/// `--executor neos`'s options.
+/// The options of the NEOS executor.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NeosOptions {
-    /// `--neos-solver` (default cbc), as `tilekit neos` takes it.
+    /// The NEOS solver (default cbc), as `tilekit neos` takes it.
     pub solver: String,
-    /// `--server`.
+    /// The NEOS server.
     pub server: String,
-    /// `--email` (else `$NEOS_EMAIL`).
+    /// The e-mail address NEOS requires (else `$NEOS_EMAIL`).
     pub email: Option<String>,
-    /// `--neos-interval`: the least time between two submissions.
+    /// The least time between two submissions.
     pub interval: Duration,
-    /// `--no-wait`: submit and return; a re-run fetches.
+    /// Submit and return; a re-run fetches.
     pub no_wait: bool,
-    /// `--jobs-file`: where job passwords are kept (default: the database's path +
+    /// Where job passwords are kept (default: the database's path +
     /// `.neos-jobs.json`).
     pub job_file: Option<PathBuf>,
     /// The longest wait for one job.

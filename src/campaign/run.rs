@@ -1,6 +1,6 @@
-//! `tilekit run MANIFEST --solvers … --db results.sqlite`: the matrix of [`super::cells`] run
-//! here, `--jobs` cells at a time (or handed to the Slurm executor), each row stored as it
-//! arrives by the one writer, then the cross-check.
+//! A campaign run ([`RunRequest`]: a manifest, its solvers, the results database): the
+//! matrix of [`super::cells`] run here, `jobs` cells at a time (or handed to the Slurm
+//! executor), each row stored as it arrives by the one writer, then the cross-check.
 
 use super::cells::{
     Prepared, RunRequest, RunSummary, cross_check, damaged_files, prepare, run_cell,
@@ -14,7 +14,7 @@ use std::sync::mpsc;
 /// Where the cells of `tilekit run` are run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Executor {
-    /// Here, `--jobs` at a time.
+    /// Here, `jobs` at a time.
     Local,
     /// As a Slurm job array ([`super::slurm`]).
     Slurm(super::slurm::SlurmOptions),

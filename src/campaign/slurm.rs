@@ -1,6 +1,6 @@
 //! The Slurm executor of `tilekit run`: the pending cells become a job array, each array task
 //! runs its chunk of cells with the local cell runner (`tilekit run-task`) and writes its
-//! rows to a shard file of its own; `tilekit run --collect` merges the shards into the
+//! rows to a shard file of its own; collecting ([`collect_run`]) merges the shards into the
 //! database. The database is only ever written here, by one process: the tasks never touch
 //! it.
 //!
@@ -26,18 +26,18 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// `--executor slurm`'s options.
+/// The options of the Slurm executor.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct SlurmOptions {
-    /// `--work`: the work directory (default: the database's path + `.slurm`).
+    /// The work directory (default: the database's path + `.slurm`).
     pub work: Option<PathBuf>,
-    /// `--cells-per-task`: cells each array task runs, one after another.
+    /// Cells each array task runs, one after another.
     pub cells_per_task: usize,
-    /// `--partition`.
+    /// The Slurm partition.
     pub partition: Option<String>,
-    /// `--sbatch-arg`: more arguments for sbatch, each as given.
+    /// More arguments for sbatch, each as given.
     pub sbatch_args: Vec<String>,
-    /// `--wait`: wait for the job to end and collect its shards.
+    /// Wait for the job to end and collect its shards.
     pub wait: bool,
 }
 
@@ -52,9 +52,9 @@ pub struct Plan {
     pub schema: String,
     /// The manifest (absolute).
     pub manifest: PathBuf,
-    /// `--solvers`.
+    /// The solvers, by name.
     pub solvers: Vec<String>,
-    /// `--solvers-file` (absolute).
+    /// The solver registry file (absolute).
     pub solvers_file: Option<PathBuf>,
     /// Seconds per cell.
     pub time_limit: f64,
@@ -84,7 +84,7 @@ fn io_error(path: &Path, e: std::io::Error) -> Error {
 }
 
 /// Write the plan and batch script of the pending cells and submit them with `sbatch`
-/// (waiting for the job when `--wait` says so). `None` when nothing is pending.
+/// (waiting for the job when `wait` says so). `None` when nothing is pending.
 pub(crate) fn submit(
     req: &RunRequest,
     opts: &SlurmOptions,
@@ -447,7 +447,7 @@ pub fn collect(db: &mut Db, m: &Manifest, work: &Path) -> Result<Collected, Erro
     Ok(c)
 }
 
-/// `tilekit run MANIFEST --db DB --collect`: merge the work directory's shards, then
+/// Collect a Slurm campaign's results: merge the work directory's shards, then
 /// cross-check.
 pub fn collect_run(
     req: &RunRequest,

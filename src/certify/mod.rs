@@ -17,9 +17,9 @@
 //! checked anyway, so every certificate with L ≥ 2 carries a checked proof. For L < 2 the bound
 //! is the whole certificate.
 //!
-//! A plan from elsewhere (`--plan`) is certified the same way by [`certify_plan`].
+//! A plan from elsewhere (`plan`) is certified the same way by [`certify_plan`].
 //!
-//! With `--split DEPTH` ([`CertifyOptions::split`]) the refutation of L − 2 is done leaf by
+//! With a split depth ([`CertifyOptions::split`]) the refutation of L − 2 is done leaf by
 //! leaf, each leaf with its own checked proof, and the certificate holds only if the verified
 //! leaves' cubes cover every assignment ([`split`] argues and checks this).
 
@@ -39,7 +39,7 @@ use std::time::Duration;
 
 pub mod split;
 
-/// The checker `--certify` runs unless told otherwise.
+/// The checker a certified solve runs unless told otherwise.
 pub const DEFAULT_CHECKER: &str = "rate";
 
 /// The encoding of a DRAT proof file, detected from its bytes.
@@ -153,7 +153,7 @@ pub enum CertifyError {
         /// The end of its output.
         tail: String,
     },
-    /// `--proof-dir` could not be created (e.g. it names a regular file).
+    /// The proof directory (`proof_dir`) could not be created (e.g. it names a regular file).
     #[error("{} {}: cannot create the directory: {source}", Field::ProofDir, path.display())]
     ProofDir {
         /// The directory as given.
@@ -274,7 +274,7 @@ pub enum CertificateKind {
     LowerBound,
 }
 
-/// An optimality certificate, as reported in `--json` under `certificate`.
+/// An optimality certificate, as the JSON report carries it under `certificate`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Certificate {
     /// True only when the argument holds: the checker verified the proof, or the plan's
@@ -295,7 +295,7 @@ pub struct Certificate {
     pub encoding: Encoding,
     /// Which way the refuted formula runs (from the start, or from the goal back to it).
     pub direction: Direction,
-    /// Both directions were raced (`--direction both`) and `direction` answered first.
+    /// Both directions were raced ([`CertifyOptions::race`]) and `direction` answered first.
     pub raced: bool,
     /// Variables of the refuted formula.
     pub cnf_vars: Option<usize>,
@@ -309,7 +309,7 @@ pub struct Certificate {
     pub proof_format: Option<ProofFormat>,
     /// The proof's size in bytes.
     pub proof_bytes: Option<u64>,
-    /// Where the proof was kept (`--proof-dir`), else `None` (it was deleted).
+    /// Where the proof was kept (`proof_dir`), else `None` (it was deleted).
     pub proof_path: Option<String>,
     /// The checker program.
     pub checker: Option<String>,
@@ -321,7 +321,7 @@ pub struct Certificate {
     pub checker_seconds: Option<f64>,
     /// The checker's last output lines.
     pub checker_output: Option<String>,
-    /// With `--split`: every leaf, its proof and its check, and the covering verdict (the
+    /// With `split`: every leaf, its proof and its check, and the covering verdict (the
     /// fields above then sum the leaves: seconds and bytes are totals).
     pub split: Option<split::SplitReport>,
 }
@@ -415,16 +415,16 @@ pub struct CertifyOptions {
     /// Keep the refuted CNF and its proof here (created if needed); else a temporary
     /// directory, removed afterwards.
     pub proof_dir: Option<PathBuf>,
-    /// Cube-and-conquer (`--split DEPTH`): split L − 2 on the blank's first and last `DEPTH`
-    /// moves ([`split`]); 0 = one proof for the whole formula. Applies where the certificate
-    /// refutes L − 2 itself (`--plan`, `--via native`, a search that began at L).
+    /// Cube-and-conquer: split L − 2 on the blank's first and last `split` moves
+    /// ([`split`]); 0 = one proof for the whole formula. Applies where the certificate
+    /// refutes L − 2 itself (`plan`, the native route, a search that began at L).
     pub split: usize,
-    /// Leaves run at once (`--split-jobs`).
+    /// Leaves run at once.
     pub jobs: usize,
     /// Which way the formula for L − 2 runs where the certificate refutes it itself
-    /// (`--direction`; `None`: forward); a SAT search's own refutation runs forward.
+    /// (`None`: forward); a SAT search's own refutation runs forward.
     pub direction: Option<Direction>,
-    /// `--direction both`: refute L − 2 both ways at once and keep the first answer (the other
+    /// Refute L − 2 both ways at once and keep the first answer (the other
     /// producer is stopped); overrides `direction`. Not with `split`.
     pub race: bool,
 }
@@ -463,7 +463,7 @@ pub fn write_cnf_file(cnf: &Cnf, path: &Path) -> Result<(), CertifyError> {
 }
 
 /// Check that the checker exists (before a long solve, not after it) and pick the working
-/// directory: `--proof-dir`, or a temporary one removed when the returned guard drops.
+/// directory: `proof_dir`, or a temporary one removed when the returned guard drops.
 fn workdir(opts: &CertifyOptions) -> Result<(Option<cleanup::TempDir>, PathBuf), CertifyError> {
     if find_command(&opts.checker).is_none() {
         let program = opts.checker.clone();
@@ -777,7 +777,7 @@ fn certify_length(
     Ok(cert)
 }
 
-/// `--direction both`: the formula for `t` written both ways and refuted at once, each by its
+/// Racing both directions: the formula for `t` written both ways and refuted at once, each by its
 /// own producer run on its own thread; the first definite answer (UNSAT or SAT) stops the
 /// other run. The winner's files take the usual names (`files(dir, t)`) and the loser's are
 /// removed. Returns the winner's formula, its answer and its seconds; with no answer either
@@ -1053,7 +1053,7 @@ pub fn parity_lower_bound(cols: usize, start: &[u16], goal: &[u16]) -> Option<us
     Some(l + (l % 2 != blank % 2) as usize)
 }
 
-/// Check a kept proof (`--proof-dir`) again, from the puzzle: rebuild the formula for
+/// Check a kept proof (`proof_dir`) again, from the puzzle: rebuild the formula for
 /// `horizon` in `encoding` running `direction`, write it to a fresh temporary file, and run the
 /// checker on it and `proof`. Used to re-check (or test tampering with) a certificate.
 pub fn recheck(

@@ -1,4 +1,4 @@
-//! Cube-and-conquer certificates (`--split DEPTH`): the formula F for L − 2 is split into
+//! Cube-and-conquer certificates: the formula F for L − 2 is split into
 //! leaves F ∧ c, one per cube c of a binary decision tree over the blank's first and last
 //! moves; every leaf gets its own DRAT proof, checked by the independent checker.
 //!
@@ -280,7 +280,7 @@ pub struct LeafReport {
 /// The split part of a certificate (`certificate.split` in JSON).
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct SplitReport {
-    /// Steps split on (`--split`).
+    /// Steps split on (`CertifyOptions::split`).
     pub depth: usize,
     /// Worker threads.
     pub jobs: usize,

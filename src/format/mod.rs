@@ -44,7 +44,7 @@ impl Format {
         Format::Dimacs,
         Format::Neos,
     ];
-    /// The name `--format` takes, which is also the usual file extension.
+    /// The format's name, which is also the usual file extension.
     pub fn name(self) -> &'static str {
         match self {
             Format::Lp => "lp",
@@ -65,7 +65,7 @@ impl Format {
             _ => &[],
         }
     }
-    /// A `--format` value or a file extension (`clq` and `col` are DIMACS graphs, `xml` a
+    /// A format's name or a file extension (`clq` and `col` are DIMACS graphs, `xml` a
     /// NEOS job).
     pub fn from_name(s: &str) -> Option<Format> {
         match s {

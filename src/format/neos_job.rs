@@ -38,7 +38,7 @@ pub enum InputMethod {
 }
 
 impl InputMethod {
-    /// Parse a `--input` value (`lp`, `mps`, `gams`, any case).
+    /// Parse an input method's name (`lp`, `mps`, `gams`, any case).
     pub fn parse(s: &str) -> Option<Self> {
         match s.to_ascii_lowercase().as_str() {
             "lp" => Some(InputMethod::Lp),

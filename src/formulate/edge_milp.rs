@@ -61,10 +61,10 @@ use std::collections::BTreeSet;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct EdgeMilpOptions {
     /// Keep only the (tile, cell, rotation) triples that put grey exactly on the rim
-    /// (`--filter`).
+    /// (`filter`).
     pub filter_feasible: bool,
     /// Fix the first corner piece in the top-left corner to break the board's rotational
-    /// symmetry (`--fix-corner`; square boards only).
+    /// symmetry (`fix_corner`; square boards only).
     pub fix_first_corner: bool,
 }
 

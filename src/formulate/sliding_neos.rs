@@ -10,7 +10,7 @@
 //! Periods run t = 0..T, moves happen at t = 1..T. **Where the GAMS listing differs from the
 //! mathematical statement:** the statement indexes time 1..T, while the listing's time set
 //! starts at an extra period t = 0 holding the initial board. We follow the listing: period 0
-//! is fixed to the start board and period T to the goal, so `--horizon T` allows up to T moves
+//! is fixed to the start board and period T to the goal, so a horizon of T allows up to T moves
 //! and the model has T+1 periods. Start and goal are variable fixings (lb = ub), as `.fx` in
 //! the listing, not rows.
 //!
@@ -31,7 +31,7 @@ use crate::puzzle::sliding::{Goal, Move, SlidingPuzzle};
 /// Default horizon when none is given: the case study's 80 for 4×4 (the 15-puzzle's
 /// diameter), and the known diameter for the other small boards (Korf's and others'
 /// exhaustive searches; OEIS A087725 for n×n). `None` where no diameter is known: the user
-/// must then pass `--horizon` (or use a native bound once available).
+/// must then give `horizon` (or use a native bound once available).
 pub fn default_horizon(rows: usize, cols: usize) -> Option<usize> {
     let (a, b) = if rows <= cols {
         (rows, cols)

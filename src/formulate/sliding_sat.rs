@@ -19,9 +19,9 @@
 //!
 //! plus the start board at `t = 0` and the goal board at `t = T` as unit clauses.
 //!
-//! Three [`Encoding`]s of the same question, chosen explicitly (`--encoding`):
+//! Three [`Encoding`]s of the same question, chosen explicitly (`encoding`):
 //! - `plain`: the clauses above over every `a(i,c,t)`;
-//! - `pruned` (the default of `--via sat`): position variables no plan of exactly T moves can
+//! - `pruned` (the default of the SAT route): position variables no plan of exactly T moves can
 //!   make true are left out (see [`build_with`]);
 //! - `strong`: `pruned` plus a Manhattan-slack counter (see [`Encoding::Strong`]).
 //!
@@ -127,7 +127,7 @@ pub enum Encoding {
 }
 
 impl Encoding {
-    /// Parse an `--encoding` value.
+    /// Parse an encoding's name.
     pub fn parse(s: &str) -> Option<Self> {
         match s {
             "plain" => Some(Encoding::Plain),

@@ -12,7 +12,7 @@
 //! colours are few and each mismatch there ruins two border pieces), the rule the late-break
 //! backtrackers of the Eternity II community follow.
 //!
-//! Pieces fixed by the user (`--fix`, e.g. the Eternity II starter) sit in the order like any
+//! Pieces fixed by the user (e.g. the Eternity II starter) sit in the order like any
 //! cell but with a single forced candidate; a cell whose right or lower neighbour is fixed
 //! checks that seam too ([`Core::fixed_side`]).
 
@@ -156,8 +156,8 @@ fn rim(k: u8, side: usize) -> bool {
 
 impl Core {
     /// The core of `p` with the pieces of `fixed` pinned (a partial board; its pieces must
-    /// fit their cells, as `--fix` checks). Colours are renumbered densely (grey stays 0);
-    /// more than 255 distinct colours are refused.
+    /// fit their cells, as the heuristic route checks). Colours are renumbered densely (grey
+    /// stays 0); more than 255 distinct colours are refused.
     pub fn new(p: &EdgePuzzle, fixed: &Board) -> Result<Core, String> {
         let (rows, cols) = (p.rows(), p.cols());
         let mut colour_of: Vec<u16> = p.pieces().iter().flat_map(|pc| pc.colours).collect();

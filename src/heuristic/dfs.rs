@@ -19,7 +19,7 @@ use std::time::Instant;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Breaks(pub Vec<u16>);
 
-/// How `--breaks` was given: a total spread over the default gates, or a table.
+/// How the breaks were given: a total spread over the default gates, or a table.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum BreakSpec {
     /// This many breaks, the first allowed at 75 % of the scan, the last at 94 %, evenly

@@ -138,7 +138,7 @@ fn seam_matched(p: &EdgePuzzle, board: &Board, a: usize, b: usize) -> bool {
 /// A complete, legal board chosen at random: the pieces of each class shuffled into the
 /// cells of that class, each turned by a random rotation that fits its cell (grey exactly on
 /// the outward sides). The start of a local search from a random solution (§3.3) and of
-/// `--construct random`.
+/// the `random` construction.
 pub fn random_board(p: &EdgePuzzle, rng: &mut Rng) -> Board {
     let mut board = Board::empty(p.rows(), p.cols());
     for (kind, cells) in CLASSES.iter().zip(class_cells(p)) {

@@ -46,10 +46,10 @@ pub struct InstanceRef {
     pub horizon: usize,
     /// The formulation (`neos` or `flow` for sliding puzzles, `milp` for edge-matching).
     pub model: String,
-    /// Edge: the MILP keeps only placements with grey exactly on the rim (`--filter`).
+    /// Edge: the MILP keeps only placements with grey exactly on the rim (`filter`).
     #[serde(default, skip_serializing_if = "is_false")]
     pub filter: bool,
-    /// Edge: the first corner piece is fixed in the top-left corner (`--fix-corner`).
+    /// Edge: the first corner piece is fixed in the top-left corner (`fix_corner`).
     #[serde(default, skip_serializing_if = "is_false")]
     pub fix_corner: bool,
 }

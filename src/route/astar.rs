@@ -1,6 +1,7 @@
-//! `tilekit solve … --via astar`: best-first search on sliding boards of at most 16 cells,
-//! with Manhattan + linear conflict, the pattern databases, or a learned network (Cahlík &
-//! Surynek) as the heuristic; weighted A* (`--weight`) and focal search (`--suboptimality`).
+//! The A* route ([`Route::Astar`](super::Route::Astar)): best-first search on sliding boards
+//! of at most 16 cells, with Manhattan + linear conflict, the pattern databases, or a learned
+//! network (Cahlík & Surynek) as the heuristic; weighted A* (`weight`) and focal search
+//! (`suboptimality`).
 //!
 //! Whatever orders the search, the admissible estimate (the pattern databases where the
 //! board has them, else Manhattan + linear conflict) is kept beside it, so every report
@@ -20,14 +21,14 @@ use crate::search::pdb::Partition;
 use crate::search::{NativeOptions, NativeSolver};
 
 /// The shipped 15-puzzle network (`models/sliding/ann-15/`, its manifest beside it), used
-/// when `--weights` is not given.
+/// when `weights` is not given.
 pub const SHIPPED_15: &[u8] = include_bytes!("../../models/sliding/ann-15/ann-15.safetensors");
 use crate::verify::Checker;
 use crate::verify::sliding::PlanChecker;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-/// `--heuristic` of `--via astar`.
+/// The A* route's estimate (`heuristic`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum AstarHeuristic {
@@ -51,7 +52,7 @@ impl AstarHeuristic {
         AstarHeuristic::Ann,
         AstarHeuristic::AnnPdb,
     ];
-    /// The `--heuristic` name.
+    /// The estimate's name.
     pub fn name(self) -> &'static str {
         match self {
             AstarHeuristic::Manhattan => "manhattan",
@@ -66,22 +67,22 @@ impl AstarHeuristic {
     }
 }
 
-/// The flags of `--via astar`, as given (None: the default).
+/// The A* route's options, as given (None: the default).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct AstarFlags {
-    /// `--heuristic` (default `pdb`).
+    /// The estimate (default `pdb`).
     pub heuristic: Option<AstarHeuristic>,
-    /// `--weights FILE`: the network of `ann` and `ann-pdb` (default for the 15-puzzle:
+    /// The weight file: the network of `ann` and `ann-pdb` (default for the 15-puzzle:
     /// [`SHIPPED_15`]).
     pub weights: Option<PathBuf>,
-    /// `--weight W`: weighted A*, f = g + W·h (default 1). Above 1 it trades optimality for
+    /// Weighted A*'s weight W: f = g + W·h (default 1). Above 1 it trades optimality for
     /// speed; below 1 it makes a learned (inadmissible) estimate more cautious.
     pub weight: Option<f64>,
-    /// `--suboptimality EPS`: focal search, answer within `(1 + EPS)` of the optimum.
+    /// Focal search's bound EPS: answer within `(1 + EPS)` of the optimum.
     pub suboptimality: Option<f64>,
-    /// `--batch K`: nodes expanded before their children are estimated together (default 1).
+    /// Nodes expanded before their children are estimated together (default 1).
     pub batch: Option<usize>,
-    /// `--max-states N`: stop when this many boards are stored (default 30 million).
+    /// Stop when this many boards are stored (default 30 million).
     pub max_states: Option<usize>,
 }
 
@@ -115,7 +116,7 @@ impl AstarFlags {
         Field::MaxStates,
     ];
 
-    /// Expansions per batch (`--batch`, default 1; 0 is refused).
+    /// Expansions per batch (`batch`, default 1; 0 is refused).
     pub fn batch(&self) -> Result<usize, Error> {
         match self.batch {
             Some(0) => Err(Error::usage(format!(
@@ -346,7 +347,7 @@ fn states_that_fit() -> usize {
 /// The figures of an A* run, in the report.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct AstarStats {
-    /// `--heuristic`.
+    /// The estimate (`heuristic`).
     pub astar_heuristic: AstarHeuristic,
     /// What ordered the search.
     pub guide: String,

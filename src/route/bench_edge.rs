@@ -1,10 +1,10 @@
-//! `tilekit bench edge`: the search constructors (`--construct beam|dfs`, and the Salassa
+//! `tilekit bench edge`: the search constructors (`beam` and `dfs`, and the Salassa
 //! greedy start for reference) on the META 2010 10×10 to 16×16 instances and the official
 //! Eternity II set (its starter piece fixed, as the puzzle requires), for a budget and a
 //! number of runs (seeds 1..=runs); best, mean and worst beside the published anchors, the
 //! score-over-time traces, and an SVG chart of score against time per instance with one line
 //! per method. Every board is verified by the independent checker before it is counted, and
-//! `--boards DIR` keeps each instance's best board with the command that rebuilds it.
+//! [`EdgeBenchOptions::boards`] keeps each instance's best board with the command that rebuilds it.
 
 use super::bench_sal::pick;
 use super::edge_heuristic::{Construct, ConstructKind, HeuristicPlan, Improve, ImproveKind};

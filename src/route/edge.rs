@@ -40,7 +40,7 @@ use std::time::{Duration, Instant};
 /// Edge-matching formulations.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EdgeModel {
-    /// Salassa et al.'s MILP (1)–(14), faithful unless `--filter` / `--fix-corner`.
+    /// Salassa et al.'s MILP (1)–(14), faithful unless `filter` / `fix_corner`.
     Milp,
     /// The max-clique graph (DIMACS).
     Clique,
@@ -51,7 +51,7 @@ pub enum EdgeModel {
 }
 
 impl EdgeModel {
-    /// The model of a `--model` name, or the message listing the ones this family has.
+    /// The model a [`ModelName`] names, or the message listing the ones this family has.
     pub fn of(name: ModelName) -> Result<Self, Error> {
         match name {
             ModelName::Milp => Ok(EdgeModel::Milp),
@@ -150,14 +150,14 @@ pub fn build_milp(p: &EdgePuzzle, opts: EdgeMilpOptions) -> Result<EdgeMilp, Err
 }
 
 /// The MILP stated algebraically, for GAMS: refuses what [`build_milp`] refuses, with the
-/// same error (`--fix-corner` on a rectangular board is a usage error).
+/// same error (`fix_corner` on a rectangular board is a usage error).
 pub fn build_algebraic(p: &EdgePuzzle, opts: EdgeMilpOptions) -> Result<Algebraic, Error> {
     check_size(p, EdgeModel::Milp, opts)?;
     edge_milp::algebraic(p, opts).map_err(milp_error)
 }
 
-/// A formulation's refusal as the route reports it: `--fix-corner` on a rectangular board is
-/// the user's choice of flags; anything else is a bug.
+/// A formulation's refusal as the route reports it: `fix_corner` on a rectangular board is
+/// the user's choice of options; anything else is a bug.
 fn milp_error(e: edge_milp::EdgeMilpError) -> Error {
     match e {
         edge_milp::EdgeMilpError::NotSquare { .. } => Error::Usage(e.to_string()),
@@ -191,7 +191,7 @@ fn check_size(p: &EdgePuzzle, model: EdgeModel, opts: EdgeMilpOptions) -> Result
     )
 }
 
-/// The CNF; `--fix-corner` adds R2 (off by default, so every perfect board is a model).
+/// The CNF; `fix_corner` adds R2 (off by default, so every perfect board is a model).
 pub fn build_sat(p: &EdgePuzzle, opts: EdgeMilpOptions) -> Result<EdgeSat, Error> {
     check_size(p, EdgeModel::Sat, opts)?;
     Ok(edge_sat::build(
@@ -203,7 +203,7 @@ pub fn build_sat(p: &EdgePuzzle, opts: EdgeMilpOptions) -> Result<EdgeSat, Error
 }
 
 /// The WCNF: the CNF's hard part with a guard per inner seam, one soft clause per seam;
-/// `--fix-corner` adds R2 (the optimum stays the same: see [`edge_maxsat`]).
+/// `fix_corner` adds R2 (the optimum stays the same: see [`edge_maxsat`]).
 pub fn build_maxsat(p: &EdgePuzzle, opts: EdgeMilpOptions) -> Result<EdgeMaxsat, Error> {
     check_size(p, EdgeModel::Maxsat, opts)?;
     Ok(edge_maxsat::build(
@@ -214,7 +214,7 @@ pub fn build_maxsat(p: &EdgePuzzle, opts: EdgeMilpOptions) -> Result<EdgeMaxsat,
     ))
 }
 
-/// Check that `model` can be written as the format called `name` (a `--format` value or a
+/// Check that `model` can be written as the format called `name` (a format's name or a
 /// file extension) and, with `complement`, that it is the clique graph, before any output
 /// file is created.
 pub fn check_format(model: EdgeModel, name: &str, complement: bool) -> Result<Format, Error> {
@@ -236,8 +236,8 @@ pub fn check_format(model: EdgeModel, name: &str, complement: bool) -> Result<Fo
         })
 }
 
-/// The format of an export: `--format`, else `-o`'s extension, else the model's default;
-/// checked against the model.
+/// The format of an export: `format`, else the output file's extension, else the model's
+/// default; checked against the model.
 pub fn export_format(
     model: EdgeModel,
     explicit: Option<Format>,
@@ -430,22 +430,22 @@ fn export_graph(
 /// [`SolveRequest::model`]).
 #[derive(Debug, Clone)]
 pub struct SolveRequest {
-    /// `--via`; `None`: milp.
+    /// The route; `None`: milp.
     pub via: Option<Route>,
-    /// `--model`; `None`: the route's own model.
+    /// The model; `None`: the route's own model.
     pub model: Option<ModelName>,
-    /// `--solver`: an embedded engine or a registry entry (default: the model's).
+    /// The solver: an embedded engine or a registry entry (default: the model's).
     pub solver: Option<String>,
-    /// `--time-limit` and `--threads`.
+    /// The time limit and the threads.
     pub limits: Limits,
     /// An explicit registry file (else `$TILEKIT_SOLVERS`, `./solvers.toml`, the built-in one).
     pub solvers_file: Option<PathBuf>,
-    /// `--filter` and `--fix-corner`.
+    /// The model options: `filter` and `fix_corner`.
     pub options: EdgeMilpOptions,
 }
 
 impl SolveRequest {
-    /// The model to solve, after checking the route rules: `--via` and `--model` must agree.
+    /// The model to solve, after checking the route rules: the route and the model must agree.
     pub fn model(&self) -> Result<EdgeModel, Error> {
         super::check_limits(&self.limits)?;
         let via = self.via.unwrap_or(Route::Milp);
@@ -621,7 +621,7 @@ pub fn solve_maxsat_with(
 
 /// The MILP route with any MILP solver object (a local solver, NEOS): build the MILP of `p`
 /// with `opts`, solve it, decode the board and have the independent checker judge it.
-/// `solve --via milp` and `neos solve` both come through here.
+/// A local solve by the MILP route and `neos solve` both come through here.
 pub fn solve_milp_with(
     p: &EdgePuzzle,
     opts: EdgeMilpOptions,
@@ -645,7 +645,7 @@ pub fn solve_milp_with(
 }
 
 /// Judge a MILP answer (from any executor: a local solver, NEOS) of the edge MILP built with
-/// `opts`, exactly as a local `solve --via milp` does.
+/// `opts`, exactly as a local solve by the MILP route does.
 pub fn judge_milp(
     p: &EdgePuzzle,
     opts: EdgeMilpOptions,
@@ -664,7 +664,7 @@ pub fn judge_milp(
     Ok(rep)
 }
 
-/// The verdict on a raw solver output, printed as JSON by `verify --json`.
+/// The verdict on a raw solver output, as `verify` prints it in JSON.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct RawVerdict {
     /// True when the answer passes the model check and the board the independent verifier.
@@ -707,10 +707,9 @@ impl Verification {
 }
 
 /// Verify a solution file against `p`: a raw solver output is decoded through the model
-/// rebuilt with the export's options (a CBC/HiGHS/GLPK output is recognised without
-/// `--model` and read as the MILP's; `--model clique`, `sat` or `maxsat` reads cliquer, SAT or
-/// MaxSAT output),
-/// anything else is read as a board.
+/// rebuilt with the export's options (a CBC/HiGHS/GLPK output is recognised without a
+/// `model` and read as the MILP's; the `clique`, `sat` or `maxsat` model reads cliquer, SAT
+/// or MaxSAT output), anything else is read as a board.
 pub fn verify(
     p: &EdgePuzzle,
     text: &str,
@@ -1080,7 +1079,7 @@ fn solve_command(
     })
 }
 
-/// The flags of `--via heuristic`'s own choices.
+/// The fields of the heuristic route's own choices.
 const HEURISTIC_FLAGS: [Field; 6] = [
     Field::Construct,
     Field::Improve,
@@ -1090,9 +1089,9 @@ const HEURISTIC_FLAGS: [Field; 6] = [
     Field::NoFix,
 ];
 
-/// `export --model region`: the region MILP of a rectangle of a partial board, as LP, MPS or
-/// GAMS (format from `--format` or `-o`'s extension; LP by default), every piece not on the
-/// board free to fill it.
+/// An export of the `region` model: the region MILP of a rectangle of a partial board, as
+/// LP, MPS or GAMS (format from `format` or the output file's extension; LP by default),
+/// every piece not on the board free to fill it.
 fn export_region(inst: &Instance, req: &ExportRequest) -> Result<Exported, Error> {
     FAMILY.check_flags(&req.given(), &[Field::Region, Field::Partial])?;
     let (Some([r0, c0, r1, c1]), Some(partial)) = (req.region, req.partial.as_deref()) else {
@@ -1161,7 +1160,7 @@ fn export_region(inst: &Instance, req: &ExportRequest) -> Result<Exported, Error
     Ok(Exported::Written(counts))
 }
 
-/// `solve --via heuristic`: the heuristic route's flags only, and no `--model`.
+/// The heuristic route: its own options only, and no `model`.
 fn solve_heuristic(
     inst: &Instance,
     req: &family::SolveRequest,

@@ -1,9 +1,9 @@
-//! `solve --via heuristic` for edge-matching puzzles: Salassa et al.'s construction (greedy or
+//! The heuristic route for edge-matching puzzles: Salassa et al.'s construction (greedy or
 //! backtracking region MILPs, or a random board) and their multi-neighbourhood local search
 //! ([`crate::heuristic`]), through any MILP solver of the registry. Anytime: the best board so
-//! far is kept in `-o` (written beside it and renamed), progress says the score, the elapsed
-//! time and the step, and the final board is judged by the independent [`BoardChecker`]
-//! before it is reported.
+//! far is kept in `best_so_far` (written beside it and renamed), progress says the score, the
+//! elapsed time and the step, and the final board is judged by the independent
+//! [`BoardChecker`] before it is reported.
 
 use super::params::{self, ParamError, Preset, Settings};
 use super::report::HeuristicStats;
@@ -556,7 +556,7 @@ impl HeuristicChoice {
     }
 }
 
-/// A piece fixed before anything is built (`--fix PIECE@ROW,COL,ROT`, 0-based cell as in
+/// A piece fixed before anything is built (`PIECE@ROW,COL,ROT` in `fixes`, 0-based cell as in
 /// board files): the official Eternity II starter piece, or any clue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Fix {
@@ -596,8 +596,8 @@ impl Fix {
     }
 }
 
-/// The board of `--start FILE`, checked before any search sees it: complete, every piece
-/// once, the rim rule kept, and every `--fix` piece where the flag puts it.
+/// The `start` board, checked before any search sees it: complete, every piece once, the
+/// rim rule kept, and every fixed piece where `fixes` puts it.
 fn given_board(p: &EdgePuzzle, path: &std::path::Path, fixed: &Board) -> Result<Built, Error> {
     let text = super::read_text(path, "start board")?;
     let board = crate::puzzle::edge::parse_any_board(&text, &path.display().to_string(), p)?;
@@ -1033,7 +1033,7 @@ pub fn solve(
 type Searched = (Built, String, Vec<(f64, usize)>);
 
 /// Beam or DFS construction on the fast core; the board and a line for the report. Every
-/// new best board goes to `keep` (the anytime `-o` file and the progress line).
+/// new best board goes to `keep` (the anytime `best_so_far` file and the progress line).
 fn search_construct(
     p: &EdgePuzzle,
     construct: &Construct,

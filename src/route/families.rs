@@ -1,5 +1,5 @@
 //! The front door: the table of puzzle families and the four commands through it. Every
-//! command reads the instance once ([`read`]: `--family`, else the first row of [`FAMILIES`]
+//! command reads the instance once ([`read`]: the family given, else the first row of [`FAMILIES`]
 //! that recognises the content) and goes through that family's row; the command line never
 //! asks which family it holds. A new family is one [`Family`] row in its own
 //! `route/<family>.rs` and one entry in [`FAMILIES`].
@@ -22,7 +22,7 @@ use std::time::Duration;
 /// so the sliding family, the catch-all, comes last.
 pub const FAMILIES: [&Family; 2] = [&super::edge::FAMILY, &super::sliding::FAMILY];
 
-/// The family called `name` (`--family`).
+/// The family called `name`.
 pub fn family(name: FamilyName) -> &'static Family {
     FAMILIES
         .into_iter()
@@ -94,8 +94,8 @@ pub fn export(
     }
 }
 
-/// The NEOS job document for a MILP: the `--input` method (default MPS), the
-/// `--neos-solver` (default cbc), `--email` (else `$NEOS_EMAIL`), and a 300 s limit written
+/// The NEOS job document for a MILP: the input method (default MPS), the
+/// NEOS solver (default cbc), the e-mail address (else `$NEOS_EMAIL`), and a 300 s limit written
 /// into GAMS models.
 fn neos_job_text(milp: &NeosInstance, source: &str, flags: &NeosJobFlags) -> Result<String, Error> {
     let email = flags

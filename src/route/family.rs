@@ -5,10 +5,10 @@
 //! dispatches are in [`super::families`]. This file knows no family, so the family files can
 //! use it without a circle.
 //!
-//! The requests here carry every flag as the user gave it, for either family. Each family
-//! names the flags it takes ([`Family::check_flags`]); any other flag given is refused with
-//! exit 2 rather than silently ignored (an `--horizon` on an edge-matching puzzle, `--filter`
-//! on a sliding one).
+//! The requests here carry every option as the user gave it, for either family. Each family
+//! names the options it takes ([`Family::check_flags`]); any other option given is refused
+//! with exit 2 rather than silently ignored (a `horizon` on an edge-matching puzzle, a
+//! `filter` on a sliding one).
 
 use super::{Error, FamilyName, ModelName, Progress, Report, Route};
 use crate::certify::CertifyOptions;
@@ -24,7 +24,7 @@ use std::path::PathBuf;
 /// One puzzle family as the commands see it: how its instance files are recognised and what
 /// each command does with one. Every function gets the instance already read.
 pub struct Family {
-    /// The family's name (`--family`, and the `family` field of reports).
+    /// The family's name (the `family` option, and the `family` field of reports).
     pub name: FamilyName,
     /// The family in words, plural (`sliding-tile puzzles`), for messages.
     pub noun: &'static str,
@@ -83,7 +83,7 @@ pub struct Instance {
     pub text: String,
     /// Its family.
     pub family: &'static Family,
-    /// Why the content was taken for this family; `None` when `--family` said so.
+    /// Why the content was taken for this family; `None` when the request named the family.
     pub detected: Option<&'static str>,
     /// Other families the content resembles (named in a parse error).
     pub resembles: Vec<&'static Family>,
@@ -137,7 +137,7 @@ impl Instance {
 pub enum Exported {
     /// The model file is written; what it holds.
     Written(super::size::Counts),
-    /// `--format neos`: the front door writes a NEOS job document carrying this MILP (the
+    /// The `neos` format: the front door writes a NEOS job document carrying this MILP (the
     /// horizon already resolved where the family has one).
     NeosJob {
         /// The MILP.
@@ -147,7 +147,7 @@ pub enum Exported {
     },
 }
 
-/// A `--horizon` as given: a number of steps, or `auto`.
+/// A horizon as given: a number of steps, or `auto`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Horizon {
     /// This many time steps.
@@ -160,13 +160,13 @@ pub enum Horizon {
 /// The flags that belong to one family or the other, as given.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FamilyOptions {
-    /// Sliding: `--goal` (default blank-last).
+    /// Sliding: the goal convention (default blank-last).
     pub goal: Option<Goal>,
-    /// Sliding: `--horizon` of the time-indexed models.
+    /// Sliding: the time-indexed models' number of steps.
     pub horizon: Option<Horizon>,
-    /// Edge: `--filter`.
+    /// Edge: the MILP's grey-on-the-rim filter.
     pub filter: bool,
-    /// Edge: `--fix-corner`.
+    /// Edge: the MILP's first corner tile fixed in the top-left cell.
     pub fix_corner: bool,
 }
 
@@ -189,37 +189,37 @@ impl FamilyOptions {
         g
     }
 
-    /// The goal convention (blank-last unless `--goal` says otherwise).
+    /// The goal convention (blank-last unless `goal` says otherwise).
     pub fn goal(&self) -> Goal {
         self.goal.unwrap_or_default()
     }
 }
 
-/// The NEOS job flags of `export --format neos`.
+/// The NEOS job options of an export in the `neos` format.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct NeosJobFlags {
-    /// `--input`: how the model travels (default MPS).
+    /// How the model travels (default MPS).
     pub input: Option<InputMethod>,
-    /// `--neos-solver` (default cbc).
+    /// The NEOS solver (default cbc).
     pub solver: Option<String>,
-    /// `--email` (else `$NEOS_EMAIL`).
+    /// The e-mail address NEOS requires (else `$NEOS_EMAIL`).
     pub email: Option<String>,
 }
 
 /// `tilekit export`, as the flags say it.
 #[derive(Debug, Clone, Default)]
 pub struct ExportRequest {
-    /// `--model`; `None`: the family's default model.
+    /// The model; `None`: the family's default model.
     pub model: Option<ModelName>,
-    /// `--format`; `None`: from the output's extension, else the model's own.
+    /// The file format; `None`: from the output's extension, else the model's own.
     pub format: Option<Format>,
-    /// `-o` (`None` or `-`: stdout).
+    /// The output file (`None` or `-`: stdout).
     pub output: Option<PathBuf>,
-    /// Edge clique: `--complement`.
+    /// Edge clique: write the model as its conflict graph.
     pub complement: bool,
-    /// Edge region: `--region R0,C0,R1,C1`, the rectangle's corners (0-based, inclusive).
+    /// Edge region: `R0,C0,R1,C1`, the rectangle's corners (0-based, inclusive).
     pub region: Option<[usize; 4]>,
-    /// Edge region: `--partial BOARD`, the board the region is cut from.
+    /// Edge region: the board the region is cut from.
     pub partial: Option<PathBuf>,
     /// The NEOS job flags.
     pub neos: NeosJobFlags,
@@ -258,7 +258,7 @@ impl ExportRequest {
         g
     }
 
-    /// The NEOS job flags belong to `--format neos` only.
+    /// The NEOS job options belong to the `neos` format only.
     pub fn check_neos_flags(&self, format: Format) -> Result<(), Error> {
         match self.neos_given().first() {
             Some(field) if format != Format::Neos => Err(Error::Usage(format!(
@@ -274,35 +274,35 @@ impl ExportRequest {
 /// `tilekit solve`, as the flags say it.
 #[derive(Debug, Clone)]
 pub struct SolveRequest {
-    /// `--via`; `None`: the family's default route.
+    /// The route; `None`: the family's default route.
     pub via: Option<Route>,
-    /// `--model`; `None`: the route's own model.
+    /// The model; `None`: the route's own model.
     pub model: Option<ModelName>,
-    /// `--solver`: an embedded engine or a registry entry.
+    /// The solver: an embedded engine or a registry entry.
     pub solver: Option<String>,
-    /// `--time-limit` and `--threads`.
+    /// The time limit and the threads.
     pub limits: Limits,
     /// An explicit registry file (else `$TILEKIT_SOLVERS`, `./solvers.toml`, the built-in one).
     pub solvers_file: Option<PathBuf>,
-    /// Sliding SAT: `--encoding`.
+    /// Sliding SAT: the encoding.
     pub encoding: Option<Encoding>,
-    /// Sliding: `--certify` and its options.
+    /// Sliding: the certificate of optimality asked for, and its options.
     pub certify: Option<CertifyOptions>,
-    /// Sliding: `--plan`, a move file to certify.
+    /// Sliding: a move file to certify.
     pub plan: Option<PathBuf>,
-    /// Sliding `--via milp`: `--incumbent`, the plan the MILP starts from.
+    /// Sliding MILP route: the plan the MILP starts from.
     pub incumbent: Option<Incumbent>,
-    /// Sliding `--via milp`: `--step`, the horizon stepped up from the admissible bound.
+    /// Sliding MILP route: the horizon stepped up from the admissible bound.
     pub step: bool,
-    /// Sliding `--via native`: `--pdb`, the pattern partition by name.
+    /// Sliding native route: the pattern partition by name.
     pub pdb: Option<String>,
-    /// Edge `--via heuristic`: the construction, improvement, seed and pieces asked for.
+    /// Edge heuristic route: the construction, improvement, seed and pieces asked for.
     pub heuristic: super::edge_heuristic::HeuristicChoice,
-    /// `--preset`: the bundle of choices the run starts from.
+    /// The bundle of choices the run starts from.
     pub preset: super::params::Preset,
-    /// `--set` and `--params`: research parameters by key, applied by the method they tune.
+    /// Research parameters by key, one by one or from a file, applied by the method they tune.
     pub settings: super::params::Settings,
-    /// Sliding `--via astar`: its flags.
+    /// Sliding A* route: its options.
     pub astar: super::astar::AstarFlags,
     /// The family flags.
     pub options: FamilyOptions,
@@ -370,8 +370,8 @@ impl SolveRequest {
     }
 }
 
-/// What `solve` found: the report, and the verified solution as the family writes it to a
-/// file (`-o`).
+/// What `solve` found: the report, and the verified solution as the family writes it to the
+/// output file.
 #[derive(Debug, Clone)]
 pub struct Solved {
     /// The report.
@@ -385,7 +385,7 @@ pub struct Solved {
 pub struct VerifyRequest {
     /// The solution file: the family's own, or a raw solver output.
     pub solution: PathBuf,
-    /// `--model`: the model a raw solver output belongs to.
+    /// The model a raw solver output belongs to.
     pub model: Option<ModelName>,
     /// The family flags (those the model was exported with).
     pub options: FamilyOptions,
@@ -414,7 +414,7 @@ impl Verified {
 pub struct RenderRequest {
     /// A solution to draw (the family's own file format).
     pub solution: Option<PathBuf>,
-    /// Edge: `--ids`, piece numbers on the board.
+    /// Edge: piece numbers on the board.
     pub ids: bool,
     /// The family flags.
     pub options: FamilyOptions,
@@ -441,7 +441,7 @@ pub struct Rendered {
     pub notes: Vec<String>,
 }
 
-/// `--incumbent`: where the MILP route's starting plan comes from. The plan, of L moves, is
+/// Where the MILP route's starting plan comes from (`incumbent`). The plan, of L moves, is
 /// replayed by the independent checker; the MILP then decides whether a plan of at most
 /// L − 2 moves exists (plan lengths share one parity, so that is every shorter plan): the
 /// model at horizon L − 2 is infeasible, and the plan is optimal, or the MILP's optimum there
@@ -468,7 +468,7 @@ pub enum Incumbent {
     },
 }
 
-/// The weight of `--incumbent astar`'s weighted A*.
+/// The weight of the weighted A* of [`Incumbent::Astar`].
 pub const INCUMBENT_WEIGHT: f64 = 2.0;
 
 impl Incumbent {

@@ -66,11 +66,11 @@ impl Route {
         Route::Heuristic,
         Route::Astar,
     ];
-    /// The route of a `--via` name.
+    /// The route called `s`.
     pub fn from_name(s: &str) -> Option<Route> {
         Route::ALL.into_iter().find(|r| r.name() == s)
     }
-    /// The name `--via` takes.
+    /// The route's name: the value of `via`.
     pub fn name(self) -> &'static str {
         match self {
             Route::Native => "native",
@@ -84,7 +84,7 @@ impl Route {
     }
 }
 
-/// Every model name of every family (`--model`); each family says which are its own.
+/// Every model name of every family (the values of `model`); each family says which are its own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ModelName {
     /// Sliding: the NEOS case study's MILP.
@@ -119,11 +119,11 @@ impl ModelName {
         ModelName::Maxsat,
         ModelName::Region,
     ];
-    /// The model of a `--model` name.
+    /// The model called `s`.
     pub fn from_name(s: &str) -> Option<ModelName> {
         ModelName::ALL.into_iter().find(|m| m.name() == s)
     }
-    /// The name `--model` takes.
+    /// The model's name: the value of `model`.
     pub fn name(self) -> &'static str {
         match self {
             ModelName::Neos => "neos",
@@ -351,7 +351,7 @@ pub fn seconds(flag: impl std::fmt::Display, value: f64) -> Result<Duration, Err
 /// enough that a typing error does not start a hundred thousand threads.
 pub const MAX_THREADS: u32 = 256;
 
-/// The limits of `--time-limit` (seconds, checked by [`seconds`]) and `--threads` (1 to
+/// The limits of `time_limit` (seconds, checked by [`seconds`]) and `threads` (1 to
 /// [`MAX_THREADS`]).
 pub fn limits(time_limit: f64, threads: u32) -> Result<crate::solve::Limits, Error> {
     if !(1..=MAX_THREADS).contains(&threads) {

@@ -1,12 +1,12 @@
 //! NEOS for both families: an instance's MILP goes to NEOS through the remote executor
 //! [`NeosMilp`], behind the same [`MilpSolver`] trait as a local solver, and comes back
-//! through the same MILP route as `solve --via milp` ([`sliding::solve_milp_with`],
+//! through the same MILP route as a local solve ([`sliding::solve_milp_with`],
 //! [`edge::solve_milp_with`]): decoded, checked against every row, and judged by the family's
 //! independent checker.
 //!
 //! [`NeosInstance`] is what a job carries: a sliding board with its formulation (`neos`, or
 //! `flow` for LP/MPS input) and horizon, or an edge-matching puzzle with its MILP options
-//! (`--filter`, `--fix-corner`). It is recorded in the job file ([`InstanceRef`]), so that
+//! (`filter`, `fix_corner`). It is recorded in the job file ([`InstanceRef`]), so that
 //! `neos results JOB` can rebuild the model and judge a job fetched later
 //! ([`judge_results`]).
 
@@ -34,13 +34,13 @@ use std::time::Instant;
 /// [`NeosInstance::of`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ModelRequest {
-    /// `--model`; `None`: `neos` for a sliding puzzle, `milp` for an edge-matching one.
+    /// The model; `None`: `neos` for a sliding puzzle, `milp` for an edge-matching one.
     pub model: Option<ModelName>,
-    /// Sliding: `--horizon` (default: the board's known diameter).
+    /// Sliding: the number of steps (default: the board's known diameter).
     pub horizon: Option<usize>,
     /// Sliding: the goal convention.
     pub goal: Goal,
-    /// Edge: `--filter` and `--fix-corner`.
+    /// Edge: the MILP's options, `filter` and `fix_corner`.
     pub edge: EdgeMilpOptions,
 }
 
@@ -93,7 +93,7 @@ pub enum NeosInstance {
     Edge {
         /// The pieces.
         puzzle: EdgePuzzle,
-        /// `--filter` and `--fix-corner`.
+        /// The MILP's options, `filter` and `fix_corner`.
         options: EdgeMilpOptions,
     },
 }
@@ -337,7 +337,7 @@ impl NeosInstance {
     }
 
     /// Solve with any MILP solver object through the family's MILP route, exactly as
-    /// `solve --via milp` does; with a [`NeosMilp`], the job goes to NEOS.
+    /// a local solve does; with a [`NeosMilp`], the job goes to NEOS.
     pub fn solve(
         &self,
         solver: &dyn MilpSolver,
@@ -398,8 +398,8 @@ impl NeosInstance {
     }
 }
 
-/// The job document of `inst` (read from `path`), as `export --format neos` and
-/// `neos submit --dry-run` print it; `limits` are written into a GAMS model.
+/// The job document of `inst` (read from `path`), as an export in the `neos` format and a
+/// dry run of `neos submit` print it; `limits` are written into a GAMS model.
 pub fn job_text(
     inst: &NeosInstance,
     path: &str,
@@ -441,7 +441,7 @@ pub fn submit(
 }
 
 /// Decode and verify a finished job's output against the instance its record keeps, exactly
-/// as a local `solve --via milp` does (`neos results`).
+/// as a local solve by the MILP route does (`neos results`).
 pub fn judge_results(rec: &JobRecord, output: &str, started: Instant) -> Result<Report, Error> {
     let inst_ref = rec.instance.as_ref().ok_or_else(|| {
         Error::Usage(format!(
@@ -571,7 +571,7 @@ mod tests {
             ),
             "`model` sat cannot go to NEOS: a NEOS job carries a MILP: use neos, or flow with `neos.input` lp or mps"
         );
-        // --family overrides detection: the case study is no edge instance.
+        // The family given overrides detection: the case study is no edge instance.
         let e = NeosInstance::of(&inst(CASE, &super::super::edge::FAMILY), &req());
         assert!(e.is_err());
         // The flow model has no GAMS template.

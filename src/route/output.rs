@@ -1,4 +1,4 @@
-//! Writing what a command produces: a file given by `-o` (written to a temporary file beside
+//! Writing what a command produces: an output file (written to a temporary file beside
 //! it and renamed into place only once complete, so a failure or an interrupt never leaves a
 //! truncated file or destroys the old one), or standard output for `-` or no file.
 //!
@@ -231,7 +231,7 @@ pub fn stream_to(
         _ => return stream_to_stdout(write),
     };
     refuse_input(path)?;
-    // A device or a pipe (`-o /dev/null`) is written in place: renaming over it would replace
+    // A device or a pipe (`/dev/null`) is written in place: renaming over it would replace
     // the device node itself.
     if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
         let file = std::fs::OpenOptions::new()

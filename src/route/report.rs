@@ -113,14 +113,14 @@ pub enum FamilyName {
 impl FamilyName {
     /// Every family name, in the order help texts list them.
     pub const ALL: [FamilyName; 2] = [FamilyName::Sliding, FamilyName::Edge];
-    /// The name `--family` takes.
+    /// The family's name: the value of `family`.
     pub fn name(self) -> &'static str {
         match self {
             FamilyName::Sliding => "sliding",
             FamilyName::Edge => "edge",
         }
     }
-    /// The family of a `--family` name.
+    /// The family called `s`.
     pub fn from_name(s: &str) -> Option<FamilyName> {
         FamilyName::ALL.into_iter().find(|f| f.name() == s)
     }
@@ -193,7 +193,7 @@ pub struct NativeStats {
     pub search_seconds: f64,
 }
 
-/// The report of a solve, printed as JSON by `--json`.
+/// The report of a solve, as printed in JSON.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct Report {
     /// How the solve ended.
@@ -232,7 +232,7 @@ pub struct Report {
     /// Construction and local-search figures of the edge heuristic route.
     #[serde(skip_serializing_if = "Option::is_none", flatten)]
     pub heuristic: Option<HeuristicStats>,
-    /// Best-first search figures of the sliding `--via astar` route.
+    /// Best-first search figures of the sliding A* route.
     #[serde(skip_serializing_if = "Option::is_none", flatten)]
     pub astar: Option<super::astar::AstarStats>,
     /// The CNF encoding (the sliding SAT route).

@@ -46,7 +46,7 @@ pub enum SlidingModel {
 }
 
 impl SlidingModel {
-    /// The model of a `--model` name, or the message listing the ones this family has.
+    /// The model a [`ModelName`] names, or the message listing the ones this family has.
     pub fn of(name: ModelName) -> Result<Self, Error> {
         match name {
             ModelName::Neos => Ok(SlidingModel::Neos),
@@ -69,7 +69,7 @@ impl SlidingModel {
             SlidingModel::Sat => "sat",
         }
     }
-    /// The format written when neither `--format` nor `-o`'s extension says.
+    /// The format written when neither `format` nor the output file's extension says.
     pub fn default_format(self) -> Format {
         match self {
             SlidingModel::Sat => Format::Cnf,
@@ -113,7 +113,8 @@ pub fn load(path: &Path, goal: Goal) -> Result<SlidingPuzzle, Error> {
     )?)
 }
 
-/// The format of an export: `--format`, else `-o`'s extension, else the model's default.
+/// The format of an export: `format`, else the output file's extension, else the model's
+/// default.
 pub fn export_format(
     model: SlidingModel,
     explicit: Option<Format>,
@@ -154,7 +155,8 @@ pub fn resolve_horizon(p: &SlidingPuzzle, horizon: Option<usize>) -> Result<usiz
 
 pub use super::family::{Horizon, INCUMBENT_WEIGHT, Incumbent};
 
-/// Seconds `--horizon auto` may spend finding the optimum when no time limit applies.
+/// Seconds an `auto` horizon ([`Horizon::Auto`]) may spend finding the optimum when no time
+/// limit applies.
 pub const AUTO_HORIZON_SECONDS: f64 = 300.0;
 
 /// A horizon as a number (`auto` runs the native solver on `p` within `limit`); `None` when
@@ -174,7 +176,7 @@ pub fn horizon_of(
 }
 
 /// The optimal length of `p`, found by the native solver within `limit`: what
-/// `--horizon auto` means. Only a plan the search proves optimal, and that replays, sets T.
+/// [`Horizon::Auto`] means. Only a plan the search proves optimal, and that replays, sets T.
 pub fn auto_horizon(
     p: &SlidingPuzzle,
     goal: Goal,
@@ -429,36 +431,36 @@ pub fn export(
 /// [`SolveRequest::plan`]).
 #[derive(Debug, Clone)]
 pub struct SolveRequest {
-    /// `--via`; `None`: native, or sat when a SAT-only option is given.
+    /// The route; `None`: native, or sat when a SAT-only option is given.
     pub via: Option<Route>,
-    /// `--model`.
+    /// The model the route solves.
     pub model: Option<ModelName>,
-    /// `--solver`: an embedded engine or a registry entry.
+    /// The solver: an embedded engine or a registry entry.
     pub solver: Option<String>,
-    /// `--horizon`.
+    /// The time-indexed models' number of steps.
     pub horizon: Option<Horizon>,
-    /// `--time-limit` and `--threads`.
+    /// The time limit and the threads.
     pub limits: Limits,
     /// An explicit registry file (else `$TILEKIT_SOLVERS`, `./solvers.toml`, the built-in one).
     pub solvers_file: Option<PathBuf>,
-    /// `--encoding` (SAT route).
+    /// The encoding (SAT route).
     pub encoding: Option<sliding_sat::Encoding>,
-    /// `--certify` and its options.
+    /// The certificate of optimality asked for, and its options.
     pub certify: Option<CertifyOptions>,
-    /// `--plan`: a plan to certify instead of searching.
+    /// A plan to certify instead of searching.
     pub plan: Option<Vec<Move>>,
-    /// `--incumbent`: the plan the MILP route starts from.
+    /// The plan the MILP route starts from.
     pub incumbent: Option<Incumbent>,
-    /// `--step`: the MILP route steps the horizon up from the admissible bound (it does by
+    /// The MILP route steps the horizon up from the admissible bound (it does by
     /// default; this asks for it explicitly).
     pub step: bool,
-    /// `--via astar`: its flags.
+    /// The A* route's options ([`Route::Astar`]).
     pub astar: super::astar::AstarFlags,
-    /// `--pdb`: the native search's partition by name (`none`: Manhattan + linear conflict).
+    /// The native search's partition by name (`none`: Manhattan + linear conflict).
     pub pdb: Option<String>,
-    /// `--preset`: the bundle of choices the run starts from.
+    /// The bundle of choices the run starts from.
     pub preset: Preset,
-    /// `--set` and `--params`: research parameters by key.
+    /// Research parameters by key, one by one or from a file.
     pub settings: Settings,
 }
 
@@ -469,7 +471,7 @@ pub struct SolvePlan {
     pub route: Route,
     /// The formulation of the milp and sat routes.
     pub model: SlidingModel,
-    /// The native search finds the plan and SAT only certifies it (`--via native --certify`).
+    /// The native search finds the plan and SAT only certifies it (native route, `certify`).
     pub native_certify: bool,
     /// The request.
     pub request: SolveRequest,
@@ -502,7 +504,7 @@ impl SolveRequest {
     /// solves.
     pub fn plan(self) -> Result<SolvePlan, Error> {
         super::check_limits(&self.limits)?;
-        // --certify and --encoding belong to the SAT route, so they imply --via sat.
+        // `certify` and `encoding` belong to the SAT route, so they imply it.
         let sat_only = self.certify.is_some() || self.encoding.is_some();
         let route = self
             .via
@@ -567,7 +569,7 @@ impl SolveRequest {
             self.astar.order()?;
             self.astar.batch()?;
         }
-        // --via native --certify: the native plan, certified by refuting its length − 2.
+        // The native route with `certify`: the native plan, certified by refuting its length − 2.
         let native_certify = route == Route::Native && self.certify.is_some();
         if sat_only && route != Route::Sat && !native_certify {
             return Err(Error::Usage(format!(
@@ -751,7 +753,7 @@ fn apply_settings(req: &mut SolveRequest, route: Route, native_certify: bool) ->
 /// 89.2 % at 789 (`docs/results/learned.md#held-out-random-boards`).
 pub const LEARNED_WEIGHT: f64 = 0.98;
 
-/// The native search's options for `p`: the preset's, then `--pdb`, the threads, and the
+/// The native search's options for `p`: the preset's, then `pdb`, the threads, and the
 /// `native.*` parameters. Duplicate pruning to 12 moves is the one option measured both
 /// to cut nodes (by 27–30 %) and to run faster, on Korf's 100 0.397 s against 0.462 s
 /// (`docs/results/native-search.md#duplicate-pruning-fsm`); the others cut nodes at the
@@ -808,7 +810,7 @@ pub fn native_options(p: &SlidingPuzzle, req: &SolveRequest) -> Result<NativeOpt
     Ok(o)
 }
 
-/// Solve `p` as `plan` says and verify the answer independently. `--horizon auto` is
+/// Solve `p` as `plan` says and verify the answer independently. An `auto` horizon is
 /// resolved here (the native route needs no horizon).
 pub fn solve(
     p: &SlidingPuzzle,
@@ -816,7 +818,7 @@ pub fn solve(
     plan: &SolvePlan,
     progress: Progress<'_>,
 ) -> Result<Report, Error> {
-    // `--time-limit` bounds the whole command: each stage gets what the ones before it left.
+    // The time limit bounds the whole command: each stage gets what the ones before it left.
     let started = Instant::now();
     let spent = || {
         Error::Failure(format!(
@@ -830,7 +832,7 @@ pub fn solve(
     } else {
         horizon_of(req.horizon, p, goal, req.limits.time, progress)?
     };
-    // `--horizon auto` set the horizon to the native search's proven optimum, whose plan
+    // An `auto` horizon is the native search's proven optimum, whose plan
     // replayed: a plan of exactly that length exists.
     let known = horizon.filter(|_| matches!(req.horizon, Some(Horizon::Auto)));
     req.limits = plan.request.limits.remaining(started).ok_or_else(spent)?;
@@ -1010,7 +1012,7 @@ pub fn undo_pair(moves: &[Move]) -> Option<usize> {
 
 /// Check a solver's claims of optimality and infeasibility against what tilekit knows by
 /// itself: a plan with a move and its undo is never optimal, and with a plan of `known`
-/// moves in hand (`--horizon auto`'s), no model at that horizon is infeasible and no longer
+/// moves in hand (an `auto` horizon's), no model at that horizon is infeasible and no longer
 /// plan optimal. A refuted claim makes the answer a solver failure (exit 3), never an
 /// answer; the plan's own checks have already run.
 fn refute_claims(rep: &mut Report, known: Option<usize>) {
@@ -1151,7 +1153,7 @@ fn solve_milp(
     solve_milp_with(p, goal, model, horizon, &*solver, &req.limits, progress)
 }
 
-/// The plan `--incumbent` names, replayed by the independent checker. `Ok(Err(report))`
+/// The plan `incumbent` names, replayed by the independent checker. `Ok(Err(report))`
 /// when the native search or A* found none (time limit, or an unsolvable board): that
 /// run's report, which the command returns. A plan that does not reach the goal is the
 /// user's input error (exit 2).
@@ -1201,7 +1203,7 @@ fn incumbent_plan(
     Ok(moves)
 }
 
-/// The moves of an `--incumbent` file (input errors name the file and line: exit 2).
+/// The moves of an incumbent file (input errors name the file and line: exit 2).
 fn read_incumbent(path: &Path) -> Result<Vec<Move>, Error> {
     Ok(crate::puzzle::sliding::parse_moves(
         &super::read_text(path, "incumbent plan")?,
@@ -1209,14 +1211,14 @@ fn read_incumbent(path: &Path) -> Result<Vec<Move>, Error> {
     )?)
 }
 
-/// The MILP route from an incumbent plan of L moves (`--incumbent`, see [`Incumbent`]): the
-/// model at horizon L − 2 (or the `--horizon` given, if smaller) decides whether a shorter
+/// The MILP route from an incumbent plan of L moves (`incumbent`, see [`Incumbent`]): the
+/// model at horizon L − 2 (or the `horizon` given, if smaller) decides whether a shorter
 /// plan exists. Infeasible: the incumbent is optimal, proven by the MILP solver (given the
 /// admissible bound the `tight` model embeds; `neos` and `flow` embed none). A solution: a
 /// shorter plan, decoded and replayed, optimal when the solver proves its optimum (every plan
 /// of at most L − 2 moves is in the model). When L − 2 is below the admissible bound B no
 /// MILP is run: the heuristic alone proves the plan optimal, and the report says so rather
-/// than crediting a solver; likewise a `--horizon` below B leaves nothing to refute.
+/// than crediting a solver; likewise a `horizon` below B leaves nothing to refute.
 fn solve_milp_from(
     p: &SlidingPuzzle,
     goal: Goal,
@@ -1300,7 +1302,7 @@ fn solve_milp_from(
         rep.seconds = started.elapsed().as_secs_f64();
         return Ok(rep);
     }
-    // With --step: horizons B, B + 2, …, h; else h alone (every plan of at most h moves).
+    // With `step`: horizons B, B + 2, …, h; else h alone (every plan of at most h moves).
     let from = if req.step { bound } else { h };
     progress(&format!(
         "incumbent: {origin}, {l} moves; asking the MILP for a plan of at most {h}"
@@ -1371,7 +1373,7 @@ fn solve_milp_from(
     Ok(rep)
 }
 
-/// `--step` without an incumbent: the MILP at horizons B, B + 2, …, T, where B is the
+/// `step` without an incumbent: the MILP at horizons B, B + 2, …, T, where B is the
 /// admissible bound rounded to the plans' parity. Each model asks whether a plan of at most
 /// that many moves exists; the first that has one gives the optimum (every shorter length is
 /// refuted by the solver or by the bound), so a generous T costs nothing past the optimum.
@@ -1607,7 +1609,7 @@ fn step_horizons(
 
 /// The MILP route with any MILP solver object (a local solver, NEOS): build the `model` of
 /// `p` at `horizon`, solve it, decode the plan and have the independent checker replay it.
-/// `solve --via milp` and `neos solve` both come through here.
+/// A local solve by the MILP route and `neos solve` both come through here.
 pub fn solve_milp_with(
     p: &SlidingPuzzle,
     goal: Goal,
@@ -1699,7 +1701,7 @@ pub fn solve_sat_at(
 }
 
 /// Judge a MILP answer (from any executor: a local solver, NEOS) of the sliding `model` at
-/// `horizon`, exactly as a local `solve --via milp` does.
+/// `horizon`, exactly as a local solve by the MILP route does.
 pub fn judge_milp(
     p: &SlidingPuzzle,
     goal: Goal,
@@ -1718,7 +1720,7 @@ pub fn judge_milp(
 }
 
 /// The SAT route: horizon stepping to a proven optimum, or, with `given`, a plan from
-/// elsewhere to replay and certify; `--certify` makes a checked DRAT certificate.
+/// elsewhere to replay and certify; `certify` makes a checked DRAT certificate.
 fn solve_sat(
     p: &SlidingPuzzle,
     goal: Goal,
@@ -1746,10 +1748,10 @@ fn solve_sat(
             s.horizon, s.result, s.seconds, s.vars, s.clauses
         ))
     };
-    // With the plan in hand (`--plan`, `--via native`) only the refutation of L − 2 is
+    // With the plan in hand (`plan`, the native route) only the refutation of L − 2 is
     // left, and the pattern-database clauses make that 3–4× faster end to end (README,
     // "Lower-bound clauses"); the horizon search keeps its old default, `pruned`, so that its
-    // formulas and figures stay as they were (`--encoding pdb` is faster there too).
+    // formulas and figures stay as they were (the `pdb` encoding is faster there too).
     let encoding = req
         .encoding
         .unwrap_or(if given.is_some() && req.certify.is_some() {
@@ -1784,7 +1786,7 @@ fn solve_sat(
             &mut rep,
             Answer::judged(checked, false, None, "plan given; search skipped"),
         );
-        // A plan the user gave (`--plan`) that fails is the user's "no", not a solver
+        // A plan the user gave (`plan`) that fails is the user's "no", not a solver
         // failure: no solver claimed it. (The native search's plan failing stays a failure.)
         if req.plan.is_some() && rep.status == Status::Unverified {
             rep.status = Status::NoSolution;
@@ -1947,8 +1949,8 @@ fn sat_output_vars(text: &str) -> usize {
 }
 
 /// The horizon to rebuild a raw output's model at: the one detected in the output, which a
-/// given `--horizon` must agree with (an output verified against a model exported with other
-/// flags is a usage error, not an invalid answer).
+/// given `horizon` must agree with (an output verified against a model exported with other
+/// options is a usage error, not an invalid answer).
 fn agreed_horizon(
     detected: Option<usize>,
     given: Option<usize>,
@@ -1964,7 +1966,7 @@ fn agreed_horizon(
     }
 }
 
-/// Verify a solution file against an instance: a move file, or (with `--model`, or
+/// Verify a solution file against an instance: a move file, or (with `model`, or
 /// recognised by its first lines) a raw CBC, HiGHS, GLPK or SAT output, decoded through the
 /// model rebuilt at the horizon the output was solved at (read from it where it can be: the
 /// variable names of a MILP output, the variable count of a SAT one).
@@ -2156,7 +2158,7 @@ fn solve_command(
         .check_flags(&req.given(), &takes)
         .map_err(|e| inst.hint(e))?;
     let goal = req.options.goal();
-    // The route rules first (an empty plan stands for `--plan` while they are checked),
+    // The route rules first (an empty plan stands for `plan` while they are checked),
     // then the plan file: a refused combination reads no plan.
     let mut plan = SolveRequest {
         via: req.via,
@@ -2183,7 +2185,7 @@ fn solve_command(
             &path.display().to_string(),
         )?);
     }
-    // An incumbent file is read now, like --plan: its errors come before any search.
+    // An incumbent file is read now, like `plan`: its errors come before any search.
     if let Some(Incumbent::File(path)) = &plan.request.incumbent {
         plan.request.incumbent = Some(Incumbent::Moves {
             moves: read_incumbent(path)?,

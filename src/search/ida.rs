@@ -940,9 +940,9 @@ mod tests {
         s.result().expect("ended")
     }
 
-    /// The stepper (what `bench --interleave` runs) visits the recursive search's nodes in
-    /// its order: the same plan, node count, iterations and first estimate, with Manhattan
-    /// distance, pattern databases, their dual lookups and duplicate pruning.
+    /// The stepper (what the benchmark's interleaved mode runs) visits the recursive search's
+    /// nodes in its order: the same plan, node count, iterations and first estimate, with
+    /// Manhattan distance, pattern databases, their dual lookups and duplicate pruning.
     #[test]
     fn the_stepper_visits_the_recursive_searchs_nodes() {
         let mut seed = 0x2545_F491_u64;

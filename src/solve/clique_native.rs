@@ -1,6 +1,6 @@
 //! tilekit's own exact maximum-clique search, as a bitset graph ([`BitGraph`]), the search
 //! ([`max_clique`], [`max_clique_partitioned`]) and the embedded engine `mcq` ([`Mcq`]), a
-//! [`CliqueSolver`] beside the external cliquer, so that `solve --via clique` works with
+//! [`CliqueSolver`] beside the external cliquer, so that the clique route works with
 //! nothing installed. Region Optimisation (`heuristic::clique`) runs the same search on its
 //! windows.
 //!

@@ -1,8 +1,8 @@
-//! The local GAMS, asked whether it will run. tilekit writes GAMS programs (`export --format
-//! gms`, NEOS jobs with `--input gams`) but runs none itself; `tilekit solvers` and the test
-//! script still want to know whether the GAMS on `PATH` can run them, because the GAMS that
-//! PyPI ships (`gamspy-base`) carries a time-limited demo licence, and once that licence has
-//! run out every run, a compile-only one included, stops with a licensing error.
+//! The local GAMS, asked whether it will run. tilekit writes GAMS programs (exports in the
+//! `gms` format, NEOS jobs whose input method is GAMS) but runs none itself; `tilekit solvers`
+//! and the test script still want to know whether the GAMS on `PATH` can run them, because
+//! the GAMS that PyPI ships (`gamspy-base`) carries a time-limited demo licence, and once that
+//! licence has run out every run, a compile-only one included, stops with a licensing error.
 //!
 //! [`probe`] compiles a one-line program in a scratch directory (`action=c`: no solve, so no
 //! model-size limit of a demo licence applies) and reads GAMS's log with

@@ -1,5 +1,5 @@
 //! The embedded MILP engine: `microlp` (pure Rust simplex + branch and bound), so that
-//! `solve --via milp` works with nothing installed. It is practical only for small models
+//! the MILP route works with nothing installed. It is practical only for small models
 //! (`docs/results/sliding-routes.md#microlp-limits`); real work belongs to CBC or HiGHS.
 
 use crate::model::answer::{ColumnValues, MilpSolution, Outcome};

@@ -1,8 +1,8 @@
 //! The solver registry, `solvers.toml` (design §6): which external solvers exist, how to call
 //! them and which parser reads their answers.
 //!
-//! Lookup order: an explicit file (the command line's `--solvers-file`), `$TILEKIT_SOLVERS`, `./solvers.toml`,
-//! then the crate's own `solvers.toml`, built in.
+//! Lookup order: an explicit file (a request's `solvers_file`), `$TILEKIT_SOLVERS`,
+//! `./solvers.toml`, then the crate's own `solvers.toml`, built in.
 
 use crate::solve::external::{self, RunSpec};
 use serde::Deserialize;

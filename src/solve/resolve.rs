@@ -130,7 +130,7 @@ pub enum Engine {
 /// same name lookup, listed by `tilekit solvers`.
 #[derive(Clone, Copy)]
 pub struct EmbeddedEngine {
-    /// The name `--solver` takes.
+    /// The engine's name, as `solver` takes it.
     pub name: &'static str,
     /// What it solves.
     pub kind: SolverKind,
