@@ -13,18 +13,18 @@ use tilekit::route::Error;
 
 /// Run a campaign command (`export-set`, `run`).
 pub(crate) fn run(cmd: Cmd) -> Result<ExitCode, Error> {
-    if let Cmd::Run { .. } = cmd {
+    if let Cmd::Run(_) = cmd {
         return run_matrix(cmd);
     }
-    if let Cmd::Report { .. } = cmd {
+    if let Cmd::Report(_) = cmd {
         return report(cmd);
     }
-    if let Cmd::RunTask { plan, task } = cmd {
+    if let Cmd::RunTask(crate::args::RunTaskArgs { plan, task }) = cmd {
         let n = slurm::run_task(&plan, task)?;
         crate::note(&format!("task {task}: {n} cells run"));
         return Ok(ExitCode::SUCCESS);
     }
-    let Cmd::ExportSet {
+    let Cmd::ExportSet(crate::args::ExportSetArgs {
         set,
         models,
         formats,
@@ -36,7 +36,7 @@ pub(crate) fn run(cmd: Cmd) -> Result<ExitCode, Error> {
         jobs,
         output,
         json,
-    } = cmd
+    }) = cmd
     else {
         unreachable!("main dispatches only campaign commands here")
     };
@@ -81,7 +81,7 @@ pub(crate) fn run(cmd: Cmd) -> Result<ExitCode, Error> {
 }
 
 fn run_matrix(cmd: Cmd) -> Result<ExitCode, Error> {
-    let Cmd::Run {
+    let Cmd::Run(crate::args::RunArgs {
         manifest,
         solvers,
         db,
@@ -105,7 +105,7 @@ fn run_matrix(cmd: Cmd) -> Result<ExitCode, Error> {
         no_wait,
         jobs_file,
         json,
-    } = cmd
+    }) = cmd
     else {
         unreachable!("run_matrix is called for `run` only")
     };
@@ -212,12 +212,12 @@ fn run_matrix(cmd: Cmd) -> Result<ExitCode, Error> {
 }
 
 fn report(cmd: Cmd) -> Result<ExitCode, Error> {
-    let Cmd::Report {
+    let Cmd::Report(crate::args::ReportArgs {
         db,
         output,
         shift,
         json,
-    } = cmd
+    }) = cmd
     else {
         unreachable!("report is called for `report` only")
     };

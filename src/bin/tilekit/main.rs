@@ -59,7 +59,7 @@ pub(crate) fn code(success: bool) -> ExitCode {
 
 fn run(cli: Cli) -> Result<ExitCode, Error> {
     match cli.cmd {
-        Cmd::Export {
+        Cmd::Export(args::ExportArgs {
             instance,
             model,
             format,
@@ -71,7 +71,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             region,
             partial,
             common,
-        } => {
+        }) => {
             let req = ExportRequest {
                 model,
                 format,
@@ -89,18 +89,17 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             families::export(&read(&instance, common.family)?, &req, &progress_line)?;
             Ok(ExitCode::SUCCESS)
         }
-        cmd @ (Cmd::ExportSet { .. }
-        | Cmd::Run { .. }
-        | Cmd::RunTask { .. }
-        | Cmd::Report { .. }) => campaign::run(cmd),
+        cmd @ (Cmd::ExportSet(_) | Cmd::Run(_) | Cmd::RunTask(_) | Cmd::Report(_)) => {
+            campaign::run(cmd)
+        }
         Cmd::Solve(a) => solve::run(*a),
-        Cmd::Verify {
+        Cmd::Verify(args::VerifyArgs {
             instance,
             solution,
             model,
             json,
             common,
-        } => {
+        }) => {
             let req = VerifyRequest {
                 solution,
                 model,
@@ -110,18 +109,15 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             say(v.render(json))?;
             Ok(code(v.valid))
         }
-        Cmd::Generate {
-            what:
-                GenerateCmd::Edge {
-                    rows,
-                    cols,
-                    frame_colours,
-                    inner_colours,
-                    seed,
-                    output,
-                    solution,
-                },
-        } => {
+        Cmd::Generate(GenerateCmd::Edge(args::GenerateEdgeArgs {
+            rows,
+            cols,
+            frame_colours,
+            inner_colours,
+            seed,
+            output,
+            solution,
+        })) => {
             let board = tilekit::route::edge::generate_files(
                 rows,
                 cols,
@@ -136,14 +132,14 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Cmd::Render {
+        Cmd::Render(args::RenderArgs {
             instance,
             solution,
             output,
             ids,
             family,
             goal,
-        } => {
+        }) => {
             let req = RenderRequest {
                 solution,
                 ids,
@@ -159,13 +155,13 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Cmd::Neos { cmd } => {
+        Cmd::Neos(cmd) => {
             let code = neos::run(cmd)?;
             Ok(ExitCode::from(u8::try_from(code).unwrap_or(3)))
         }
-        Cmd::Bench { cmd } => bench::run(cmd),
-        Cmd::Learn { cmd } => learn(cmd),
-        Cmd::Params { markdown } => {
+        Cmd::Bench(cmd) => bench::run(cmd),
+        Cmd::Learn(cmd) => learn(cmd),
+        Cmd::Params(args::ParamsArgs { markdown }) => {
             say(&if markdown {
                 tilekit::route::params::reference_markdown()
             } else {
@@ -173,7 +169,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             })?;
             Ok(ExitCode::SUCCESS)
         }
-        Cmd::Solvers { solvers_file, json } => {
+        Cmd::Solvers(args::SolversArgs { solvers_file, json }) => {
             let reg = tilekit::solve::registry::Registry::load(solvers_file.as_deref())?;
             say(&print::solvers(&reg, json))?;
             Ok(ExitCode::SUCCESS)
@@ -183,7 +179,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
 
 fn learn(cmd: args::LearnCmd) -> Result<ExitCode, Error> {
     match cmd {
-        args::LearnCmd::Data {
+        args::LearnCmd::Data(args::LearnDataArgs {
             output,
             count,
             rows,
@@ -192,7 +188,7 @@ fn learn(cmd: args::LearnCmd) -> Result<ExitCode, Error> {
             jobs,
             board_limit,
             json,
-        } => {
+        }) => {
             use tilekit::learn::data;
             let opts = data::DataOptions {
                 path: output,

@@ -187,7 +187,7 @@ fn record_line(rec: &JobRecord, show_password: bool) -> String {
 
 fn execute_inner(cmd: NeosCmd, progress: &(dyn Fn(&str) + Sync)) -> Result<NeosOutcome, Error> {
     match cmd {
-        NeosCmd::Ping { opts } => {
+        NeosCmd::Ping(crate::args::NeosPingArgs { opts }) => {
             let c = client_of(&opts)?;
             let s = c.ping()?;
             Ok(NeosOutcome::text(if opts.json {
@@ -196,7 +196,7 @@ fn execute_inner(cmd: NeosCmd, progress: &(dyn Fn(&str) + Sync)) -> Result<NeosO
                 s.trim().to_string()
             }))
         }
-        NeosCmd::Solvers { category, opts } => {
+        NeosCmd::Solvers(crate::args::NeosSolversArgs { category, opts }) => {
             let c = client_of(&opts)?;
             let list = match &category {
                 Some(cat) => c.list_solvers_in_category(cat)?,
@@ -208,11 +208,11 @@ fn execute_inner(cmd: NeosCmd, progress: &(dyn Fn(&str) + Sync)) -> Result<NeosO
                 list.join("\n")
             }))
         }
-        NeosCmd::Submit {
+        NeosCmd::Submit(crate::args::NeosSubmitArgs {
             job_or_instance,
             model,
             opts,
-        } => {
+        }) => {
             let email_env = std::env::var("NEOS_EMAIL").ok();
             let is_xml = job_or_instance
                 .extension()
@@ -255,11 +255,11 @@ fn execute_inner(cmd: NeosCmd, progress: &(dyn Fn(&str) + Sync)) -> Result<NeosO
                 )
             }))
         }
-        NeosCmd::Status {
+        NeosCmd::Status(crate::args::NeosStatusArgs {
             job,
             password,
             opts,
-        } => {
+        }) => {
             let c = client_of(&opts)?;
             let store = store_of(&opts)?;
             let rec = record_of(&store, &opts, job, password)?;
@@ -270,11 +270,11 @@ fn execute_inner(cmd: NeosCmd, progress: &(dyn Fn(&str) + Sync)) -> Result<NeosO
                 format!("job {job}: {}", st.as_str())
             }))
         }
-        NeosCmd::Kill {
+        NeosCmd::Kill(crate::args::NeosKillArgs {
             job,
             password,
             opts,
-        } => {
+        }) => {
             let c = client_of(&opts)?;
             let store = store_of(&opts)?;
             let rec = record_of(&store, &opts, job, password)?;
@@ -285,14 +285,14 @@ fn execute_inner(cmd: NeosCmd, progress: &(dyn Fn(&str) + Sync)) -> Result<NeosO
                 format!("job {job}: {}", reply.trim())
             }))
         }
-        NeosCmd::Results {
+        NeosCmd::Results(crate::args::NeosResultsArgs {
             job,
             wait,
             poll,
             password,
             raw,
             opts,
-        } => {
+        }) => {
             let started = Instant::now();
             let c = client_of(&opts)?;
             let store = store_of(&opts)?;
@@ -327,7 +327,7 @@ fn execute_inner(cmd: NeosCmd, progress: &(dyn Fn(&str) + Sync)) -> Result<NeosO
                 Ok(NeosOutcome::text(output))
             }
         }
-        NeosCmd::Solve {
+        NeosCmd::Solve(crate::args::NeosSolveArgs {
             instance,
             model,
             wait,
@@ -335,7 +335,7 @@ fn execute_inner(cmd: NeosCmd, progress: &(dyn Fn(&str) + Sync)) -> Result<NeosO
             follow,
             output,
             opts,
-        } => {
+        }) => {
             // An output that cannot be written (or would replace the instance) is found
             // before the job is sent.
             if let Some(path) = &output {
