@@ -1,11 +1,11 @@
 //! tilekit: tile puzzles as optimisation models, solved by real solvers, answers verified.
 //!
-//! The pipeline is instance → [`puzzle`] → [`formulate`] → [`model`] → [`format`] (files) →
-//! [`solve`] (solver objects: processes, embedded engines, NEOS) → [`format::solution`]
-//! (parsers) → decode → [`verify`] (independent checks) → [`certify`] (checked optimality
-//! proofs, SAT route). [`route`] chains the stages once for every family; every stage is also
-//! a plain library call. [`campaign`] sits on top: whole instance sets exported with a
-//! checked manifest. `ARCHITECTURE.md` draws the house.
+//! The pipeline is instance → [`puzzle`] → [`formulate`] → [`model`] →
+//! [`format`](mod@format) (files) → [`solve`] (solver objects: processes, embedded engines,
+//! NEOS) → [`format::solution`] (parsers) → decode → [`verify`] (independent checks) →
+//! [`certify`] (checked optimality proofs, SAT route). [`route`] chains the stages once for
+//! every family; every stage is also a plain library call. [`campaign`] sits on top: whole
+//! instance sets exported with a checked manifest. `ARCHITECTURE.md` draws the house.
 //!
 //! The front door is [`route::families`]: read an instance (its family found from the
 //! content), then solve it with the method tilekit measured best, or the one a

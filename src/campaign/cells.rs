@@ -1,7 +1,7 @@
 //! The cells of `tilekit run`: every file of an exported set × every solver that reads it.
-//! Here are what every executor shares: the solvers resolved ([`resolve_solvers`]), the
-//! matrix ([`cells`]), the checks before anything runs ([`prepare`], [`check_file`]), one
-//! cell run and stored as a row ([`run_cell`]), and the cross-check of the stored rows
+//! Here are what every executor shares: the solvers resolved (`resolve_solvers`), the
+//! matrix (`cells`), the checks before anything runs (`prepare`, `check_file`), one
+//! cell run and stored as a row (`run_cell`), and the cross-check of the stored rows
 //! ([`cross_check`]). The executors ([`super::run`] here, [`super::slurm`] as a job array,
 //! [`super::neos`] on NEOS) decide where the cells run.
 //!

@@ -3,7 +3,7 @@
 //!
 //! Output is streamed: bytes go into a reusable buffer that is handed to the sink every
 //! 64 KiB, numbers are formatted with `itoa`/`ryu`, and nothing iterates a hash map, so the
-//! same model always gives the same bytes. The small [`Sink`]/[`NumFmt`] helpers are shared
+//! same model always gives the same bytes. The small `Sink`/`NumFmt` helpers are shared
 //! with the MPS writer.
 
 use std::io::{self, Write};

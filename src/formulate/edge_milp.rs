@@ -4,7 +4,7 @@
 //!
 //! Indices: tile `t` (the 1-based piece id of the file), row `r` (0 = top), column `c`
 //! (0 = left), rotation `α` (clockwise quarter turns of the listed piece, 0..3). Placed colours
-//! are read with [`Piece::placed`] (up, right, down, left).
+//! are read with [`Piece::placed`](crate::puzzle::edge::Piece::placed) (up, right, down, left).
 //!
 //! Variables (design §5 names):
 //! - (12) `x_t{t}_r{r}_c{c}_a{α}` binary: tile t sits in cell (r, c) with rotation α;

@@ -117,7 +117,7 @@ pub enum Encoding {
     /// too many moves.
     Strong,
     /// `Strong` plus lower-bound clauses from small pattern databases (see
-    /// [`SlidingSat::add_bound_clauses`]): after `t` moves the board must be within `T − t`
+    /// `SlidingSat::add_bound_clauses`): after `t` moves the board must be within `T − t`
     /// moves of the goal, and three admissible estimates of that distance are written as
     /// clauses: the exact distance of each tile together with the blank (binary clauses), of
     /// each pair of tiles sharing a goal row or column together with the blank (ternary

@@ -908,7 +908,7 @@ pub fn generate_files(
     Ok(sol_path.filter(|_| to_file.is_some()))
 }
 
-/// The edge-matching family's row in [`super::family::FAMILIES`].
+/// The edge-matching family's row in [`super::families::FAMILIES`].
 pub const FAMILY: Family = Family {
     name: FamilyName::Edge,
     noun: "edge-matching puzzles",

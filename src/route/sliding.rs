@@ -1662,7 +1662,7 @@ pub fn solve_milp_with(
 
 /// The CNF at one `horizon`, solved once with any SAT solver object: a model decodes to a plan
 /// of at most `horizon` moves, replayed by the checker (no claim of optimality: that takes
-/// the horizon below, [`solve_sat`]'s stepping); UNSAT proves that no plan is that short.
+/// the horizon below, `solve_sat`'s stepping); UNSAT proves that no plan is that short.
 /// What a campaign runs on an exported CNF.
 pub fn solve_sat_at(
     p: &SlidingPuzzle,
@@ -2068,7 +2068,7 @@ pub fn verify(
     }
 }
 
-/// The sliding family's row in [`super::family::FAMILIES`]: the catch-all of detection.
+/// The sliding family's row in [`super::families::FAMILIES`]: the catch-all of detection.
 pub const FAMILY: Family = Family {
     name: FamilyName::Sliding,
     noun: "sliding-tile puzzles",

@@ -130,7 +130,7 @@ impl Word {
     }
 }
 
-/// Longest word a [`Word`] holds.
+/// Longest word a `Word` holds.
 pub const MAX_LEN: usize = 32;
 
 /// Append the forbidden words from blank cell `start`.

@@ -681,7 +681,7 @@ const FRONTIER_PER_THREAD: usize = 256;
 const PARALLEL_FROM: u64 = 1 << 18;
 
 /// [`search_with`] on `threads` threads. Each large iteration's tree is cut at the first depth
-/// with at least [`FRONTIER_PER_THREAD`] nodes per thread; the threads take the subtrees
+/// with at least `FRONTIER_PER_THREAD` nodes per thread; the threads take the subtrees
 /// below the cut in depth-first order. The plan returned is the first in that order, the
 /// one the one-thread search returns (unless the deadline stopped an earlier subtree: then
 /// a later subtree's plan, as short, may come back); the node count includes the subtrees

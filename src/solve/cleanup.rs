@@ -117,7 +117,7 @@ pub fn tempdir() -> std::io::Result<TempDir> {
 }
 
 /// Remove the temporary directories in `root` whose owner has died: a lock file that can
-/// be locked, or none after [`UNLOCKED_GRACE`]. Returns how many went. Errors are ignored:
+/// be locked, or none after `UNLOCKED_GRACE`. Returns how many went. Errors are ignored:
 /// another run may be removing the same directory.
 pub fn remove_stale_in(root: &Path) -> usize {
     let Ok(entries) = std::fs::read_dir(root) else {

@@ -19,8 +19,9 @@ pub fn writes_proofs(entry: &SolverEntry) -> bool {
     entry.solution == SolutionFormat::Sat
 }
 
-/// [`solve_sat_file`] with a DRAT proof written to `proof` (removed first, so a stale proof
-/// can never be mistaken for this run's). The proof is complete only for an `Unsat` answer.
+/// [`solve_sat_file`](crate::solve::milp_external::solve_sat_file) with a DRAT proof written
+/// to `proof` (removed first, so a stale proof can never be mistaken for this run's). The
+/// proof is complete only for an `Unsat` answer.
 /// An entry that cannot write proofs ([`writes_proofs`]) is a [`SolveError::Failed`] before
 /// anything runs.
 pub fn solve_sat_file_with_proof(
