@@ -97,6 +97,59 @@ mod tests {
         }
     }
 
+    /// The library's comments describe options by field too: none names one of this command
+    /// line's flags, apart from `field.rs` (which says how the names get installed) and
+    /// sbatch's `--wait`, which shares a name with `run --wait`.
+    #[test]
+    fn library_comments_name_no_flag_of_the_command_line() {
+        let mut flags = Vec::new();
+        all_flags(&super::super::Cli::command(), &mut flags);
+        flags.retain(|f| f.starts_with("--"));
+        let allowed = [("field.rs", "--horizon"), ("campaign/slurm.rs", "--wait")];
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut files = vec![src.clone()];
+        let mut bad = Vec::new();
+        while let Some(path) = files.pop() {
+            if path.is_dir() {
+                if path.file_name().is_some_and(|n| n == "bin") {
+                    continue;
+                }
+                for entry in std::fs::read_dir(&path).unwrap() {
+                    files.push(entry.unwrap().path());
+                }
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let rel = path
+                .strip_prefix(&src)
+                .unwrap()
+                .to_string_lossy()
+                .to_string();
+            let text = std::fs::read_to_string(&path).unwrap();
+            for (n, line) in text.lines().enumerate() {
+                let Some(comment) = line.trim_start().strip_prefix("//") else {
+                    continue;
+                };
+                for flag in &flags {
+                    let named = comment.match_indices(flag.as_str()).any(|(i, _)| {
+                        let after = comment[i + flag.len()..].chars().next();
+                        !after.is_some_and(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+                    });
+                    if named && !allowed.contains(&(rel.as_str(), flag.as_str())) {
+                        bad.push(format!("src/{rel}:{}: {flag}", n + 1));
+                    }
+                }
+            }
+        }
+        assert!(
+            bad.is_empty(),
+            "library comments naming flags:\n{}",
+            bad.join("\n")
+        );
+    }
+
     #[test]
     fn every_field_names_a_flag_the_command_line_has() {
         let mut flags = Vec::new();
