@@ -28,7 +28,7 @@ for cfg in "$@"; do
   python3 - "$cfg" "$out" "$i" "$rounds" <<'PY'
 import json, sys, statistics
 cfg, out, i, rounds = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-runs = [json.load(open(f"{out}/{i}.{r}.json")) for r in range(1, rounds + 1)]
+runs = [json.load(open(f"{out}/{i}.{r}.json"))["summary"] for r in range(1, rounds + 1)]
 secs = sorted(x["wall_seconds"] for x in runs)
 nodes = {x["nodes"] for x in runs}
 bad = sum(x["mismatches"] + x["timeouts"] for x in runs)

@@ -367,7 +367,9 @@ fn bench_edge_prints_rows_keeps_verified_boards_and_draws_the_chart() {
     assert!(r.stdout.contains("10x10  beam"), "{}", r.stdout);
     assert!(r.stdout.contains("10x10  dfs+lns"), "{}", r.stdout);
     let rows: serde_json::Value = serde_json::from_str(r.stdout.lines().last().unwrap()).unwrap();
-    assert_eq!(rows.as_array().unwrap().len(), 2);
+    assert_eq!(rows["rows"].as_array().unwrap().len(), 2);
+    assert_eq!(rows["benchmark"], "edge");
+    assert_eq!(rows["summary"]["best"][0]["instance"], "10x10");
     let svg = std::fs::read_to_string(d.join("svg/bench-edge-10x10.svg")).unwrap();
     assert!(svg.contains("<svg") && svg.contains("beam (best"), "{svg}");
     let inst = PathBuf::from(env!("CARGO_MANIFEST_DIR"))

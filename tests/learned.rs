@@ -476,8 +476,8 @@ fn bench_astar_runs_admissible_methods_and_refuses_bad_ones() {
     ]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let v: serde_json::Value = serde_json::from_str(r.stdout.lines().last().unwrap()).unwrap();
-    assert_eq!(v["boards"], 3);
-    let m = v["methods"].as_array().unwrap();
+    assert_eq!(v["summary"]["boards"], 3);
+    let m = v["rows"].as_array().unwrap();
     assert_eq!(m[0]["optimal_percent"], 100.0);
     assert_eq!(m[0]["proven_percent"], 100.0);
     assert!(m[1]["nodes"][0].as_f64().unwrap() <= m[0]["nodes"][0].as_f64().unwrap());

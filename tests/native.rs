@@ -636,14 +636,14 @@ fn shipped_network_over_the_seven_eight_databases() {
         "pdb,ann,ann-wa:0.98,focal:0.1",
         "--json",
     ]);
-    let methods = v["methods"].as_array().unwrap();
+    let methods = v["rows"].as_array().unwrap();
     assert_eq!(methods.len(), 4);
     for m in methods {
         assert_eq!(m["bad_plans"], 0);
         assert_eq!(m["solved"], 6);
     }
     assert_eq!(methods[0]["optimal_percent"], 100.0);
-    assert_eq!(v["lower"], "pdb 7-8 + reflection");
+    assert_eq!(v["summary"]["lower"], "pdb 7-8 + reflection");
 }
 
 /// Builds the 7-7-1 databases (about a minute) into a fresh directory. In the slow tier,

@@ -369,7 +369,7 @@ fn bench_search_options_solve_and_refuse_what_they_cannot() {
         assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
         let json: serde_json::Value =
             serde_json::from_str(r.stdout.trim().lines().last().unwrap()).unwrap();
-        assert_eq!(json["mismatches"], 0);
+        assert_eq!(json["summary"]["mismatches"], 0);
         json["rows"]
             .as_array()
             .unwrap()
@@ -430,7 +430,7 @@ fn bench_runs_the_recommended_search_and_the_papers_on_request() {
         let r = tilekit(dir.path(), &args);
         assert_eq!(r.code, 0, "{extra:?}: {}{}", r.stdout, r.stderr);
         let json: Value = serde_json::from_str(r.stdout.trim().lines().last().unwrap()).unwrap();
-        assert_eq!(json["mismatches"], 0);
+        assert_eq!(json["summary"]["mismatches"], 0);
         let nodes = json["rows"]
             .as_array()
             .unwrap()

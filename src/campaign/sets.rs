@@ -9,7 +9,7 @@ use crate::field::Field;
 use crate::puzzle::edge::{self as edge_puzzle, EdgePuzzle};
 use crate::puzzle::sliding::{Goal, SlidingPuzzle};
 use crate::route::{Error, FamilyName, families};
-use crate::search::bench::{self, BenchSet};
+use crate::search::sets::{self, BenchSet};
 use crate::verify::Checker;
 use crate::verify::edge::BoardChecker;
 use std::path::{Path, PathBuf};
@@ -434,7 +434,7 @@ fn builtin(
                     "computed here: breadth-first search over all states (file header)",
                 )
             };
-            bench::parse_set(text, side, from, None, Goal::BlankFirst)
+            sets::parse_set(text, side, from, None, Goal::BlankFirst)
                 .into_iter()
                 .filter(|c| keep(c.id))
                 .map(|c| sliding(name, c.id, &c.puzzle, c.goal, c.optimal, source))

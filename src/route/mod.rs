@@ -10,9 +10,7 @@
 //! safe way.
 
 pub mod astar;
-pub mod bench_astar;
-pub mod bench_edge;
-pub mod bench_sal;
+pub mod bench;
 pub mod clique;
 pub mod edge;
 pub mod edge_heuristic;

@@ -10,7 +10,6 @@
 
 pub mod ann;
 pub mod astar;
-pub mod bench;
 pub mod fsm;
 pub mod ida;
 pub mod manhattan;
@@ -20,6 +19,7 @@ pub mod pdb;
 pub mod rank;
 pub mod region;
 pub mod sat_horizon;
+pub mod sets;
 
 use crate::field::Field;
 use crate::puzzle::sliding::{Goal, Move, SlidingPuzzle};

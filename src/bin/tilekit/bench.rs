@@ -5,11 +5,11 @@ use crate::args::bench::{AstarBenchArgs, BenchCmd, EdgeBenchArgs, NativeBenchArg
 use crate::{code, progress, progress_line, say};
 use std::process::ExitCode;
 use tilekit::Error;
-use tilekit::search::bench::BenchSet;
+use tilekit::search::sets::BenchSet;
 
 /// Run the benchmark `cmd` names.
 pub(crate) fn run(cmd: BenchCmd) -> Result<ExitCode, Error> {
-    use tilekit::route::bench_astar::AstarSet;
+    use tilekit::route::bench::astar::AstarSet;
     match cmd {
         BenchCmd::Korf100(a) => native(BenchSet::Korf100, a),
         BenchCmd::Korf50x24(a) => native(BenchSet::Korf50x24, a),
@@ -28,8 +28,8 @@ pub(crate) fn run(cmd: BenchCmd) -> Result<ExitCode, Error> {
 /// replace.
 fn native(set: BenchSet, a: NativeBenchArgs) -> Result<ExitCode, Error> {
     use crate::args::PdbArg;
+    use tilekit::route::bench::native as bench;
     use tilekit::route::params::Preset;
-    use tilekit::search::bench;
     let (fsm, dual, bpmx, pdb, max_with) = match a.preset.unwrap_or_default() {
         Preset::Recommended => (a.fsm.unwrap_or(12), a.dual, a.bpmx, a.pdb, a.max_with),
         Preset::Paper => (a.fsm.unwrap_or(0), a.dual, a.bpmx, a.pdb, a.max_with),
@@ -68,7 +68,7 @@ fn native(set: BenchSet, a: NativeBenchArgs) -> Result<ExitCode, Error> {
         max_with: max_with.map(|p| p.name().to_string()),
     };
     let mut out = progress::Stdout::default();
-    let summary = bench::run(set, &opts, &mut out, &progress_line).map_err(|e| match e {
+    let outcome = bench::run(set, &opts, &mut out, &progress_line).map_err(|e| match e {
         tilekit::search::SearchError::Output(io) if io.kind() == std::io::ErrorKind::BrokenPipe => {
             Error::ClosedPipe
         }
@@ -78,14 +78,16 @@ fn native(set: BenchSet, a: NativeBenchArgs) -> Result<ExitCode, Error> {
         other => Error::Usage(other.to_string()),
     })?;
     if a.json {
-        say(&serde_json::to_string(&summary).map_err(Error::failure)?)?;
+        say(&serde_json::to_string(&outcome).map_err(Error::failure)?)?;
     }
-    Ok(code(summary.mismatches == 0 && summary.timeouts == 0))
+    Ok(code(
+        outcome.summary.mismatches == 0 && outcome.summary.timeouts == 0,
+    ))
 }
 
 /// `bench edge`: the search constructors against the anchors.
 fn edge(a: EdgeBenchArgs) -> Result<ExitCode, Error> {
-    use tilekit::route::bench_edge::{self, EdgeMethod};
+    use tilekit::route::bench::edge::{self as bench_edge, EdgeMethod};
     use tilekit::route::edge_heuristic::ConstructKind;
     let opts = bench_edge::EdgeBenchOptions {
         instances: a.instances,
@@ -109,9 +111,9 @@ fn edge(a: EdgeBenchArgs) -> Result<ExitCode, Error> {
         svg: a.svg,
     };
     let mut out = progress::Stdout::default();
-    let rows = bench_edge::run(&opts, &mut out, &progress_line)?;
+    let outcome = bench_edge::run(&opts, &mut out, &progress_line)?;
     if a.json {
-        say(&serde_json::to_string(&rows).map_err(Error::failure)?)?;
+        say(&serde_json::to_string(&outcome).map_err(Error::failure)?)?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -134,8 +136,11 @@ const ASTAR_METHODS: [&str; 11] = [
 
 /// `bench astar` and its variants: best-first search with the admissible and learned
 /// heuristics.
-fn astar(set: tilekit::route::bench_astar::AstarSet, a: AstarBenchArgs) -> Result<ExitCode, Error> {
-    use tilekit::route::bench_astar::{self, Method};
+fn astar(
+    set: tilekit::route::bench::astar::AstarSet,
+    a: AstarBenchArgs,
+) -> Result<ExitCode, Error> {
+    use tilekit::route::bench::astar::{self as bench_astar, Method};
     let methods = if a.methods.is_empty() {
         ASTAR_METHODS.map(String::from).to_vec()
     } else {
@@ -160,16 +165,16 @@ fn astar(set: tilekit::route::bench_astar::AstarSet, a: AstarBenchArgs) -> Resul
         svg: a.svg,
     };
     let mut out = progress::Stdout::default();
-    let summary = bench_astar::run(&opts, &mut out, &progress_line)?;
+    let outcome = bench_astar::run(&opts, &mut out, &progress_line)?;
     if a.json {
-        say(&serde_json::to_string(&summary).map_err(Error::failure)?)?;
+        say(&serde_json::to_string(&outcome).map_err(Error::failure)?)?;
     }
-    Ok(code(summary.methods.iter().all(|m| m.bad_plans == 0)))
+    Ok(code(outcome.rows.iter().all(|m| m.bad_plans == 0)))
 }
 
 /// `bench sal`: Salassa et al.'s Table 3.
 fn sal(a: SalBenchArgs) -> Result<ExitCode, Error> {
-    use tilekit::route::bench_sal;
+    use tilekit::route::bench::sal as bench_sal;
     let opts = bench_sal::SalOptions {
         instances: a.instances,
         starts: if a.starts.is_empty() {
@@ -190,9 +195,9 @@ fn sal(a: SalBenchArgs) -> Result<ExitCode, Error> {
         threads: 1,
     };
     let mut out = progress::Stdout::default();
-    let rows = bench_sal::run(&opts, &mut out, &progress_line)?;
+    let outcome = bench_sal::run(&opts, &mut out, &progress_line)?;
     if a.json {
-        say(&serde_json::to_string(&rows).map_err(Error::failure)?)?;
+        say(&serde_json::to_string(&outcome).map_err(Error::failure)?)?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -300,7 +300,7 @@ mod tests {
             "hardest80",
         ] {
             assert!(names.contains(&name), "{name} in {names:?}");
-            let set = tilekit::search::bench::BenchSet::parse(name).unwrap();
+            let set = tilekit::search::sets::BenchSet::parse(name).unwrap();
             assert_eq!(set.name(), name);
         }
         for m in ModelName::ALL {

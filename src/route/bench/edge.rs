@@ -6,11 +6,12 @@
 //! per method. Every board is verified by the independent checker before it is counted, and
 //! [`EdgeBenchOptions::boards`] keeps each instance's best board with the command that rebuilds it.
 
-use super::bench_sal::pick;
-use super::edge_heuristic::{Construct, ConstructKind, HeuristicPlan, Improve, ImproveKind};
-use super::{Error, Progress};
+use super::sal::pick;
+use super::{Column, Outcome, Table};
 use crate::field::Field;
 use crate::puzzle::edge::{Board, EdgePuzzle};
+use crate::route::edge_heuristic::{Construct, ConstructKind, HeuristicPlan, Improve, ImproveKind};
+use crate::route::{Error, Progress};
 use crate::solve::Limits;
 use crate::solve::registry::Registry;
 use std::io::Write;
@@ -31,7 +32,7 @@ pub const ANCHORS: [(&str, u32, u32, u32); 5] = [
 ];
 
 /// The Eternity II starter: piece 139 at row 8, column 7, two quarter turns.
-pub use super::edge_heuristic::STARTER;
+pub use crate::route::edge_heuristic::STARTER;
 
 /// A method of `bench edge`: a constructor, optionally followed by the large-neighbourhood
 /// search (`beam+lns`), which then gets [`EdgeMethod::LNS_SHARE`] of the budget.
@@ -154,17 +155,56 @@ fn source_path(name: &str) -> String {
     }
 }
 
+/// The table: each instance × method over its runs, then the published anchors.
+const TABLE: Table = Table::new(&[
+    Column::left("inst", 6),
+    Column::left("method", 8),
+    Column::right("budget", 7),
+    Column::right("cores", 5),
+    Column::right("runs", 4),
+    Column::right("best", 5),
+    Column::right("mean", 7),
+    Column::right("worst", 5),
+    Column::right("Salassa", 7),
+    Column::right("Wauters", 7),
+    Column::right("peer 60s", 8),
+]);
+
+/// The run's settings, and the best method on each instance.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct EdgeBenchSummary {
+    /// Seconds per run.
+    pub budget: f64,
+    /// Runs per instance and method.
+    pub runs: usize,
+    /// Threads per run.
+    pub threads: u32,
+    /// Per instance, the method with the best board (the first listed on a tie).
+    pub best: Vec<EdgeBest>,
+}
+
+/// The best board on one instance, and which method found it.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct EdgeBest {
+    /// Instance.
+    pub instance: String,
+    /// Method.
+    pub method: String,
+    /// Matched seams.
+    pub best: usize,
+}
+
 /// Run the benchmark, writing each row to `out` as it completes; returns every row.
 pub fn run(
     opts: &EdgeBenchOptions,
     out: &mut dyn Write,
     progress: Progress<'_>,
-) -> Result<Vec<EdgeBenchRow>, Error> {
+) -> Result<Outcome<EdgeBenchRow, EdgeBenchSummary>, Error> {
     let chosen = pick(&opts.instances, "edge")?;
     if opts.runs == 0 {
         return Err(Error::usage(format!("{} must be at least 1", Field::Runs)));
     }
-    let budget = super::seconds(Field::Budget, opts.budget)?;
+    let budget = crate::route::seconds(Field::Budget, opts.budget)?;
     if opts.methods.is_empty() {
         return Err(Error::usage(format!(
             "{} needs at least one of beam, dfs, greedy",
@@ -176,23 +216,8 @@ pub fn run(
             .map_err(|e| Error::Failure(format!("cannot create {}: {e}", dir.display())))?;
     }
     let registry = Registry::load(None)?;
-    let io = super::output::stdout_write_error;
-    writeln!(
-        out,
-        "{:<6} {:<8} {:>7} {:>5} {:>4}  {:>5} {:>7} {:>5}   anchors: {:>7} {:>7} {:>8}",
-        "inst",
-        "method",
-        "budget",
-        "cores",
-        "runs",
-        "best",
-        "mean",
-        "worst",
-        "Salassa",
-        "Wauters",
-        "peer 60s"
-    )
-    .map_err(io)?;
+    let io = crate::route::output::stdout_write_error;
+    writeln!(out, "{}", TABLE.header()).map_err(io)?;
     let mut rows = Vec::new();
     for inst in &chosen {
         let p = EdgePuzzle::parse(inst.text, inst.name)?;
@@ -216,10 +241,10 @@ pub fn run(
                 let mut plan = method.plan(opts.budget, seed);
                 plan.fixes = fixes.clone();
                 let limits = Limits::new(budget, opts.threads);
-                let rep = super::edge_heuristic::solve(
+                let rep = crate::route::edge_heuristic::solve(
                     &p, &plan, "microlp", &registry, &limits, progress,
                 )?;
-                let (Some(m), Some(super::Solution::Board(board))) =
+                let (Some(m), Some(crate::route::Solution::Board(board))) =
                     (rep.matched(), rep.solution.clone())
                 else {
                     return Err(Error::Failure(format!(
@@ -263,23 +288,24 @@ pub fn run(
                     .find(|a| a.0 == inst.name)
                     .map(|a| (a.1, a.2, a.3)),
             };
-            let anchors = row.anchors.map_or_else(
-                || format!("{:>7} {:>7} {:>8}", "-", "-", "-"),
-                |(a, b, c)| format!("{a:>7} {b:>7} {c:>8}"),
+            let [salassa, wauters, peer] = row.anchors.map_or_else(
+                || ["-".to_string(), "-".into(), "-".into()],
+                |(a, b, c)| [a.to_string(), b.to_string(), c.to_string()],
             );
-            writeln!(
-                out,
-                "{:<6} {:<8} {:>6.0}s {:>5} {:>4}  {:>5} {:>7.2} {:>5}   anchors: {anchors}",
-                row.instance,
-                row.method,
-                row.budget,
-                row.threads,
-                row.matched.len(),
-                row.best,
-                row.mean,
-                row.worst
-            )
-            .map_err(io)?;
+            let cells = [
+                row.instance.clone(),
+                row.method.clone(),
+                format!("{:.0}s", row.budget),
+                row.threads.to_string(),
+                row.matched.len().to_string(),
+                row.best.to_string(),
+                format!("{:.2}", row.mean),
+                row.worst.to_string(),
+                salassa,
+                wauters,
+                peer,
+            ];
+            writeln!(out, "{}", TABLE.row(&cells)).map_err(io)?;
             if let (Some(dir), Some((m, board, seed))) = (&opts.boards, &best) {
                 keep_board(dir, inst.name, &p, board, *m, method, *seed, opts)?;
             }
@@ -288,11 +314,38 @@ pub fn run(
         if let Some(dir) = &opts.svg {
             let path = dir.join(format!("bench-edge-{}.svg", inst.name));
             let svg = chart(inst.name, p.max_score(), &inst_rows)?;
-            super::output::write_to(Some(&path), svg.as_bytes())?;
+            crate::route::output::write_to(Some(&path), svg.as_bytes())?;
         }
         rows.extend(inst_rows);
     }
-    Ok(rows)
+    let best = rows
+        .iter()
+        .map(|r| (r.instance.clone(), r.method.clone(), r.best))
+        .fold(
+            Vec::<EdgeBest>::new(),
+            |mut acc, (instance, method, best)| {
+                match acc.iter_mut().find(|b| b.instance == instance) {
+                    Some(b) if b.best >= best => {}
+                    Some(b) => (b.method, b.best) = (method, best),
+                    None => acc.push(EdgeBest {
+                        instance,
+                        method,
+                        best,
+                    }),
+                }
+                acc
+            },
+        );
+    Ok(Outcome {
+        benchmark: "edge".into(),
+        rows,
+        summary: EdgeBenchSummary {
+            budget: opts.budget,
+            runs: opts.runs,
+            threads: opts.threads,
+            best,
+        },
+    })
 }
 
 /// Keep `board` (verified) as `DIR/INST-METHOD-BUDGETs.txt`, headed by the command that
@@ -347,13 +400,12 @@ fn keep_board(
         board.to_text_with_colours(p)
     );
     let path = dir.join(format!("{name}-{}-{}s.txt", method.name(), opts.budget));
-    super::output::write_to(Some(&path), text.as_bytes())
+    crate::route::output::write_to(Some(&path), text.as_bytes())
 }
 
 /// Score against time for every method on one instance: each run's trace as a step line.
 pub fn chart(name: &str, max: usize, rows: &[EdgeBenchRow]) -> Result<String, Error> {
     use plotters::prelude::*;
-    let mut svg = String::new();
     let t_max = rows.iter().map(|r| r.budget).fold(1.0f64, f64::max);
     let lo = rows
         .iter()
@@ -366,11 +418,8 @@ pub fn chart(name: &str, max: usize, rows: &[EdgeBenchRow]) -> Result<String, Er
         .max()
         .unwrap_or(max)
         .max(lo + 1);
-    let err = |e: &dyn std::fmt::Display| Error::Failure(format!("drawing the chart: {e}"));
-    {
-        let root = SVGBackend::with_string(&mut svg, (720, 420)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| err(&e))?;
-        let mut ch = ChartBuilder::on(&root)
+    super::svg((720, 420), |root| {
+        let mut ch = ChartBuilder::on(root)
             .caption(
                 format!("{name}: matched seams (of {max}) against time"),
                 ("sans-serif", 18),
@@ -382,12 +431,12 @@ pub fn chart(name: &str, max: usize, rows: &[EdgeBenchRow]) -> Result<String, Er
                 0f64..t_max * 1.02,
                 (lo.saturating_sub(2)) as f64..(hi + 1) as f64,
             )
-            .map_err(|e| err(&e))?;
+            .map_err(|e| e.to_string())?;
         ch.configure_mesh()
             .x_desc("seconds")
             .y_desc("matched")
             .draw()
-            .map_err(|e| err(&e))?;
+            .map_err(|e| e.to_string())?;
         let palette = [&BLUE, &RED, &GREEN, &MAGENTA, &CYAN, &BLACK];
         for (i, row) in rows.iter().enumerate() {
             let colour = palette[i % palette.len()];
@@ -404,7 +453,7 @@ pub fn chart(name: &str, max: usize, rows: &[EdgeBenchRow]) -> Result<String, Er
                 }
                 let series = ch
                     .draw_series(LineSeries::new(pts, colour.stroke_width(2)))
-                    .map_err(|e| err(&e))?;
+                    .map_err(|e| e.to_string())?;
                 if k == 0 {
                     let label = format!("{} (best {})", row.method, row.best);
                     series.label(label).legend(move |(x, y)| {
@@ -418,8 +467,7 @@ pub fn chart(name: &str, max: usize, rows: &[EdgeBenchRow]) -> Result<String, Er
             .background_style(WHITE.mix(0.8))
             .border_style(BLACK)
             .draw()
-            .map_err(|e| err(&e))?;
-        root.present().map_err(|e| err(&e))?;
-    }
-    Ok(svg)
+            .map_err(|e| e.to_string())?;
+        Ok(())
+    })
 }

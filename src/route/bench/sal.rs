@@ -9,11 +9,12 @@
 //! the backtracking limit, both as given (the paper's 1200–3600 s do not fit every machine).
 //! Every board is verified by the independent checker before it is counted.
 
-use super::edge_heuristic::{Construct, ConstructKind, HeuristicPlan, Improve, ImproveKind};
-use super::{Error, Progress};
+use super::{Column, Outcome, Table};
 use crate::field::Field;
 use crate::heuristic::construct::RegionShape;
 use crate::puzzle::edge::EdgePuzzle;
+use crate::route::edge_heuristic::{Construct, ConstructKind, HeuristicPlan, Improve, ImproveKind};
+use crate::route::{Error, Progress};
 use crate::solve::Limits;
 use crate::solve::registry::Registry;
 use std::io::Write;
@@ -32,23 +33,23 @@ pub struct SalInstance {
 pub const INSTANCES: [SalInstance; 5] = [
     SalInstance {
         name: "10x10",
-        text: include_str!("../../models/edge-matching/meta2010/pieces_10x10.txt"),
+        text: include_str!("../../../models/edge-matching/meta2010/pieces_10x10.txt"),
     },
     SalInstance {
         name: "12x12",
-        text: include_str!("../../models/edge-matching/meta2010/pieces_12x12.txt"),
+        text: include_str!("../../../models/edge-matching/meta2010/pieces_12x12.txt"),
     },
     SalInstance {
         name: "14x14",
-        text: include_str!("../../models/edge-matching/meta2010/pieces_14x14.txt"),
+        text: include_str!("../../../models/edge-matching/meta2010/pieces_14x14.txt"),
     },
     SalInstance {
         name: "16x16",
-        text: include_str!("../../models/edge-matching/meta2010/pieces_16x16.txt"),
+        text: include_str!("../../../models/edge-matching/meta2010/pieces_16x16.txt"),
     },
     SalInstance {
         name: "EII",
-        text: include_str!("../../models/edge-matching/eternity2/e2pieces.txt"),
+        text: include_str!("../../../models/edge-matching/eternity2/e2pieces.txt"),
     },
 ];
 
@@ -184,24 +185,45 @@ pub fn pick(names: &[String], bench: &str) -> Result<Vec<SalInstance>, Error> {
         .collect()
 }
 
+/// The table: ours, then the paper's figures for the same configuration.
+const TABLE: Table = Table::new(&[
+    Column::left("inst", 6),
+    Column::left("start", 16),
+    Column::left("region", 6),
+    Column::right("MAX", 5),
+    Column::right("AVG", 7),
+    Column::right("MIN", 5),
+    Column::right("time s", 8),
+    Column::right("paper MAX", 9),
+    Column::right("AVG", 7),
+    Column::right("MIN", 5),
+    Column::right("time s", 8),
+]);
+
+/// The settings every row of a run shares.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct SalSummary {
+    /// Runs per configuration (seeds 1, 2, …).
+    pub runs: usize,
+    /// Seconds of local search per run (0: none).
+    pub ls_seconds: f64,
+    /// The MILP solver of the regions.
+    pub solver: String,
+}
+
 /// Run the table, writing each row to `out` as it completes; returns every row.
 pub fn run(
     opts: &SalOptions,
     out: &mut dyn Write,
     progress: Progress<'_>,
-) -> Result<Vec<SalRow>, Error> {
+) -> Result<Outcome<SalRow, SalSummary>, Error> {
     let chosen = pick(&opts.instances, "sal")?;
     if opts.runs == 0 {
         return Err(Error::usage(format!("{} must be at least 1", Field::Runs)));
     }
     let registry = Registry::load(None)?;
-    let io = super::output::stdout_write_error;
-    writeln!(
-        out,
-        "{:<6} {:<16} {:<6} {:>5} {:>7} {:>5} {:>8}   paper: {:>5} {:>7} {:>5} {:>8}",
-        "inst", "start", "region", "MAX", "AVG", "MIN", "time s", "MAX", "AVG", "MIN", "time s"
-    )
-    .map_err(io)?;
+    let io = crate::route::output::stdout_write_error;
+    writeln!(out, "{}", TABLE.header()).map_err(io)?;
     let mut rows = Vec::new();
     for inst in &chosen {
         let p = EdgePuzzle::parse(inst.text, inst.name)?;
@@ -253,7 +275,7 @@ pub fn run(
                             0.0
                         };
                     let limits = Limits::new(Duration::from_secs_f64(total), opts.threads);
-                    let rep = super::edge_heuristic::solve(
+                    let rep = crate::route::edge_heuristic::solve(
                         &p,
                         &plan,
                         &opts.solver,
@@ -287,19 +309,43 @@ pub fn run(
                 }
                 for r in these {
                     let paper = r.paper.map_or_else(
-                        || format!("{:>5} {:>7} {:>5} {:>8}", "-", "-", "-", "-"),
-                        |(a, b, c, d)| format!("{a:>5} {b:>7.2} {c:>5} {d:>8.1}"),
+                        || ["-".to_string(), "-".into(), "-".into(), "-".into()],
+                        |(a, b, c, d)| {
+                            [
+                                a.to_string(),
+                                format!("{b:.2}"),
+                                c.to_string(),
+                                format!("{d:.1}"),
+                            ]
+                        },
                     );
-                    writeln!(
-                        out,
-                        "{:<6} {:<16} {:<6} {:>5} {:>7.2} {:>5} {:>8.1}   paper: {paper}",
-                        r.instance, r.start, r.region, r.max, r.avg, r.min, r.seconds
-                    )
-                    .map_err(io)?;
+                    let [pmax, pavg, pmin, psec] = paper;
+                    let cells = [
+                        r.instance.clone(),
+                        r.start.clone(),
+                        r.region.clone(),
+                        r.max.to_string(),
+                        format!("{:.2}", r.avg),
+                        r.min.to_string(),
+                        format!("{:.1}", r.seconds),
+                        pmax,
+                        pavg,
+                        pmin,
+                        psec,
+                    ];
+                    writeln!(out, "{}", TABLE.row(&cells)).map_err(io)?;
                     rows.push(r);
                 }
             }
         }
     }
-    Ok(rows)
+    Ok(Outcome {
+        benchmark: "sal".into(),
+        rows,
+        summary: SalSummary {
+            runs: opts.runs,
+            ls_seconds: opts.ls_time,
+            solver: opts.solver.clone(),
+        },
+    })
 }

@@ -8,14 +8,15 @@
 //! use, each labelled by the native optimal solver), `korf100` and `deepcubea15` (published
 //! optima). Every plan is replayed on the board before it is counted.
 
-use super::astar::{AstarEngine, AstarHeuristic, order_name, tiles_of};
-use super::{Error, Progress};
+use super::{Column, Outcome, Table};
 use crate::field::Field;
 use crate::learn::data::board;
 use crate::puzzle::sliding::{Goal, SlidingPuzzle};
+use crate::route::astar::{AstarEngine, AstarHeuristic, order_name, tiles_of};
+use crate::route::{Error, Progress};
 use crate::search::ann::Mlp;
 use crate::search::astar::{Order, replay};
-use crate::search::bench::BenchSet;
+use crate::search::sets::BenchSet;
 use crate::search::{NativeSolver, NativeStatus};
 use std::io::Write;
 use std::path::PathBuf;
@@ -213,7 +214,24 @@ pub fn random_network(hidden: &[usize]) -> Mlp {
     Mlp::from_bytes(&bytes).expect("a well-formed network")
 }
 
-/// The whole run.
+/// The table: one line per method.
+const TABLE: Table = Table::new(&[
+    Column::left("method", 14),
+    Column::right("optimal", 7),
+    Column::right("proven", 7),
+    Column::right("excess", 7),
+    Column::right("gap", 6),
+    Column::right("nodes", 9),
+    Column::right("25%", 8),
+    Column::right("median", 8),
+    Column::right("75%", 8),
+    Column::right("max", 9),
+    Column::right("s/board", 9),
+    Column::right("stop", 5),
+    Column::right("reopen", 7),
+]);
+
+/// The whole run: the set, the estimates and the networks (the rows are the methods).
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct AstarBenchSummary {
     /// The set in words.
@@ -234,8 +252,6 @@ pub struct AstarBenchSummary {
     pub network_micros: Option<[(usize, f64); 3]>,
     /// The same for a network of Cahlík & Surynek's size (random weights).
     pub cs_network_micros: Option<[(usize, f64); 3]>,
-    /// Per method.
-    pub methods: Vec<MethodSummary>,
 }
 
 /// Cahlík & Surynek's figures (the notebooks of `vcahlik/fifteen-puzzle`, read in
@@ -381,7 +397,7 @@ pub fn run(
     opts: &AstarBenchOptions,
     out: &mut dyn Write,
     progress: Progress<'_>,
-) -> Result<AstarBenchSummary, Error> {
+) -> Result<Outcome<MethodSummary, AstarBenchSummary>, Error> {
     if opts.methods.is_empty() {
         return Err(Error::usage(format!(
             "{}: give at least one",
@@ -391,7 +407,7 @@ pub fn run(
     if opts.jobs == 0 {
         return Err(Error::usage(format!("{} must be at least 1", Field::Jobs)));
     }
-    let w = super::output::stdout_write_error;
+    let w = crate::route::output::stdout_write_error;
     let learned = opts.methods.iter().any(|m| m.heuristic.learned());
     let engine = AstarEngine::new(
         4,
@@ -430,24 +446,7 @@ pub fn run(
         ))
     )
     .map_err(w)?;
-    writeln!(
-        out,
-        "{:<14} {:>7} {:>7} {:>7} {:>6} {:>9} {:>8} {:>8} {:>8} {:>9} {:>9} {:>5} {:>7}",
-        "method",
-        "optimal",
-        "proven",
-        "excess",
-        "gap",
-        "nodes",
-        "25%",
-        "median",
-        "75%",
-        "max",
-        "s/board",
-        "stop",
-        "reopen"
-    )
-    .map_err(w)?;
+    writeln!(out, "{}", TABLE.header()).map_err(w)?;
     let mut summaries = Vec::new();
     for m in &opts.methods {
         let eng = if m.heuristic == AstarHeuristic::Manhattan {
@@ -531,24 +530,22 @@ pub fn run(
             mean_reopened: rs.iter().map(|r| r.reopened as f64).sum::<f64>() / n.max(1) as f64,
             bad_plans: rs.iter().filter(|r| r.bad).count(),
         };
-        writeln!(
-            out,
-            "{:<14} {:>6.1}% {:>6.1}% {:>7.3} {:>6.2} {:>9.0} {:>8.0} {:>8.0} {:>8.0} {:>9.0} {:>9.4} {:>5} {:>7.1}",
-            sm.method,
-            sm.optimal_percent,
-            sm.proven_percent,
-            sm.mean_excess,
-            sm.mean_stated_gap,
-            sm.nodes[0],
-            sm.nodes[1],
-            sm.nodes[2],
-            sm.nodes[3],
-            sm.nodes[4],
-            sm.mean_seconds,
-            sm.stopped,
-            sm.mean_reopened
-        )
-        .map_err(w)?;
+        let cells = [
+            sm.method.clone(),
+            format!("{:.1}%", sm.optimal_percent),
+            format!("{:.1}%", sm.proven_percent),
+            format!("{:.3}", sm.mean_excess),
+            format!("{:.2}", sm.mean_stated_gap),
+            format!("{:.0}", sm.nodes[0]),
+            format!("{:.0}", sm.nodes[1]),
+            format!("{:.0}", sm.nodes[2]),
+            format!("{:.0}", sm.nodes[3]),
+            format!("{:.0}", sm.nodes[4]),
+            format!("{:.4}", sm.mean_seconds),
+            sm.stopped.to_string(),
+            format!("{:.1}", sm.mean_reopened),
+        ];
+        writeln!(out, "{}", TABLE.row(&cells)).map_err(w)?;
         summaries.push(sm);
     }
     let micros = engine.mlp().map(forward_micros);
@@ -585,47 +582,50 @@ pub fn run(
         network_params: engine.mlp().map(|m| m.params()),
         network_micros: micros,
         cs_network_micros: cs_micros,
-        methods: summaries,
+    };
+    let outcome = Outcome {
+        benchmark: "astar".into(),
+        rows: summaries,
+        summary,
     };
     if let Some(path) = &opts.svg {
-        let svg = chart(&summary)?;
-        super::output::write_to(Some(path), svg.as_bytes())?;
+        let svg = chart(&outcome)?;
+        crate::route::output::write_to(Some(path), svg.as_bytes())?;
     }
-    Ok(summary)
+    Ok(outcome)
 }
 
 /// Optimal share against mean expanded nodes (log scale), one point per method, with
 /// Cahlík & Surynek's points beside.
-pub fn chart(s: &AstarBenchSummary) -> Result<String, Error> {
+pub fn chart(o: &Outcome<MethodSummary, AstarBenchSummary>) -> Result<String, Error> {
     use plotters::prelude::*;
-    let err = |e: &dyn std::fmt::Display| Error::Failure(format!("drawing the chart: {e}"));
-    let xs = s
-        .methods
+    let xs = o
+        .rows
         .iter()
         .map(|m| m.nodes[0].max(1.0))
         .chain(CS_POINTS.iter().map(|p| p.2));
     let (lo, hi) = xs.fold((f64::MAX, 1.0f64), |(a, b), x| (a.min(x), b.max(x)));
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (760, 460)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| err(&e))?;
-        let mut ch = ChartBuilder::on(&root)
+    super::svg((760, 460), |root| {
+        let mut ch = ChartBuilder::on(root)
             .caption(
-                format!("{}: optimal plans against mean expanded nodes", s.set),
+                format!(
+                    "{}: optimal plans against mean expanded nodes",
+                    o.summary.set
+                ),
                 ("sans-serif", 18),
             )
             .margin(14)
             .x_label_area_size(38)
             .y_label_area_size(48)
             .build_cartesian_2d((lo / 2.0..hi * 2.0).log_scale(), 0f64..105f64)
-            .map_err(|e| err(&e))?;
+            .map_err(|e| e.to_string())?;
         ch.configure_mesh()
             .x_desc("mean expanded nodes (log)")
             .y_desc("optimal plans (%)")
             .draw()
-            .map_err(|e| err(&e))?;
-        let ours: Vec<(f64, f64, String)> = s
-            .methods
+            .map_err(|e| e.to_string())?;
+        let ours: Vec<(f64, f64, String)> = o
+            .rows
             .iter()
             .map(|m| (m.nodes[0].max(1.0), m.optimal_percent, m.method.clone()))
             .collect();
@@ -633,20 +633,20 @@ pub fn chart(s: &AstarBenchSummary) -> Result<String, Error> {
             ours.iter()
                 .map(|(x, y, _)| Circle::new((*x, *y), 5, BLUE.filled())),
         )
-        .map_err(|e| err(&e))?
+        .map_err(|e| e.to_string())?
         .label("tilekit (this run)")
         .legend(|(x, y)| Circle::new((x + 8, y), 5, BLUE.filled()));
         ch.draw_series(
             ours.iter()
                 .map(|(x, y, l)| Text::new(l.clone(), (*x, *y), ("sans-serif", 12))),
         )
-        .map_err(|e| err(&e))?;
+        .map_err(|e| e.to_string())?;
         ch.draw_series(
             CS_POINTS
                 .iter()
                 .map(|(_, y, x)| TriangleMarker::new((*x, *y), 6, RED.filled())),
         )
-        .map_err(|e| err(&e))?
+        .map_err(|e| e.to_string())?
         .label("Cahlík & Surynek (published)")
         .legend(|(x, y)| TriangleMarker::new((x + 8, y), 6, RED.filled()));
         ch.draw_series(
@@ -654,16 +654,15 @@ pub fn chart(s: &AstarBenchSummary) -> Result<String, Error> {
                 .iter()
                 .map(|(l, y, x)| Text::new(l.to_string(), (*x, *y - 4.0), ("sans-serif", 11))),
         )
-        .map_err(|e| err(&e))?;
+        .map_err(|e| e.to_string())?;
         ch.configure_series_labels()
             .position(SeriesLabelPosition::LowerRight)
             .background_style(WHITE.mix(0.8))
             .border_style(BLACK)
             .draw()
-            .map_err(|e| err(&e))?;
-        root.present().map_err(|e| err(&e))?;
-    }
-    Ok(svg)
+            .map_err(|e| e.to_string())?;
+        Ok(())
+    })
 }
 
 #[cfg(test)]

@@ -1,167 +1,17 @@
-//! `tilekit bench`: solve a published benchmark set with the native solver, check every
-//! length against the published optimum and replay every plan with the independent verifier.
-//! The sets are compiled in from `models/sliding/` (provenance in their headers).
+//! `tilekit bench korf100` and the other published sliding sets: the native solver on every
+//! instance, every length checked against the published optimum and every plan replayed by
+//! the independent verifier.
 
-use super::pdb::Partition;
-use super::{NativeOptions, NativeResult, NativeSolver, NativeStatus, SearchError};
+use super::{Column, Outcome, Table};
 use crate::field::Field;
-use crate::puzzle::sliding::{Goal, SlidingPuzzle, moves_to_string};
+use crate::puzzle::sliding::moves_to_string;
+use crate::search::pdb::Partition;
+use crate::search::sets::{BenchCase, BenchSet};
+use crate::search::{NativeOptions, NativeResult, NativeSolver, NativeStatus, SearchError};
 use std::io::Write;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
-
-/// A benchmark set.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BenchSet {
-    /// Korf's 100 random 15-puzzle instances (blank-first).
-    Korf100,
-    /// Korf & Felner's 50 random 24-puzzle instances (blank-first).
-    Korf50x24,
-    /// The 17 15-puzzle positions at distance 80 (blank-last).
-    Hardest80,
-    /// The DeepCubeA 24-puzzle test set (blank-last), easiest first by the published node
-    /// count of the paper's optimal solver.
-    DeepCubeA24,
-    /// The DeepCubeA 15-puzzle test set (500 boards, blank-last), in its own order.
-    DeepCubeA15,
-}
-
-impl BenchSet {
-    /// Parse the CLI name.
-    pub fn parse(s: &str) -> Option<Self> {
-        match s {
-            "korf100" => Some(BenchSet::Korf100),
-            "korf50-24" => Some(BenchSet::Korf50x24),
-            "hardest80" => Some(BenchSet::Hardest80),
-            "deepcubea24" => Some(BenchSet::DeepCubeA24),
-            "deepcubea15" => Some(BenchSet::DeepCubeA15),
-            _ => None,
-        }
-    }
-    /// The CLI name.
-    pub fn name(self) -> &'static str {
-        match self {
-            BenchSet::Korf100 => "korf100",
-            BenchSet::Korf50x24 => "korf50-24",
-            BenchSet::Hardest80 => "hardest80",
-            BenchSet::DeepCubeA24 => "deepcubea24",
-            BenchSet::DeepCubeA15 => "deepcubea15",
-        }
-    }
-    /// The instances of the set.
-    pub fn cases(self) -> Vec<BenchCase> {
-        match self {
-            BenchSet::Korf100 => parse_set(
-                include_str!("../../models/sliding/korf100_15puzzle.txt"),
-                4,
-                3,
-                None,
-                Goal::BlankFirst,
-            ),
-            BenchSet::Korf50x24 => {
-                let mut cases = parse_set(
-                    include_str!("../../models/sliding/korf50_24puzzle.txt"),
-                    5,
-                    2,
-                    None,
-                    Goal::BlankFirst,
-                );
-                // Korf & Felner's own node counts (6-6-6-6 + reflection): the set runs
-                // easiest first by them, and each row shows ours beside theirs.
-                let published = parse_fields(include_str!(
-                    "../../models/sliding/korf50_24puzzle_published.txt"
-                ));
-                for c in &mut cases {
-                    c.published_nodes = published
-                        .iter()
-                        .find(|f| f[0] == c.id as u64 && f[1] == c.optimal as u64)
-                        .map(|f| f[2]);
-                }
-                cases.sort_by_key(|c| (c.published_nodes, c.id));
-                cases
-            }
-            BenchSet::Hardest80 => parse_set(
-                include_str!("../../models/sliding/hardest80_15puzzle.txt"),
-                4,
-                2,
-                None,
-                Goal::BlankLast,
-            ),
-            BenchSet::DeepCubeA15 => parse_set(
-                include_str!("../../models/sliding/deepcubea_test_15puzzle.txt"),
-                4,
-                4,
-                Some(2),
-                Goal::BlankLast,
-            ),
-            BenchSet::DeepCubeA24 => {
-                let mut cases = parse_set(
-                    include_str!("../../models/sliding/deepcubea_test_24puzzle.txt"),
-                    5,
-                    4,
-                    Some(2),
-                    Goal::BlankLast,
-                );
-                // Easiest first, by the published solver's node count.
-                cases.sort_by_key(|c| (c.published_nodes, c.id));
-                cases
-            }
-        }
-    }
-}
-
-/// One benchmark instance.
-#[derive(Debug, Clone)]
-pub struct BenchCase {
-    /// The set's id.
-    pub id: u32,
-    /// The published optimal length.
-    pub optimal: u32,
-    /// The board.
-    pub puzzle: SlidingPuzzle,
-    /// The goal convention of the set.
-    pub goal: Goal,
-    /// Nodes the set's own optimal solver reported (DeepCubeA's PDB solver), for comparison.
-    pub published_nodes: Option<u64>,
-}
-
-/// The integer fields of each data line (compiled-in files: the sets' own unit test checks
-/// they parse). Non-integer fields (seconds) become 0.
-fn parse_fields(text: &str) -> Vec<Vec<u64>> {
-    text.lines()
-        .filter(|l| !l.trim_start().starts_with('#') && !l.trim().is_empty())
-        .map(|l| {
-            l.split_whitespace()
-                .map(|x| x.parse().unwrap_or(0))
-                .collect()
-        })
-        .collect()
-}
-
-/// Lines `id optimal [skip…] t0 … t(n−1)`; `tiles_from` is the field where tiles start,
-/// `nodes_field` the one holding the published solver's node count, if any.
-pub(crate) fn parse_set(
-    text: &str,
-    side: usize,
-    tiles_from: usize,
-    nodes_field: Option<usize>,
-    goal: Goal,
-) -> Vec<BenchCase> {
-    parse_fields(text)
-        .into_iter()
-        .map(|f| {
-            let tiles = f[tiles_from..].iter().map(|&t| t as u16).collect();
-            BenchCase {
-                id: f[0] as u32,
-                optimal: f[1] as u32,
-                puzzle: SlidingPuzzle::new(side, side, tiles).expect("benchmark boards are valid"),
-                goal,
-                published_nodes: nodes_field.map(|i| f[i]),
-            }
-        })
-        .collect()
-}
 
 /// Settings of [`run`].
 #[derive(Debug, Clone)]
@@ -222,8 +72,6 @@ pub struct BenchSummary {
     pub db_seconds: f64,
     /// `loaded` or `built`.
     pub db_source: String,
-    /// Per instance, in id order.
-    pub rows: Vec<BenchRow>,
     /// Wall-clock seconds for all searches (after the databases were ready).
     pub wall_seconds: f64,
     /// Total nodes.
@@ -236,14 +84,24 @@ pub struct BenchSummary {
     pub same_nodes_as_published: Option<usize>,
 }
 
+/// The table: one line per instance as it finishes.
+const TABLE: Table = Table::new(&[
+    Column::right("id", 4),
+    Column::right("opt", 4),
+    Column::right("found", 5),
+    Column::right("nodes", 14),
+    Column::right("seconds", 9),
+    Column::left("check", 0),
+]);
+
 /// Solve every instance of `set`, printing one line per instance (as they finish) and the
-/// totals to `out`.
+/// totals to `out`; the rows come back in id order.
 pub fn run(
     set: BenchSet,
     opts: &BenchOptions,
     out: &mut (dyn Write + Send),
     progress: &(dyn Fn(&str) + Sync),
-) -> Result<BenchSummary, SearchError> {
+) -> Result<Outcome<BenchRow, BenchSummary>, SearchError> {
     if opts.jobs == 0 || opts.limit == Some(0) {
         return Err(SearchError::Options(format!(
             "{f_jobs} and {f_limit} must be at least 1",
@@ -280,7 +138,7 @@ pub fn run(
         None => {}
         // `NativeSolver::new` refuses it with Manhattan + LC, and a second partition equal
         // to the first.
-        Some("none") => return Err(SearchError::Options(super::max_with_none())),
+        Some("none") => return Err(SearchError::Options(crate::search::max_with_none())),
         Some(name) => native.max_with = Some(Partition::named(side, side, name)?),
     }
     let solver = NativeSolver::new(side, side, &native, progress)?;
@@ -288,8 +146,8 @@ pub fn run(
         Some(i) => (
             i.seconds,
             match &i.source {
-                super::pdb::DbSource::Loaded => "loaded".to_string(),
-                super::pdb::DbSource::Built(_) => "built".to_string(),
+                crate::search::pdb::DbSource::Loaded => "loaded".to_string(),
+                crate::search::pdb::DbSource::Built(_) => "built".to_string(),
             },
         ),
         None => (0.0, "none".to_string()),
@@ -310,12 +168,7 @@ pub fn run(
         }
     )
     .map_err(SearchError::Output)?;
-    writeln!(
-        out,
-        "{:>4} {:>4} {:>5} {:>14} {:>9}  check",
-        "id", "opt", "found", "nodes", "seconds"
-    )
-    .map_err(SearchError::Output)?;
+    writeln!(out, "{}", TABLE.header()).map_err(SearchError::Output)?;
     let started = Instant::now();
     let next = AtomicUsize::new(0);
     let rows: Mutex<Vec<BenchRow>> = Mutex::new(Vec::new());
@@ -339,28 +192,31 @@ pub fn run(
                         }
                     };
                     let mut o = out.lock().expect("not poisoned");
+                    let check = match (&row.error, row.found) {
+                        (Some(e), _) => format!("MISMATCH: {e}"),
+                        (None, Some(_)) => "ok, replayed".to_string(),
+                        (None, None) => format!("time limit (lower bound {})", row.lower_bound),
+                    } + &row.published_nodes.map_or(String::new(), |n| {
+                        let same = if n == row.nodes {
+                            ", the same".to_string()
+                        } else if row.found.is_some() && n > 0 {
+                            format!(", ours {:.2}×", row.nodes as f64 / n as f64)
+                        } else {
+                            String::new()
+                        };
+                        format!("; published solver: {n} nodes{same}")
+                    });
                     let written = writeln!(
                         o,
-                        "{:>4} {:>4} {:>5} {:>14} {:>9.3}  {}",
-                        row.id,
-                        row.optimal,
-                        row.found.map_or("-".to_string(), |f| f.to_string()),
-                        row.nodes,
-                        row.seconds,
-                        match (&row.error, row.found) {
-                            (Some(e), _) => format!("MISMATCH: {e}"),
-                            (None, Some(_)) => "ok, replayed".to_string(),
-                            (None, None) => format!("time limit (lower bound {})", row.lower_bound),
-                        } + &row.published_nodes.map_or(String::new(), |n| {
-                            let same = if n == row.nodes {
-                                ", the same".to_string()
-                            } else if row.found.is_some() && n > 0 {
-                                format!(", ours {:.2}×", row.nodes as f64 / n as f64)
-                            } else {
-                                String::new()
-                            };
-                            format!("; published solver: {n} nodes{same}")
-                        })
+                        "{}",
+                        TABLE.row(&[
+                            row.id.to_string(),
+                            row.optimal.to_string(),
+                            row.found.map_or("-".to_string(), |f| f.to_string()),
+                            row.nodes.to_string(),
+                            format!("{:.3}", row.seconds),
+                            check,
+                        ])
                     );
                     drop(o);
                     rows.lock().expect("not poisoned").push(row);
@@ -397,15 +253,14 @@ pub fn run(
                 .filter(|r| r.ok && r.published_nodes == Some(r.nodes))
                 .count()
         }),
-        rows,
         wall_seconds,
     };
     let out = out.into_inner().expect("not poisoned");
-    let solved = summary.rows.iter().filter(|r| r.ok).count();
+    let solved = rows.iter().filter(|r| r.ok).count();
     writeln!(
         out,
         "total: {solved} of {} solved optimally and replayed, {} mismatches, {} time limits; {} nodes; {:.3} s search wall clock (+ {:.2} s databases {})",
-        summary.rows.len(),
+        rows.len(),
         summary.mismatches,
         summary.timeouts,
         summary.nodes,
@@ -421,7 +276,11 @@ pub fn run(
         )
         .map_err(SearchError::Output)?;
     }
-    Ok(summary)
+    Ok(Outcome {
+        benchmark: set.name().into(),
+        rows,
+        summary,
+    })
 }
 
 /// One instance's row from the solver's result: the plan replayed and its length checked
@@ -466,34 +325,4 @@ fn row_of(case: &BenchCase, r: NativeResult) -> BenchRow {
     }
     row.ok = row.error.is_none() && row.found.is_some();
     row
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn sets_parse_with_their_published_sums() {
-        let k = BenchSet::Korf100.cases();
-        assert_eq!(k.len(), 100);
-        assert_eq!(k.iter().map(|c| c.optimal).sum::<u32>(), 5305);
-        let k24 = BenchSet::Korf50x24.cases();
-        assert_eq!(k24.len(), 50);
-        assert_eq!(k24.iter().map(|c| c.optimal).sum::<u32>(), 5039);
-        // Every instance has Korf & Felner's count (in all, 50 times their published mean
-        // of 360,892,479,671, which is rounded), and the easiest (38,173,507 nodes) is instance 38 of the set.
-        let korf: u64 = k24.iter().map(|c| c.published_nodes.unwrap()).sum();
-        assert_eq!(korf, 18_044_623_983_548);
-        assert_eq!((k24[0].id, k24[0].published_nodes), (38, Some(38_173_507)));
-        let h = BenchSet::Hardest80.cases();
-        assert_eq!(h.len(), 17);
-        let d24 = BenchSet::DeepCubeA24.cases();
-        assert_eq!(d24.len(), 496);
-        assert_eq!(d24.iter().map(|c| c.optimal).sum::<u32>(), 44348);
-        // Easiest first: the published solver's fewest nodes (362,615) are instance 25's.
-        assert_eq!(d24[0].id, 25);
-        for c in k.iter().chain(&k24).chain(&h).chain(&d24) {
-            assert!(c.puzzle.is_solvable(c.goal), "instance {}", c.id);
-        }
-    }
 }
