@@ -446,12 +446,7 @@ fn profile_chart(family: &str, profile: &BTreeMap<String, Vec<f64>>) -> Result<S
                     PathElement::new(vec![(x, y), (x + 16, y)], colour.stroke_width(2))
                 });
         }
-        ch.configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .draw()
-            .map_err(|e| chart_error(&e))?;
+        crate::route::bench::legend(&mut ch).map_err(|e| chart_error(&e))?;
         root.present().map_err(|e| chart_error(&e))?;
     }
     Ok(svg)

@@ -655,12 +655,7 @@ pub fn chart(o: &Outcome<MethodSummary, AstarBenchSummary>) -> Result<String, Er
                 .map(|(l, y, x)| Text::new(l.to_string(), (*x, *y - 4.0), ("sans-serif", 11))),
         )
         .map_err(|e| e.to_string())?;
-        ch.configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .draw()
-            .map_err(|e| e.to_string())?;
+        super::legend(&mut ch)?;
         Ok(())
     })
 }

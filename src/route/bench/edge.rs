@@ -462,12 +462,7 @@ pub fn chart(name: &str, max: usize, rows: &[EdgeBenchRow]) -> Result<String, Er
                 }
             }
         }
-        ch.configure_series_labels()
-            .position(SeriesLabelPosition::LowerRight)
-            .background_style(WHITE.mix(0.8))
-            .border_style(BLACK)
-            .draw()
-            .map_err(|e| e.to_string())?;
+        super::legend(&mut ch)?;
         Ok(())
     })
 }

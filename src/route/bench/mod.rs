@@ -122,6 +122,21 @@ pub fn svg(
     Ok(text)
 }
 
+/// The legend every chart here draws: lower right, on a light box with a black border.
+pub fn legend<'a, DB, CT>(ch: &mut plotters::chart::ChartContext<'a, DB, CT>) -> Result<(), String>
+where
+    DB: plotters::prelude::DrawingBackend + 'a,
+    CT: plotters::coord::CoordTranslate,
+{
+    use plotters::prelude::{BLACK, Color, SeriesLabelPosition};
+    ch.configure_series_labels()
+        .position(SeriesLabelPosition::LowerRight)
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()
+        .map_err(|e| e.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
