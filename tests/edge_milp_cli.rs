@@ -310,7 +310,7 @@ fn error_messages() {
         (
             "edge_verify_board_with_model",
             &["verify", p, "board.txt", "--model", "milp"],
-            "not a CBC, HiGHS or GLPK solution file",
+            "not a MILP solution file tilekit reads (CBC, HiGHS, GLPK, MIPLIB, SCIP, Gurobi, CPLEX XML)",
         ),
     ];
     for (snap, args, needle) in cases {

@@ -1025,7 +1025,7 @@ fn verify_reads_raw_outputs_as_the_model_says_and_finds_their_horizon() {
         let (code, _, err) = tilekit_in(d, &["verify", i, f, "--model", "neos"]);
         assert_eq!(code, Some(2), "{f}: {err}");
         assert!(
-            err.contains("not a CBC, HiGHS or GLPK solution file"),
+            err.contains("not a MILP solution file tilekit reads (CBC, HiGHS, GLPK, MIPLIB, SCIP, Gurobi, CPLEX XML)"),
             "{f}: {err}"
         );
     }

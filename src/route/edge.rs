@@ -690,7 +690,7 @@ pub struct RawVerdict {
 /// What `verify` found: a raw solver output decoded through a model, or a board.
 #[derive(Debug, Clone)]
 pub enum Verification {
-    /// A raw CBC/HiGHS/GLPK, cliquer, SAT or MaxSAT output.
+    /// A raw MILP solver output (CBC, HiGHS, GLPK, a MIPLIB, SCIP or Gurobi `.sol`, CPLEX XML), or a cliquer, SAT or MaxSAT one.
     Raw(RawVerdict),
     /// A board file.
     Board(EdgeVerdict),
@@ -707,7 +707,7 @@ impl Verification {
 }
 
 /// Verify a solution file against `p`: a raw solver output is decoded through the model
-/// rebuilt with the export's options (a CBC/HiGHS/GLPK output is recognised without a
+/// rebuilt with the export's options (a MILP solver output is recognised without a
 /// `model` and read as the MILP's; the `clique`, `sat` or `maxsat` model reads cliquer, SAT
 /// or MaxSAT output), anything else is read as a board.
 pub fn verify(
@@ -719,7 +719,7 @@ pub fn verify(
 ) -> Result<Verification, Error> {
     let not_milp = || {
         Error::Usage(format!(
-            "{source}: not a CBC, HiGHS or GLPK solution file; {f_model} milp verifies raw solver outputs (a board needs no {f_model})",
+            "{source}: not a MILP solution file tilekit reads (CBC, HiGHS, GLPK, MIPLIB, SCIP, Gurobi, CPLEX XML); {f_model} milp verifies raw solver outputs (a board needs no {f_model})",
             f_model = Field::Model
         ))
     };
@@ -763,7 +763,7 @@ fn record(v: &mut RawVerdict, c: Checked<Board>) {
     v.errors.extend(c.errors);
 }
 
-/// If `text` is a raw CBC/HiGHS/GLPK output, decode it through the MILP rebuilt with `opts`
+/// If `text` is a raw MILP solver output, decode it through the MILP rebuilt with `opts`
 /// and verify it at both levels; `Ok(None)` when it is not a raw MILP output.
 pub fn verify_raw_milp(
     p: &EdgePuzzle,
@@ -805,7 +805,7 @@ pub fn verify_raw_model(
     match model {
         EdgeModel::Milp => verify_raw_milp(p, text, source, opts)?.ok_or_else(|| {
             Error::Usage(format!(
-                "{source}: not a CBC, HiGHS or GLPK solution file; {f_model} milp verifies raw solver outputs (a board needs no {f_model})", f_model = Field::Model
+                "{source}: not a MILP solution file tilekit reads (CBC, HiGHS, GLPK, MIPLIB, SCIP, Gurobi, CPLEX XML); {f_model} milp verifies raw solver outputs (a board needs no {f_model})", f_model = Field::Model
             ))
         }),
         EdgeModel::Clique => {

@@ -15,7 +15,7 @@ use super::{
 };
 use crate::certify::{self, CertifyOptions, Producer};
 use crate::field::Field;
-use crate::format::solution::{cbc, glpk, highs, sat as sat_out};
+use crate::format::solution::sat as sat_out;
 use crate::format::{Format, dimacs_cnf, gams, lp, mps};
 use crate::formulate::{MilpFormulation, sliding_flow, sliding_neos, sliding_sat, sliding_tight};
 use crate::model::algebraic::Algebraic;
@@ -1883,31 +1883,13 @@ fn solve_sat(
     Ok(rep)
 }
 
-/// A raw CBC, HiGHS or GLPK output, recognised by its first line; `None` for anything else.
+/// A raw MILP solver output ([`crate::format::solution::parse_milp`]); `None` for anything
+/// else.
 pub fn parse_milp_output(
     text: &str,
     source: &str,
 ) -> Result<Option<(MilpSolution, &'static str)>, Error> {
-    let first = text
-        .lines()
-        .find(|l| !l.trim().is_empty())
-        .unwrap_or("")
-        .trim();
-    if first.starts_with("Model status") {
-        return Ok(Some((highs::parse(text, source)?, "highs")));
-    }
-    if first.starts_with("c Problem:") || first.starts_with("s mip") || first.starts_with("s bas") {
-        return Ok(Some((glpk::parse(text, source)?, "glpk")));
-    }
-    if first.contains("objective value")
-        || first.starts_with("Infeasible")
-        || first.starts_with("Integer infeasible")
-        || first.starts_with("Unbounded")
-        || first.starts_with("Stopped on")
-    {
-        return Ok(Some((cbc::parse(text, source)?, "cbc")));
-    }
-    Ok(None)
+    Ok(crate::format::solution::parse_milp(text, source)?)
 }
 
 /// True when `text` reads as a SAT-competition output (`s` or `v` lines).
@@ -2018,7 +2000,7 @@ pub fn verify(
         }
         (Some(m @ (SlidingModel::Neos | SlidingModel::Flow | SlidingModel::Tight)), None) => {
             Err(Error::Usage(format!(
-                "{source}: not a CBC, HiGHS or GLPK solution file: {f_model} {} verifies raw MILP solver outputs (a move file needs no {f_model})",
+                "{source}: not a MILP solution file tilekit reads (CBC, HiGHS, GLPK, MIPLIB, SCIP, Gurobi, CPLEX XML): {f_model} {} verifies raw MILP solver outputs (a move file needs no {f_model})",
                 m.name(),
                 f_model = Field::Model
             )))

@@ -110,8 +110,8 @@ pub(crate) enum Cmd {
     #[command(subcommand)]
     Learn(LearnCmd),
 
-    /// Check a solution (tilekit moves or board, or a raw CBC/HiGHS/GLPK/SAT/MaxSAT/cliquer
-    /// output) against an instance.
+    /// Check a solution (tilekit moves or board, or a raw solver output: CBC, HiGHS, GLPK,
+    /// MIPLIB/SCIP/Gurobi .sol, CPLEX XML, SAT, MaxSAT, cliquer) against an instance.
     Verify(VerifyArgs),
 
     /// Generate instances with a planted solution.
