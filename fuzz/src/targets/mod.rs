@@ -12,10 +12,12 @@ pub(crate) mod sliding_moves;
 pub(crate) mod sliding_puzzle;
 pub(crate) mod solution_cbc;
 pub(crate) mod solution_clique;
+pub(crate) mod solution_cplex_xml;
 pub(crate) mod solution_glpk;
 pub(crate) mod solution_highs;
 pub(crate) mod solution_maxsat;
 pub(crate) mod solution_sat;
+pub(crate) mod solution_sol;
 pub(crate) mod solver_registry;
 
 /// A target's body: one input, a panic for a finding.
@@ -33,9 +35,11 @@ pub(crate) const ALL: &[(&str, Run)] = &[
     ("sliding_puzzle", sliding_puzzle::run),
     ("solution_cbc", solution_cbc::run),
     ("solution_clique", solution_clique::run),
+    ("solution_cplex_xml", solution_cplex_xml::run),
     ("solution_glpk", solution_glpk::run),
     ("solution_highs", solution_highs::run),
     ("solution_maxsat", solution_maxsat::run),
     ("solution_sat", solution_sat::run),
+    ("solution_sol", solution_sol::run),
     ("solver_registry", solver_registry::run),
 ];

@@ -1,0 +1,8 @@
+//! `format::solution::cplex_xml::parse`: a CPLEX XML solution file.
+
+/// One input, as AFL++ hands it over: a panic is a finding.
+pub(crate) fn run(data: &[u8]) {
+    if let Ok(text) = std::str::from_utf8(data) {
+        let _ = tilekit::format::solution::cplex_xml::parse(text, "fuzz");
+    }
+}
