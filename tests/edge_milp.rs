@@ -219,6 +219,15 @@ fn snapshots_of_the_tiny_instance() {
     insta::assert_snapshot!("edge_milp_2x2_filter_fix_mps", mps);
     insta::assert_snapshot!("edge_milp_2x2_filter_fix_gms", gms);
     assert_eq!(files(FAITHFUL), files(FAITHFUL), "deterministic output");
+    let opb = |o| {
+        let mut out = Vec::new();
+        tilekit::format::opb::write_opb(&edge_milp::build(&tiny(), o).unwrap().model, &mut out)
+            .unwrap();
+        String::from_utf8(out).unwrap()
+    };
+    insta::assert_snapshot!("edge_milp_2x2_faithful_opb", opb(FAITHFUL));
+    insta::assert_snapshot!("edge_milp_2x2_filter_fix_opb", opb(FILTER_FIX));
+    assert_eq!(opb(FAITHFUL), opb(FAITHFUL), "deterministic output");
 }
 
 /// The count on the listing's MODEL STATISTICS line carrying `label` (separators removed).

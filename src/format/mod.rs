@@ -7,6 +7,7 @@ pub mod gams_log;
 pub mod lp;
 pub mod mps;
 pub mod neos_job;
+pub mod opb;
 pub mod solution;
 pub mod wcnf;
 
@@ -30,11 +31,13 @@ pub enum Format {
     Dimacs,
     /// A NEOS job document wrapping one of the others ([`neos_job`]).
     Neos,
+    /// OPB, the pseudo-Boolean competition's format, for 0/1 MILPs ([`opb`]).
+    Opb,
 }
 
 impl Format {
     /// Every format, in the order help texts list them.
-    pub const ALL: [Format; 8] = [
+    pub const ALL: [Format; 9] = [
         Format::Lp,
         Format::Mps,
         Format::Gms,
@@ -43,6 +46,7 @@ impl Format {
         Format::WcnfLegacy,
         Format::Dimacs,
         Format::Neos,
+        Format::Opb,
     ];
     /// The format's name, which is also the usual file extension.
     pub fn name(self) -> &'static str {
@@ -55,6 +59,7 @@ impl Format {
             Format::WcnfLegacy => "wcnf-legacy",
             Format::Dimacs => "dimacs",
             Format::Neos => "neos",
+            Format::Opb => "opb",
         }
     }
     /// Other names and file extensions of the same format.
@@ -77,6 +82,7 @@ impl Format {
             "wcnf-legacy" => Some(Format::WcnfLegacy),
             "dimacs" | "clq" | "col" => Some(Format::Dimacs),
             "neos" | "xml" => Some(Format::Neos),
+            "opb" => Some(Format::Opb),
             _ => None,
         }
     }

@@ -115,8 +115,14 @@ impl EdgeModel {
     fn formats(self) -> (&'static [Format], &'static str) {
         match self {
             EdgeModel::Milp => (
-                &[Format::Lp, Format::Mps, Format::Gms, Format::Neos],
-                "lp, mps or gms",
+                &[
+                    Format::Lp,
+                    Format::Mps,
+                    Format::Gms,
+                    Format::Opb,
+                    Format::Neos,
+                ],
+                "lp, mps, gms or opb",
             ),
             EdgeModel::Clique => (&[Format::Dimacs], "dimacs (also .clq or .col)"),
             EdgeModel::Sat => (&[Format::Cnf], "cnf"),
@@ -277,6 +283,11 @@ pub fn export(
         (EdgeModel::Milp, Format::Mps) => {
             let milp = build_milp(p, opts)?;
             mps::write_mps(&milp.model, &mut *out).map_err(Error::failure)?;
+            Counts::milp(&milp.model)
+        }
+        (EdgeModel::Milp, Format::Opb) => {
+            let milp = build_milp(p, opts)?;
+            crate::format::opb::write_opb(&milp.model, &mut *out).map_err(Error::failure)?;
             Counts::milp(&milp.model)
         }
         (EdgeModel::Milp, Format::Gms) => {
@@ -1304,7 +1315,7 @@ mod tests {
             check_format(EdgeModel::Milp, "txt", false)
                 .unwrap_err()
                 .to_string(),
-            "the edge milp model cannot be written as \"txt\": use lp, mps or gms"
+            "the edge milp model cannot be written as \"txt\": use lp, mps, gms or opb"
         );
         assert_eq!(
             check_format(EdgeModel::Sat, "cnf", true)

@@ -92,6 +92,8 @@ pub fn solve_milp_file(
         SolutionFormat::Cbc => solution::cbc::parse(&text, &source),
         SolutionFormat::Highs => solution::highs::parse(&text, &source),
         SolutionFormat::Glpk => solution::glpk::parse(&text, &source),
+        SolutionFormat::Sol => solution::sol::parse(&text, &source),
+        SolutionFormat::CplexXml => solution::cplex_xml::parse(&text, &source),
         other => unreachable!("registry validation ties {other:?} to a non-MILP kind"),
     };
     let mut sol = match parsed {

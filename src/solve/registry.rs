@@ -68,6 +68,12 @@ pub enum SolutionFormat {
     Highs,
     /// GLPK `-w` file.
     Glpk,
+    /// A `name value` file in MIPLIB's, SCIP's or Gurobi's form (`=obj=`, `solution status:`
+    /// or `objective value:`, `# Objective value =`), as SCIP, Gurobi and COPT write them.
+    Sol,
+    /// CPLEX's XML solution file.
+    #[serde(rename = "cplex-xml")]
+    CplexXml,
     /// SAT-competition output on stdout.
     Sat,
     /// MiniSat's result file.
@@ -138,6 +144,8 @@ impl SolutionFormat {
             Self::Cbc => "cbc",
             Self::Highs => "highs",
             Self::Glpk => "glpk",
+            Self::Sol => "sol",
+            Self::CplexXml => "cplex-xml",
             Self::Sat => "sat",
             Self::Minisat => "minisat",
             Self::Cliquer => "cliquer",
@@ -147,13 +155,16 @@ impl SolutionFormat {
 
     /// True when the answer is written to the `{solution}` file rather than stdout.
     pub fn reads_file(self) -> bool {
-        matches!(self, Self::Cbc | Self::Highs | Self::Glpk | Self::Minisat)
+        matches!(
+            self,
+            Self::Cbc | Self::Highs | Self::Glpk | Self::Sol | Self::CplexXml | Self::Minisat
+        )
     }
 
     /// The kind of solver whose answers this parser reads.
     pub fn kind(self) -> SolverKind {
         match self {
-            Self::Cbc | Self::Highs | Self::Glpk => SolverKind::Milp,
+            Self::Cbc | Self::Highs | Self::Glpk | Self::Sol | Self::CplexXml => SolverKind::Milp,
             Self::Sat | Self::Minisat => SolverKind::Sat,
             Self::Cliquer => SolverKind::Clique,
             Self::Maxsat => SolverKind::Maxsat,
@@ -642,14 +653,16 @@ mod tests {
                 "minisat",
                 "open-wbo",
                 "rc2",
+                "scip",
                 "uwrmaxsat"
             ]
         );
+        assert_eq!(r.get("scip").unwrap().solution, SolutionFormat::Sol);
         assert_eq!(r.of_kind(SolverKind::Maxsat).count(), 5);
         assert_eq!(r.get("clasp").unwrap().input, InputFormat::WcnfLegacy);
         assert_eq!(r.get("rc2").unwrap().input, InputFormat::Wcnf);
         assert_eq!(r.get("glpk").unwrap().command, "glpsol");
-        assert_eq!(r.of_kind(SolverKind::Milp).count(), 3);
+        assert_eq!(r.of_kind(SolverKind::Milp).count(), 4);
         assert!(r.get("gurobi").is_none());
         let e = r.lookup("gurobi").unwrap_err().to_string();
         assert!(

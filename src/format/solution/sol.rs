@@ -4,7 +4,8 @@
 //!   request): `=obj= VALUE` then one `name value` line per variable; `=infeas=` for a model
 //!   with no solution.
 //! - **SCIP** (`write solution`): `solution status: …`, `objective value: VALUE`, then
-//!   `name value (obj:c)` lines; `no solution available` when there is none.
+//!   `name value (obj:c)` lines; `no solution available` when there is none. Its best-solution
+//!   file (`writeBestSol`) is the same without the status line.
 //! - **Gurobi** (`ResultFile=x.sol`): `# Solution for model …`, `# Objective value = VALUE`,
 //!   then `name value` lines.
 //!
@@ -43,7 +44,7 @@ impl Dialect {
         let first = text.lines().find(|l| !l.trim().is_empty())?.trim();
         if first.starts_with("=obj=") || first.starts_with("=infeas=") {
             Some(Dialect::Miplib)
-        } else if first.starts_with("solution status:") {
+        } else if first.starts_with("solution status:") || first.starts_with("objective value:") {
             Some(Dialect::Scip)
         } else if first.starts_with("# Solution for model")
             || first.starts_with("# Objective value")

@@ -1,0 +1,226 @@
+//! OPB, the pseudo-Boolean competition's format (PB16, linear constraints), for MILPs whose
+//! variables are all 0/1 and whose coefficients are all whole numbers. The edge MILP is one;
+//! the sliding models are not (the faithful model's positions are integers up to the board's
+//! size, and `flow` and `tight` keep their assignment variables continuous in [0, 1], integral
+//! only through the moves), and a model that is not is refused, naming the variable.
+//!
+//! OPB names variables `x1`, `x2`, …: the writer numbers the model's variables in order and
+//! lists each number's name in a comment, so that a solver's `x`-named answer can be mapped
+//! back. A maximisation is written as the minimisation of the negated objective (OPB has
+//! `min:` only), and a `<=` row as the `>=` of its negation (PB16 has `>=` and `=` only); a
+//! variable fixed by its bounds becomes a unit row. The first line is the size header the
+//! competition's solvers read.
+//!
+//! ```
+//! use tilekit::format::opb::write_opb;
+//! use tilekit::{Model, ObjSense, Sense, VarKind};
+//! let mut m = Model::new("pick");
+//! let a = m.add_var("a", VarKind::Binary, 0.0, 1.0).unwrap();
+//! let b = m.add_var("b", VarKind::Binary, 0.0, 1.0).unwrap();
+//! m.add_row("one", &[(a, 1.0), (b, 1.0)], Sense::Le, 1.0).unwrap();
+//! m.set_objective("gain", ObjSense::Maximize, &[(a, 2.0), (b, 3.0)]).unwrap();
+//! let mut out = Vec::new();
+//! write_opb(&m, &mut out).unwrap();
+//! let text = String::from_utf8(out).unwrap();
+//! assert!(text.starts_with("* #variable= 2 #constraint= 1\n"));
+//! assert!(text.contains("min: -2 x1 -3 x2 ;\n"));
+//! assert!(text.contains("-1 x1 -1 x2 >= -1 ;\n"));
+//! ```
+
+use crate::model::milp::{Model, ObjSense, Sense, Var, VarKind};
+use std::io::{self, Write};
+
+/// Why a model cannot be written as OPB.
+#[derive(Debug, thiserror::Error)]
+pub enum OpbError {
+    /// A variable that is not 0/1.
+    #[error(
+        "variable {0} is not 0/1 (OPB holds pseudo-Boolean models only: write this model as lp or mps)"
+    )]
+    NotBinary(String),
+    /// A coefficient or right-hand side that is not a whole number.
+    #[error("{0} has the coefficient {1}, not a whole number (OPB's coefficients are integers)")]
+    NotWhole(String, f64),
+    /// A row without terms that no assignment satisfies.
+    #[error("row {0} has no terms and cannot hold")]
+    EmptyRow(String),
+    /// The output failed.
+    #[error(transparent)]
+    Io(#[from] io::Error),
+}
+
+/// A whole number, or the error naming `what`.
+fn whole(v: f64, what: impl FnOnce() -> String) -> Result<i64, OpbError> {
+    if v.is_finite() && v.fract() == 0.0 && v.abs() < 9.0e15 {
+        Ok(v as i64)
+    } else {
+        Err(OpbError::NotWhole(what(), v))
+    }
+}
+
+/// One constraint as written: terms, relation (`>=` or `=`), right-hand side.
+struct Row {
+    terms: Vec<(i64, Var)>,
+    eq: bool,
+    rhs: i64,
+}
+
+/// Write `model` as OPB.
+pub fn write_opb(model: &Model, out: impl Write) -> Result<(), OpbError> {
+    let mut w = io::BufWriter::new(out);
+    // Check everything, and fix the constraint count, before the first byte.
+    let mut fixed = Vec::new();
+    for v in model.vars() {
+        let (lb, ub) = model.var_bounds(v);
+        let binary = match model.var_kind(v) {
+            VarKind::Binary => true,
+            VarKind::Integer | VarKind::Continuous => lb >= 0.0 && ub <= 1.0 && lb <= ub,
+        };
+        // A continuous variable in [0, 1] is 0/1 only when its bounds pin it.
+        let pinned = lb == ub;
+        if !binary || (model.var_kind(v) == VarKind::Continuous && !pinned) {
+            return Err(OpbError::NotBinary(model.var_name(v).to_string()));
+        }
+        if pinned || lb > 0.0 || ub < 1.0 {
+            // Bounds inside [0, 1] on a 0/1 variable: it is fixed at the one value they allow.
+            let value = if lb > 0.0 { 1 } else { 0 };
+            fixed.push(Row {
+                terms: vec![(1, v)],
+                eq: true,
+                rhs: value,
+            });
+        }
+    }
+    let mut rows = Vec::with_capacity(model.num_rows());
+    for r in model.rows() {
+        let name = || format!("row {}", model.row_name(r));
+        let mut terms = Vec::new();
+        for (v, c) in model.row_terms(r) {
+            let c = whole(c, || format!("{} at {}", name(), model.var_name(v)))?;
+            if c != 0 {
+                terms.push((c, v));
+            }
+        }
+        let mut rhs = whole(model.row_rhs(r), || {
+            format!("the right-hand side of {}", name())
+        })?;
+        let sense = model.row_sense(r);
+        if terms.is_empty() {
+            let holds = match sense {
+                Sense::Le => 0 <= rhs,
+                Sense::Ge => 0 >= rhs,
+                Sense::Eq => rhs == 0,
+            };
+            if holds {
+                continue;
+            }
+            return Err(OpbError::EmptyRow(model.row_name(r).to_string()));
+        }
+        if sense == Sense::Le {
+            for t in &mut terms {
+                t.0 = -t.0;
+            }
+            rhs = -rhs;
+        }
+        rows.push(Row {
+            terms,
+            eq: sense == Sense::Eq,
+            rhs,
+        });
+    }
+    let sign = match model.objective_sense() {
+        ObjSense::Minimize => 1,
+        ObjSense::Maximize => -1,
+    };
+    let mut objective = Vec::new();
+    for (v, c) in model.objective_terms() {
+        let c = whole(c, || format!("the objective at {}", model.var_name(v)))?;
+        if c != 0 {
+            objective.push((sign * c, v));
+        }
+    }
+    writeln!(
+        w,
+        "* #variable= {} #constraint= {}",
+        model.num_vars(),
+        fixed.len() + rows.len()
+    )?;
+    writeln!(w, "* {} written by tilekit", model.name())?;
+    if sign < 0 {
+        writeln!(
+            w,
+            "* the objective {} is maximised: this is its negation, minimised",
+            model.objective_name()
+        )?;
+    }
+    for v in model.vars() {
+        writeln!(w, "* x{} = {}", v.index() + 1, model.var_name(v))?;
+    }
+    w.write_all(b"min:")?;
+    for (c, v) in &objective {
+        write!(w, " {c:+} x{}", v.index() + 1)?;
+    }
+    w.write_all(b" ;\n")?;
+    for row in fixed.iter().chain(&rows) {
+        for (i, (c, v)) in row.terms.iter().enumerate() {
+            if i > 0 {
+                w.write_all(b" ")?;
+            }
+            write!(w, "{c:+} x{}", v.index() + 1)?;
+        }
+        writeln!(w, " {} {} ;", if row.eq { "=" } else { ">=" }, row.rhs)?;
+    }
+    w.flush()?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_bounds_and_objective_in_pb16_form() {
+        let mut m = Model::new("t");
+        let a = m.add_var("a", VarKind::Binary, 0.0, 1.0).unwrap();
+        let b = m.add_var("b", VarKind::Integer, 0.0, 1.0).unwrap();
+        let c = m.add_var("c", VarKind::Integer, 1.0, 1.0).unwrap();
+        m.add_row("ge", &[(a, 1.0), (b, 2.0)], Sense::Ge, 1.0)
+            .unwrap();
+        m.add_row("eq", &[(b, 1.0), (c, -1.0)], Sense::Eq, 0.0)
+            .unwrap();
+        m.add_row("empty", &[], Sense::Le, 3.0).unwrap();
+        m.set_objective("cost", ObjSense::Minimize, &[(a, 1.0), (c, 4.0)])
+            .unwrap();
+        let mut out = Vec::new();
+        write_opb(&m, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(
+            text,
+            "* #variable= 3 #constraint= 3\n* t written by tilekit\n* x1 = a\n* x2 = b\n* x3 = c\n\
+             min: +1 x1 +4 x3 ;\n+1 x3 = 1 ;\n+1 x1 +2 x2 >= 1 ;\n+1 x2 -1 x3 = 0 ;\n"
+        );
+    }
+
+    #[test]
+    fn models_that_are_not_pseudo_boolean_are_refused() {
+        let mut m = Model::new("t");
+        let a = m.add_var("pos", VarKind::Integer, 0.0, 15.0).unwrap();
+        m.set_objective("o", ObjSense::Minimize, &[(a, 1.0)])
+            .unwrap();
+        let e = write_opb(&m, Vec::new()).unwrap_err().to_string();
+        assert!(e.starts_with("variable pos is not 0/1"), "{e}");
+        let mut m = Model::new("t");
+        let a = m.add_var("a", VarKind::Binary, 0.0, 1.0).unwrap();
+        m.add_row("half", &[(a, 0.5)], Sense::Le, 1.0).unwrap();
+        let e = write_opb(&m, Vec::new()).unwrap_err().to_string();
+        assert!(
+            e.starts_with("row half at a has the coefficient 0.5"),
+            "{e}"
+        );
+        let mut m = Model::new("t");
+        m.add_var("a", VarKind::Binary, 0.0, 1.0).unwrap();
+        m.add_row("never", &[], Sense::Ge, 1.0).unwrap();
+        let e = write_opb(&m, Vec::new()).unwrap_err().to_string();
+        assert_eq!(e, "row never has no terms and cannot hold");
+    }
+}

@@ -1,0 +1,197 @@
+//! SCIP, through the `tilekit-scip` command around PySCIPOpt (`scripts/scip/`, installed by
+//! `scripts/install-solvers.sh`): a registry entry like any other MILP solver. tilekit's LP
+//! and MPS files must read into SCIP, the sliding and edge MILP routes must solve and verify
+//! through it, and the solution file SCIP itself writes must pass `verify`, with one value
+//! changed failing it.
+
+use crate::common::{json, require, tilekit};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use tempfile::TempDir;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
+#[test]
+fn the_milp_routes_solve_and_verify_through_scip() {
+    require("tilekit-scip");
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let case = root().join("models/sliding/neos_case_study.txt");
+    let r = tilekit(
+        d,
+        &[
+            "solve",
+            s(&case),
+            "--via",
+            "milp",
+            "--solver",
+            "scip",
+            "--json",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let v = json(&r);
+    assert_eq!(v["solver"], "scip", "{v}");
+    assert_eq!(v["objective"].as_f64(), Some(11.0), "{v}");
+    assert_eq!(
+        (v["verified"].clone(), v["optimal"].clone()),
+        (true.into(), true.into()),
+        "{v}"
+    );
+    let meta = root().join("models/edge-matching/meta2010/pieces_04x04.txt");
+    let r = tilekit(
+        d,
+        &[
+            "solve",
+            s(&meta),
+            "--via",
+            "milp",
+            "--solver",
+            "scip",
+            "--json",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let v = json(&r);
+    assert_eq!(v["verified"], true, "{v}");
+    assert_eq!(
+        (v["matched"].as_u64(), v["max"].as_u64()),
+        (Some(24), Some(24)),
+        "{v}"
+    );
+    assert_eq!(v["optimal"], true, "{v}");
+}
+
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
+#[test]
+fn scips_own_solution_files_of_lp_and_mps_models_verify() {
+    require("tilekit-scip");
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let case = root().join("models/sliding/neos_case_study.txt");
+    for ext in ["lp", "mps"] {
+        let model = d.join(format!("case.{ext}"));
+        let r = tilekit(
+            d,
+            &[
+                "export",
+                s(&case),
+                "--model",
+                "neos",
+                "--horizon",
+                "11",
+                "-o",
+                s(&model),
+            ],
+        );
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let sol = d.join(format!("case.{ext}.sol"));
+        let out = Command::new("tilekit-scip")
+            .args([s(&model), s(&sol), "60"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = std::fs::read_to_string(&sol).unwrap();
+        assert!(
+            text.starts_with("solution status: optimal solution found\n"),
+            "{text}"
+        );
+        let r = tilekit(
+            d,
+            &["verify", s(&case), s(&sol), "--model", "neos", "--json"],
+        );
+        assert_eq!(r.code, 0, "{ext}: {}{}", r.stdout, r.stderr);
+        assert_eq!(json(&r)["objective"].as_f64(), Some(11.0));
+        // One move variable set: no longer a plan of 11 moves.
+        let first_move = text
+            .lines()
+            .find(|l| {
+                l.split_whitespace().nth(1) == Some("1") && l.starts_with(['u', 'd', 'l', 'r'])
+            })
+            .expect("a move variable at 1");
+        let bad = text.replacen(first_move, &first_move.replacen(" 1 ", " 0 ", 1), 1);
+        assert_ne!(bad, text);
+        let bad_path = d.join(format!("bad.{ext}.sol"));
+        std::fs::write(&bad_path, bad).unwrap();
+        let r = tilekit(d, &["verify", s(&case), s(&bad_path), "--model", "neos"]);
+        assert_eq!(r.code, 1, "{ext}: {}{}", r.stdout, r.stderr);
+    }
+}
+
+/// The edge MILP as OPB (pseudo-Boolean), read by SCIP: the same optimum as tilekit's own MILP
+/// route on the LP file.
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
+#[test]
+fn the_edge_milp_as_opb_solves_in_scip_to_the_milp_routes_optimum() {
+    require("tilekit-scip");
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    for n in [3, 4] {
+        let meta = root().join(format!(
+            "models/edge-matching/meta2010/pieces_{n:02}x{n:02}.txt"
+        ));
+        let opb = d.join(format!("m{n}.opb"));
+        let r = tilekit(d, &["export", s(&meta), "-o", s(&opb)]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let text = std::fs::read_to_string(&opb).unwrap();
+        assert!(text.starts_with("* #variable= "), "{text:.200}");
+        let sol = d.join(format!("m{n}.opb.sol"));
+        let out = Command::new("tilekit-scip")
+            .args([s(&opb), s(&sol), "60"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let answer = std::fs::read_to_string(&sol).unwrap();
+        let parsed = tilekit::format::solution::sol::parse(&answer, "scip").unwrap();
+        assert_eq!(
+            parsed.outcome,
+            tilekit::model::answer::Outcome::Optimal,
+            "{answer:.300}"
+        );
+        let r = tilekit(d, &["solve", s(&meta), "--via", "milp", "--json"]);
+        assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+        let v = json(&r);
+        assert_eq!(v["optimal"], true, "{v}");
+        assert_eq!(parsed.objective, v["objective"].as_f64(), "{n}x{n}: {v}");
+    }
+    // A model that is not 0/1 is refused, naming the variable.
+    let case = root().join("models/sliding/neos_case_study.txt");
+    let r = tilekit(
+        d,
+        &[
+            "export",
+            s(&case),
+            "--model",
+            "tight",
+            "--horizon",
+            "13",
+            "--format",
+            "opb",
+        ],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+}
