@@ -256,8 +256,7 @@ fn execute_inner(cmd: NeosCmd, progress: &(dyn Fn(&str) + Sync)) -> Result<NeosO
             }))
         }
         NeosCmd::Status(crate::args::NeosStatusArgs {
-            job,
-            password,
+            job: crate::args::JobRef { job, password },
             opts,
         }) => {
             let c = client_of(&opts)?;
@@ -271,8 +270,7 @@ fn execute_inner(cmd: NeosCmd, progress: &(dyn Fn(&str) + Sync)) -> Result<NeosO
             }))
         }
         NeosCmd::Kill(crate::args::NeosKillArgs {
-            job,
-            password,
+            job: crate::args::JobRef { job, password },
             opts,
         }) => {
             let c = client_of(&opts)?;
@@ -286,10 +284,9 @@ fn execute_inner(cmd: NeosCmd, progress: &(dyn Fn(&str) + Sync)) -> Result<NeosO
             }))
         }
         NeosCmd::Results(crate::args::NeosResultsArgs {
-            job,
+            job: crate::args::JobRef { job, password },
             wait,
             poll,
-            password,
             raw,
             opts,
         }) => {

@@ -140,14 +140,21 @@ pub(crate) struct NeosSubmitArgs {
     pub(crate) opts: NeosOpts,
 }
 
-/// The arguments of neos `status`.
+/// A job by number, and its password when the job file does not keep it.
 #[derive(Debug, Clone, clap::Args)]
-pub(crate) struct NeosStatusArgs {
+pub(crate) struct JobRef {
     /// Job number.
     pub(crate) job: i64,
     /// Password (needed only for jobs not in the job file).
     #[arg(long)]
     pub(crate) password: Option<String>,
+}
+
+/// The arguments of neos `status`.
+#[derive(Debug, Clone, clap::Args)]
+pub(crate) struct NeosStatusArgs {
+    #[command(flatten)]
+    pub(crate) job: JobRef,
     #[command(flatten)]
     pub(crate) opts: NeosOpts,
 }
@@ -155,17 +162,14 @@ pub(crate) struct NeosStatusArgs {
 /// The arguments of neos `results`.
 #[derive(Debug, Clone, clap::Args)]
 pub(crate) struct NeosResultsArgs {
-    /// Job number.
-    pub(crate) job: i64,
+    #[command(flatten)]
+    pub(crate) job: JobRef,
     /// Wait up to this many seconds for the job to finish.
     #[arg(long)]
     pub(crate) wait: Option<f64>,
     /// Seconds between status polls while waiting.
     #[arg(long, default_value_t = 5.0)]
     pub(crate) poll: f64,
-    /// Password (needed only for jobs not in the job file).
-    #[arg(long)]
-    pub(crate) password: Option<String>,
     /// Print the raw output instead of decoding it.
     #[arg(long)]
     pub(crate) raw: bool,
@@ -176,11 +180,8 @@ pub(crate) struct NeosResultsArgs {
 /// The arguments of neos `kill`.
 #[derive(Debug, Clone, clap::Args)]
 pub(crate) struct NeosKillArgs {
-    /// Job number.
-    pub(crate) job: i64,
-    /// Password (needed only for jobs not in the job file).
-    #[arg(long)]
-    pub(crate) password: Option<String>,
+    #[command(flatten)]
+    pub(crate) job: JobRef,
     #[command(flatten)]
     pub(crate) opts: NeosOpts,
 }
