@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install the real solvers tilekit's tests drive: CBC, GLPK, CaDiCaL, MiniSat, cliquer and the
 # MaxSAT solver clasp (apt); HiGHS (highsbox), Kissat (passagemath-kissat), SCIP (pyscipopt, run
-# through scripts/scip/tilekit-scip.py), GAMS
+# through scripts/scip/tilekit-scip.py), CP-SAT (ortools, through scripts/cpsat/tilekit-cpsat.py), GAMS
 # (gamspy-base, unpinned, with the state of its time-limited demo licence reported) and the MaxSAT solvers RC2 (python-sat) and EvalMaxSAT, UWrMaxSat, Open-WBO
 # (hermax, run through scripts/maxsat/tilekit-hermax.py) from PyPI into /opt/solvers, linked
 # into /usr/local/bin; the DRAT proof checker rate (crates.io, built
@@ -91,6 +91,13 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 sed "1s|.*|#!$PY|" "$HERE/scip/tilekit-scip.py" | $SUDO tee "$V/bin/tilekit-scip" >/dev/null
 $SUDO chmod 755 "$V/bin/tilekit-scip"
 $SUDO ln -sf "$V/bin/tilekit-scip" /usr/local/bin/tilekit-scip
+# CP-SAT: OR-Tools' wheel; tilekit-cpsat reads an MPS file through its model builder.
+if ! "$PY" -c 'import ortools' 2>/dev/null; then
+  $SUDO "$V/bin/pip" install -q ortools==9.15.6755
+fi
+sed "1s|.*|#!$PY|" "$HERE/cpsat/tilekit-cpsat.py" | $SUDO tee "$V/bin/tilekit-cpsat" >/dev/null
+$SUDO chmod 755 "$V/bin/tilekit-cpsat"
+$SUDO ln -sf "$V/bin/tilekit-cpsat" /usr/local/bin/tilekit-cpsat
 sed "1s|.*|#!$PY|" "$HERE/maxsat/tilekit-hermax.py" | $SUDO tee "$V/bin/tilekit-hermax" >/dev/null
 $SUDO chmod 755 "$V/bin/tilekit-hermax"
 $SUDO ln -sf "$V/bin/rc2.py" /usr/local/bin/rc2.py
@@ -134,7 +141,7 @@ if [ ! -x "$V/bin/rate" ]; then
 fi
 $SUDO ln -sf "$V/bin/rate" /usr/local/bin/rate
 
-for b in cbc glpsol highs cadical minisat kissat cliquer gams rate clasp rc2.py tilekit-hermax tilekit-scip \
+for b in cbc glpsol highs cadical minisat kissat cliquer gams rate clasp rc2.py tilekit-hermax tilekit-scip tilekit-cpsat \
   cmake c++ sbatch slurmctld slurmd munged; do
   PATH="$PATH:/usr/sbin:/sbin" command -v "$b" >/dev/null ||
     { echo "install-solvers: $b is still missing" >&2; exit 1; }
@@ -144,5 +151,5 @@ have_libclang || {
   exit 1
 }
 echo "install-solvers: cbc glpsol highs cadical minisat kissat cliquer gams rate clasp rc2.py" \
-  "tilekit-hermax tilekit-scip are installed, cmake, c++ and libclang for --features highs, and Slurm with" \
+  "tilekit-hermax tilekit-scip tilekit-cpsat are installed, cmake, c++ and libclang for --features highs, and Slurm with" \
   "munge for scripts/slurm-cluster.sh"

@@ -43,6 +43,6 @@ mod reference_docs;
 mod roundtrip_prop;
 mod runner_faults;
 mod sat_external;
-mod scip;
 mod short_instances;
+mod wrapped_milp;
 mod writers_solvers;

@@ -646,6 +646,7 @@ mod tests {
                 "cbc",
                 "clasp",
                 "cliquer",
+                "cpsat",
                 "evalmaxsat",
                 "glpk",
                 "highs",
@@ -662,7 +663,7 @@ mod tests {
         assert_eq!(r.get("clasp").unwrap().input, InputFormat::WcnfLegacy);
         assert_eq!(r.get("rc2").unwrap().input, InputFormat::Wcnf);
         assert_eq!(r.get("glpk").unwrap().command, "glpsol");
-        assert_eq!(r.of_kind(SolverKind::Milp).count(), 4);
+        assert_eq!(r.of_kind(SolverKind::Milp).count(), 5);
         assert!(r.get("gurobi").is_none());
         let e = r.lookup("gurobi").unwrap_err().to_string();
         assert!(

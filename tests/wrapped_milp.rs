@@ -1,8 +1,9 @@
-//! SCIP, through the `tilekit-scip` command around PySCIPOpt (`scripts/scip/`, installed by
-//! `scripts/install-solvers.sh`): a registry entry like any other MILP solver. tilekit's LP
-//! and MPS files must read into SCIP, the sliding and edge MILP routes must solve and verify
-//! through it, and the solution file SCIP itself writes must pass `verify`, with one value
-//! changed failing it.
+//! The MILP solvers tilekit runs through small Python commands (installed by
+//! `scripts/install-solvers.sh`): SCIP (`tilekit-scip`, PySCIPOpt) and CP-SAT
+//! (`tilekit-cpsat`, OR-Tools), registry entries like any other. tilekit's LP, MPS and OPB
+//! files must read into them, the sliding and edge MILP routes must solve and verify through
+//! them, and the solution file SCIP itself writes must pass `verify`, with one value changed
+//! failing it.
 
 use crate::common::{json, require, tilekit};
 use std::path::{Path, PathBuf};
@@ -22,8 +23,17 @@ fn s(p: &Path) -> &str {
     ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
 )]
 #[test]
-fn the_milp_routes_solve_and_verify_through_scip() {
+fn the_milp_routes_solve_and_verify_through_scip_and_cpsat() {
     require("tilekit-scip");
+    require("tilekit-cpsat");
+    for solver in ["scip", "cpsat"] {
+        routes_through(solver);
+    }
+}
+
+/// The case study by the MILP route (the tight model, stepped) and META 4×4 by the edge MILP,
+/// each verified and proven optimal by tilekit, through `solver`.
+fn routes_through(solver: &str) {
     let dir = TempDir::new().unwrap();
     let d = dir.path();
     let case = root().join("models/sliding/neos_case_study.txt");
@@ -35,13 +45,13 @@ fn the_milp_routes_solve_and_verify_through_scip() {
             "--via",
             "milp",
             "--solver",
-            "scip",
+            solver,
             "--json",
         ],
     );
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     let v = json(&r);
-    assert_eq!(v["solver"], "scip", "{v}");
+    assert_eq!(v["solver"], solver, "{v}");
     assert_eq!(v["objective"].as_f64(), Some(11.0), "{v}");
     assert_eq!(
         (v["verified"].clone(), v["optimal"].clone()),
@@ -57,7 +67,7 @@ fn the_milp_routes_solve_and_verify_through_scip() {
             "--via",
             "milp",
             "--solver",
-            "scip",
+            solver,
             "--json",
         ],
     );
