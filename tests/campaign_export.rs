@@ -736,3 +736,92 @@ fn bad_requests_get_one_clear_message_each() {
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("b.txt"), "{}", r.stderr);
 }
+
+/// MIPLIB's `solutions.solu` beside the manifest, and each CNF's expected answer, against the
+/// real solvers: at the optimum's horizon every MILP's `=opt=` is the known optimum (CBC
+/// agrees) and every CNF is `sat`; one horizon short of it the MILP is `=inf=` and the CNF
+/// `unsat`; one horizon past it the CNF (exactly T moves) is `unsat` by parity while the
+/// MILP (at most one move a step) keeps its optimum. CaDiCaL must agree with every `expected`.
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
+#[test]
+fn the_solu_file_and_the_expected_answers_agree_with_the_solvers() {
+    crate::common::require("cadical");
+    crate::common::require("cbc");
+    for (horizon, solu, answer) in [
+        ("auto", "=opt= short8-003.neos 2", "sat"),
+        ("1", "=inf= short8-003.neos", "unsat"),
+        ("3", "=opt= short8-003.neos 2", "unsat"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let m = export(
+            d,
+            &[
+                "short8:3",
+                "--models",
+                "neos,sat",
+                "--formats",
+                "mps,cnf",
+                "--horizon",
+                horizon,
+            ],
+        );
+        let text = std::fs::read_to_string(d.join("solutions.solu")).unwrap();
+        assert_eq!(text, format!("{solu}\n"), "horizon {horizon}");
+        let files = m["files"].as_array().unwrap();
+        let cnf = files.iter().find(|f| f["format"] == "cnf").unwrap();
+        assert_eq!(cnf["expected"], answer, "horizon {horizon}: {cnf}");
+        let out = run(
+            "cadical",
+            &["-q", s(&d.join(cnf["path"].as_str().unwrap()))],
+            d,
+        );
+        let said = if out.contains("s SATISFIABLE") {
+            "sat"
+        } else {
+            "unsat"
+        };
+        assert!(
+            out.contains("s SATISFIABLE") || out.contains("s UNSATISFIABLE"),
+            "{out}"
+        );
+        assert_eq!(said, answer, "horizon {horizon}: CaDiCaL says {said}");
+        let mps = files.iter().find(|f| f["format"] == "mps").unwrap();
+        let sol = d.join("cbc.sol");
+        run(
+            "cbc",
+            &[
+                s(&d.join(mps["path"].as_str().unwrap())),
+                "-solve",
+                "-solu",
+                s(&sol),
+            ],
+            d,
+        );
+        let first = std::fs::read_to_string(&sol).unwrap();
+        let first = first.lines().next().unwrap().to_string();
+        if solu.starts_with("=inf=") {
+            assert!(
+                first.starts_with("Infeasible"),
+                "horizon {horizon}: {first}"
+            );
+        } else {
+            assert!(
+                first.starts_with("Optimal - objective value 2"),
+                "horizon {horizon}: {first}"
+            );
+        }
+    }
+    // The CSV carries the answer too.
+    let dir = tempfile::tempdir().unwrap();
+    export(
+        dir.path(),
+        &["short8:3", "--models", "sat", "--formats", "cnf"],
+    );
+    let csv = std::fs::read_to_string(dir.path().join("manifest.csv")).unwrap();
+    assert!(csv.lines().next().unwrap().ends_with(",expected"), "{csv}");
+    assert!(csv.lines().nth(1).unwrap().ends_with(",sat"), "{csv}");
+}

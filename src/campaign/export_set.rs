@@ -268,7 +268,7 @@ pub fn export_set(req: &ExportSetRequest, progress: Progress<'_>) -> Result<Expo
             written += 1;
         }
         let inst = &set.instances[c.instance];
-        files.push(FileEntry {
+        let mut file = FileEntry {
             path: c.path.clone(),
             sha256: r.sha256.clone(),
             bytes: r.bytes,
@@ -282,7 +282,10 @@ pub fn export_set(req: &ExportSetRequest, progress: Progress<'_>) -> Result<Expo
             size: r.size,
             known_optimum: inst.known_optimum,
             optimum_source: inst.optimum_source.clone(),
-        });
+            expected: None,
+        };
+        file.expected = file.expected_answer().map(String::from);
+        files.push(file);
     }
     let m = Manifest {
         schema: manifest::SCHEMA.into(),
@@ -309,6 +312,8 @@ pub fn export_set(req: &ExportSetRequest, progress: Progress<'_>) -> Result<Expo
     };
     output::write_to(Some(&dir.join("manifest.json")), m.to_json().as_bytes())?;
     output::write_to(Some(&dir.join("manifest.csv")), m.to_csv().as_bytes())?;
+    // MIPLIB's answer file, for whoever runs the MILP files with MIPLIB's tools.
+    output::write_to(Some(&dir.join("solutions.solu")), m.solu().as_bytes())?;
     let listed: HashSet<&str> = m
         .files
         .iter()

@@ -121,6 +121,55 @@ pub struct FileEntry {
     pub known_optimum: Option<u64>,
     /// Where it comes from.
     pub optimum_source: Option<String>,
+    /// Decision models (CNF): the answer a solver must give, `sat`, `unsat` or `unknown`
+    /// ([`FileEntry::expected_answer`]); absent for the others and in older manifests.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected: Option<String>,
+}
+
+impl FileEntry {
+    /// The answer a decision model (CNF) must get, from the instance's known optimum: a
+    /// sliding CNF says "a plan of exactly T moves" (`formulate::sliding_sat`), which exists
+    /// when T is at least the optimum and of its parity (every plan has the optimum's parity,
+    /// and a move and its undo lengthen one by two); an edge CNF's models are the perfect
+    /// boards, which exist when the optimum is 0 unmatched seams. `None` for other formats.
+    pub fn expected_answer(&self) -> Option<&'static str> {
+        if self.format != "cnf" {
+            return None;
+        }
+        let Some(k) = self.known_optimum else {
+            return Some("unknown");
+        };
+        let sat = match (self.family.as_str(), self.horizon) {
+            ("sliding", Some(t)) => t >= k && (t - k) % 2 == 0,
+            ("edge", _) => k == 0,
+            _ => return Some("unknown"),
+        };
+        Some(if sat { "sat" } else { "unsat" })
+    }
+
+    /// The file's line in MIPLIB's `.solu` form, for an optimisation model (LP, MPS, GAMS,
+    /// OPB): `=opt= NAME v` where the model's optimum is known, `=inf= NAME` where the model
+    /// has no solution (a sliding MILP whose horizon is below the optimum: at most one move a
+    /// step), `=unkn= NAME` otherwise. NAME is the file's name without its format and
+    /// compression extensions. `None` for decision and graph files.
+    pub fn solu_line(&self) -> Option<String> {
+        if !matches!(self.format.as_str(), "lp" | "mps" | "gms" | "opb") {
+            return None;
+        }
+        let file = self.path.rsplit('/').next().unwrap_or(&self.path);
+        let file = file.strip_suffix(".gz").unwrap_or(file);
+        let name = file
+            .strip_suffix(&format!(".{}", self.format))
+            .unwrap_or(file);
+        Some(
+            match (self.known_optimum, self.family.as_str(), self.horizon) {
+                (Some(k), "sliding", Some(t)) if t < k => format!("=inf= {name}"),
+                (Some(k), _, _) => format!("=opt= {name} {k}"),
+                (None, _, _) => format!("=unkn= {name}"),
+            },
+        )
+    }
 }
 
 /// A model's size, as the manifest writes it. Kept apart from [`Counts`], which it is made
@@ -325,12 +374,23 @@ impl Manifest {
         s
     }
 
+    /// `solutions.solu`: one MIPLIB line per optimisation model file
+    /// ([`FileEntry::solu_line`]), in the manifest's order.
+    pub fn solu(&self) -> String {
+        let mut out = String::new();
+        for line in self.files.iter().filter_map(FileEntry::solu_line) {
+            out.push_str(&line);
+            out.push('\n');
+        }
+        out
+    }
+
     /// The file rows as CSV (RFC 4180), the size flattened into `size_kind,size_a,size_b,size_c`
     /// (variables/rows/nonzeros, variables/clauses/literals, nodes/edges,
     /// variables/hard/soft clauses).
     pub fn to_csv(&self) -> String {
         let mut out = String::from(
-            "path,sha256,bytes,instance,family,model,format,compressed,horizon,horizon_source,size_kind,size_a,size_b,size_c,known_optimum,optimum_source\n",
+            "path,sha256,bytes,instance,family,model,format,compressed,horizon,horizon_source,size_kind,size_a,size_b,size_c,known_optimum,optimum_source,expected\n",
         );
         let num = |x: Option<u64>| x.map(|x| x.to_string()).unwrap_or_default();
         for f in &self.files {
@@ -355,6 +415,7 @@ impl Manifest {
                 num(c),
                 num(f.known_optimum),
                 f.optimum_source.clone().unwrap_or_default(),
+                f.expected.clone().unwrap_or_default(),
             ];
             let fields: Vec<String> = row.iter().map(|x| csv_field(x)).collect();
             out.push_str(&fields.join(","));
