@@ -91,6 +91,12 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 sed "1s|.*|#!$PY|" "$HERE/scip/tilekit-scip.py" | $SUDO tee "$V/bin/tilekit-scip" >/dev/null
 $SUDO chmod 755 "$V/bin/tilekit-scip"
 $SUDO ln -sf "$V/bin/tilekit-scip" /usr/local/bin/tilekit-scip
+# gbd-tools: the Global Benchmark Database's own hash (`gbdc identify`), which the tests hold
+# tilekit's to.
+if ! "$PY" -c 'import gbdc' 2>/dev/null; then
+  $SUDO "$V/bin/pip" install -q gbd-tools==5.3.2
+fi
+$SUDO ln -sf "$V/bin/gbdc" /usr/local/bin/gbdc
 # CP-SAT: OR-Tools' wheel; tilekit-cpsat reads an MPS file through its model builder.
 if ! "$PY" -c 'import ortools' 2>/dev/null; then
   $SUDO "$V/bin/pip" install -q ortools==9.15.6755
@@ -141,7 +147,7 @@ if [ ! -x "$V/bin/rate" ]; then
 fi
 $SUDO ln -sf "$V/bin/rate" /usr/local/bin/rate
 
-for b in cbc glpsol highs cadical minisat kissat cliquer gams rate clasp rc2.py tilekit-hermax tilekit-scip tilekit-cpsat \
+for b in cbc glpsol highs cadical minisat kissat cliquer gams rate clasp rc2.py tilekit-hermax tilekit-scip tilekit-cpsat gbdc \
   cmake c++ sbatch slurmctld slurmd munged; do
   PATH="$PATH:/usr/sbin:/sbin" command -v "$b" >/dev/null ||
     { echo "install-solvers: $b is still missing" >&2; exit 1; }
@@ -151,5 +157,5 @@ have_libclang || {
   exit 1
 }
 echo "install-solvers: cbc glpsol highs cadical minisat kissat cliquer gams rate clasp rc2.py" \
-  "tilekit-hermax tilekit-scip tilekit-cpsat are installed, cmake, c++ and libclang for --features highs, and Slurm with" \
+  "tilekit-hermax tilekit-scip tilekit-cpsat gbdc are installed, cmake, c++ and libclang for --features highs, and Slurm with" \
   "munge for scripts/slurm-cluster.sh"

@@ -822,6 +822,44 @@ fn the_solu_file_and_the_expected_answers_agree_with_the_solvers() {
         &["short8:3", "--models", "sat", "--formats", "cnf"],
     );
     let csv = std::fs::read_to_string(dir.path().join("manifest.csv")).unwrap();
-    assert!(csv.lines().next().unwrap().ends_with(",expected"), "{csv}");
-    assert!(csv.lines().nth(1).unwrap().ends_with(",sat"), "{csv}");
+    assert!(csv.lines().next().unwrap().ends_with(",expected,gbd"), "{csv}");
+    assert!(csv.lines().nth(1).unwrap().contains(",sat,"), "{csv}");
+}
+
+/// Every CNF's `gbd` in the manifest is gbd-tools' own identifier of the file (`gbdc
+/// identify`), plain and gzipped alike, for sliding and edge formulas.
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
+#[test]
+fn the_gbd_hashes_are_gbd_tools_own() {
+    crate::common::require("gbdc");
+    for (set, compress) in [("short8:1-3", "none"), ("meta2010:3-4", "gz")] {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let m = export(
+            d,
+            &[
+                set,
+                "--models",
+                "sat",
+                "--formats",
+                "cnf",
+                "--compress",
+                compress,
+            ],
+        );
+        let files = m["files"].as_array().unwrap();
+        assert!(!files.is_empty());
+        for f in files {
+            let path = d.join(f["path"].as_str().unwrap());
+            let out = run("gbdc", &["identify", s(&path)], d);
+            let theirs = out
+                .lines()
+                .find(|l| !l.starts_with('c') && !l.trim().is_empty())
+                .unwrap_or_else(|| panic!("no hash from gbdc: {out}"));
+            assert_eq!(f["gbd"].as_str(), Some(theirs.trim()), "{}", path.display());
+        }
+    }
 }

@@ -283,8 +283,12 @@ pub fn export_set(req: &ExportSetRequest, progress: Progress<'_>) -> Result<Expo
             known_optimum: inst.known_optimum,
             optimum_source: inst.optimum_source.clone(),
             expected: None,
+            gbd: None,
         };
         file.expected = file.expected_answer().map(String::from);
+        if c.format == Format::Cnf {
+            file.gbd = Some(gbd_of(&dir.join(&c.path), req.compress)?);
+        }
         files.push(file);
     }
     let m = Manifest {
@@ -569,6 +573,18 @@ fn cell(
         path,
         key,
     }
+}
+
+/// The GBD identifier of the CNF file at `path`, read through gzip when it is compressed.
+fn gbd_of(path: &Path, compress: Compress) -> Result<String, Error> {
+    let failed =
+        |e: std::io::Error| Error::Failure(format!("{}: cannot read back: {e}", path.display()));
+    let file = std::fs::File::open(path).map_err(failed)?;
+    match compress {
+        Compress::None => crate::format::dimacs_cnf::gbd_hash(file),
+        Compress::Gz => crate::format::dimacs_cnf::gbd_hash(flate2::read::GzDecoder::new(file)),
+    }
+    .map_err(failed)
 }
 
 /// Write one file through the family's export, compress it if asked, and hash it.

@@ -125,6 +125,10 @@ pub struct FileEntry {
     /// ([`FileEntry::expected_answer`]); absent for the others and in older manifests.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expected: Option<String>,
+    /// CNF files: the Global Benchmark Database's identifier of the formula
+    /// ([`crate::format::dimacs_cnf::gbd_hash`]), the same compressed or not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gbd: Option<String>,
 }
 
 impl FileEntry {
@@ -390,7 +394,7 @@ impl Manifest {
     /// variables/hard/soft clauses).
     pub fn to_csv(&self) -> String {
         let mut out = String::from(
-            "path,sha256,bytes,instance,family,model,format,compressed,horizon,horizon_source,size_kind,size_a,size_b,size_c,known_optimum,optimum_source,expected\n",
+            "path,sha256,bytes,instance,family,model,format,compressed,horizon,horizon_source,size_kind,size_a,size_b,size_c,known_optimum,optimum_source,expected,gbd\n",
         );
         let num = |x: Option<u64>| x.map(|x| x.to_string()).unwrap_or_default();
         for f in &self.files {
@@ -416,6 +420,7 @@ impl Manifest {
                 num(f.known_optimum),
                 f.optimum_source.clone().unwrap_or_default(),
                 f.expected.clone().unwrap_or_default(),
+                f.gbd.clone().unwrap_or_default(),
             ];
             let fields: Vec<String> = row.iter().map(|x| csv_field(x)).collect();
             out.push_str(&fields.join(","));
