@@ -822,7 +822,10 @@ fn the_solu_file_and_the_expected_answers_agree_with_the_solvers() {
         &["short8:3", "--models", "sat", "--formats", "cnf"],
     );
     let csv = std::fs::read_to_string(dir.path().join("manifest.csv")).unwrap();
-    assert!(csv.lines().next().unwrap().ends_with(",expected,gbd"), "{csv}");
+    assert!(
+        csv.lines().next().unwrap().ends_with(",expected,gbd"),
+        "{csv}"
+    );
     assert!(csv.lines().nth(1).unwrap().contains(",sat,"), "{csv}");
 }
 
