@@ -171,13 +171,14 @@ fn assert_solved(r: &Run, solver: &str, objective: f64, max: usize) {
 }
 
 #[test]
-fn meta_3x3_wcnf_in_both_dialects() {
+fn meta_3x3_wcnf_in_both_dialects_and_as_wbo() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     let p = meta(d, 3);
     for (format, file, snapshot) in [
         ("wcnf", "m.wcnf", "meta_3x3_wcnf"),
         ("wcnf-legacy", "old.wcnf", "meta_3x3_wcnf_legacy"),
+        ("wbo", "m.wbo", "meta_3x3_wbo"),
     ] {
         let args = [
             "export", p, "--model", "maxsat", "--format", format, "-o", file,

@@ -205,3 +205,48 @@ fn the_edge_milp_as_opb_solves_in_scip_to_the_milp_routes_optimum() {
     );
     assert_eq!(r.code, 2, "{}", r.stderr);
 }
+
+/// The edge MaxSAT model as WBO (weighted Boolean optimisation), read by SCIP: the same
+/// optimum cost as tilekit's MaxSAT route.
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
+#[test]
+fn the_edge_maxsat_model_as_wbo_solves_in_scip_to_the_maxsat_routes_optimum() {
+    require("tilekit-scip");
+    require("rc2.py");
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    for n in [3, 4] {
+        let meta = root().join(format!(
+            "models/edge-matching/meta2010/pieces_{n:02}x{n:02}.txt"
+        ));
+        let wbo = d.join(format!("m{n}.wbo"));
+        let r = tilekit(d, &["export", s(&meta), "--model", "maxsat", "-o", s(&wbo)]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let sol = d.join(format!("m{n}.wbo.sol"));
+        let out = Command::new("tilekit-scip")
+            .args([s(&wbo), s(&sol), "60"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let answer = std::fs::read_to_string(&sol).unwrap();
+        let parsed = tilekit::format::solution::sol::parse(&answer, "scip").unwrap();
+        assert_eq!(
+            parsed.outcome,
+            tilekit::model::answer::Outcome::Optimal,
+            "{answer:.300}"
+        );
+        let r = tilekit(d, &["solve", s(&meta), "--via", "maxsat", "--json"]);
+        assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+        let v = json(&r);
+        assert_eq!(v["verified"], true, "{v}");
+        let unmatched = v["max"].as_f64().unwrap() - v["matched"].as_f64().unwrap();
+        assert_eq!(parsed.objective, Some(unmatched), "{n}x{n}: {v}");
+    }
+}

@@ -33,11 +33,13 @@ pub enum Format {
     Neos,
     /// OPB, the pseudo-Boolean competition's format, for 0/1 MILPs ([`opb`]).
     Opb,
+    /// WBO, its weighted Boolean optimisation format, for MaxSAT models ([`opb::write_wbo`]).
+    Wbo,
 }
 
 impl Format {
     /// Every format, in the order help texts list them.
-    pub const ALL: [Format; 9] = [
+    pub const ALL: [Format; 10] = [
         Format::Lp,
         Format::Mps,
         Format::Gms,
@@ -47,6 +49,7 @@ impl Format {
         Format::Dimacs,
         Format::Neos,
         Format::Opb,
+        Format::Wbo,
     ];
     /// The format's name, which is also the usual file extension.
     pub fn name(self) -> &'static str {
@@ -60,6 +63,7 @@ impl Format {
             Format::Dimacs => "dimacs",
             Format::Neos => "neos",
             Format::Opb => "opb",
+            Format::Wbo => "wbo",
         }
     }
     /// Other names and file extensions of the same format.
@@ -83,6 +87,7 @@ impl Format {
             "dimacs" | "clq" | "col" => Some(Format::Dimacs),
             "neos" | "xml" => Some(Format::Neos),
             "opb" => Some(Format::Opb),
+            "wbo" => Some(Format::Wbo),
             _ => None,
         }
     }

@@ -174,6 +174,75 @@ pub fn write_opb(model: &Model, out: impl Write) -> Result<(), OpbError> {
     Ok(())
 }
 
+/// Write a weighted partial MaxSAT formula as WBO, the pseudo-Boolean competition's weighted
+/// Boolean optimisation format: each hard clause a constraint, each soft clause a constraint
+/// with its weight in brackets, no upper bound on the cost (`soft: ;`). A clause
+/// `l1 ∨ … ∨ lk` becomes `Σ x(positive) − Σ x(negated) ≥ 1 − (negated literals)`, since a
+/// negated literal ¬x is 1 − x. Variables are `x1`, `x2`, … in the formula's order, each named
+/// in a comment. The optimum cost is the formula's: the weight of the soft clauses left false.
+///
+/// ```
+/// use tilekit::format::opb::write_wbo;
+/// use tilekit::model::cnf::Cnf;
+/// use tilekit::model::wcnf::Wcnf;
+/// let mut hard = Cnf::new();
+/// let (a, b) = (hard.new_var("a"), hard.new_var("b"));
+/// hard.add_clause(&[a.negative(), b.negative()]);
+/// let mut w = Wcnf::new(hard);
+/// w.add_soft(2, &[a.positive()]);
+/// let mut out = Vec::new();
+/// write_wbo(&w, &mut out).unwrap();
+/// let text = String::from_utf8(out).unwrap();
+/// assert!(text.contains("-1 x1 -1 x2 >= -1 ;\n"));
+/// assert!(text.contains("[2] +1 x1 >= 1 ;\n"));
+/// ```
+pub fn write_wbo(wcnf: &crate::model::wcnf::Wcnf, out: impl Write) -> io::Result<()> {
+    use crate::model::cnf::Lit;
+    let mut w = io::BufWriter::new(out);
+    let hard = wcnf.hard();
+    let weights: Vec<u64> = wcnf.soft().map(|(weight, _)| weight).collect();
+    writeln!(
+        w,
+        "* #variable= {} #constraint= {} #soft= {} mincost= {} maxcost= {} sumcost= {}",
+        wcnf.num_vars(),
+        hard.num_clauses(),
+        weights.len(),
+        weights.iter().min().copied().unwrap_or(0),
+        weights.iter().max().copied().unwrap_or(0),
+        wcnf.total_soft_weight()
+    )?;
+    writeln!(w, "* written by tilekit")?;
+    for v in 0..hard.num_vars() {
+        let name = hard.var_name(crate::model::cnf::BoolVar(v as u32));
+        writeln!(w, "* x{} = {name}", v + 1)?;
+    }
+    w.write_all(b"soft: ;\n")?;
+    let clause = |w: &mut io::BufWriter<_>, lits: &[Lit]| -> io::Result<()> {
+        let mut negated = 0i64;
+        for (i, l) in lits.iter().enumerate() {
+            if i > 0 {
+                w.write_all(b" ")?;
+            }
+            let sign = if l.is_negated() {
+                negated += 1;
+                '-'
+            } else {
+                '+'
+            };
+            write!(w, "{sign}1 x{}", l.var().index() + 1)?;
+        }
+        writeln!(w, " >= {} ;", 1 - negated)
+    };
+    for (weight, lits) in wcnf.soft() {
+        write!(w, "[{weight}] ")?;
+        clause(&mut w, lits)?;
+    }
+    for lits in hard.clauses() {
+        clause(&mut w, lits)?;
+    }
+    w.flush()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

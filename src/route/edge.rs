@@ -127,8 +127,8 @@ impl EdgeModel {
             EdgeModel::Clique => (&[Format::Dimacs], "dimacs (also .clq or .col)"),
             EdgeModel::Sat => (&[Format::Cnf], "cnf"),
             EdgeModel::Maxsat => (
-                &[Format::Wcnf, Format::WcnfLegacy],
-                "wcnf (MaxSAT Evaluation 2022) or wcnf-legacy (p wcnf)",
+                &[Format::Wcnf, Format::WcnfLegacy, Format::Wbo],
+                "wcnf (MaxSAT Evaluation 2022), wcnf-legacy (p wcnf) or wbo (pseudo-Boolean)",
             ),
         }
     }
@@ -315,6 +315,16 @@ pub fn export(
             let sat = build_sat(p, opts)?;
             dimacs_cnf::write_cnf(sat.cnf(), &mut *out).map_err(Error::failure)?;
             Counts::cnf(sat.cnf())
+        }
+        (EdgeModel::Maxsat, Format::Wbo) => {
+            let built = build_maxsat(p, opts)?;
+            let w = built.wcnf();
+            crate::format::opb::write_wbo(w, &mut *out).map_err(Error::failure)?;
+            Counts::Wcnf {
+                variables: w.num_vars() as u64,
+                hard: w.hard().num_clauses() as u64,
+                soft: w.num_soft() as u64,
+            }
         }
         (EdgeModel::Maxsat, f) => {
             let dialect = if f == Format::WcnfLegacy {

@@ -47,8 +47,8 @@ pub(crate) struct ExportArgs {
     #[arg(long, value_parser = model_names())]
     pub(crate) model: Option<ModelName>,
     /// The file format (default: from -o's extension, else the model's own: lp, cnf, wcnf
-    /// or dimacs; wcnf-legacy is the old `p wcnf` format; opb, pseudo-Boolean, for the edge
-    /// milp); neos writes a NEOS job document.
+    /// or dimacs; wcnf-legacy is the old `p wcnf` format; opb and wbo, pseudo-Boolean, for
+    /// the edge milp and maxsat models); neos writes a NEOS job document.
     #[arg(long, value_parser = format_names())]
     pub(crate) format: Option<Format>,
     /// For --format neos: the model's input method inside the job (default mps).
