@@ -18,6 +18,27 @@ fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
+/// SCIP's answer on `model` (written to `sol`), which must be a proven optimum.
+fn scip_optimum(model: &Path, sol: &Path) -> tilekit::model::answer::MilpSolution {
+    let out = Command::new("tilekit-scip")
+        .args([s(model), s(sol), "60"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let answer = std::fs::read_to_string(sol).unwrap();
+    let parsed = tilekit::format::solution::sol::parse(&answer, "scip").unwrap();
+    assert_eq!(
+        parsed.outcome,
+        tilekit::model::answer::Outcome::Optimal,
+        "{answer:.300}"
+    );
+    parsed
+}
+
 #[cfg_attr(
     not(feature = "solver-tests"),
     ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
@@ -166,22 +187,7 @@ fn the_edge_milp_as_opb_solves_in_scip_to_the_milp_routes_optimum() {
         let text = std::fs::read_to_string(&opb).unwrap();
         assert!(text.starts_with("* #variable= "), "{text:.200}");
         let sol = d.join(format!("m{n}.opb.sol"));
-        let out = Command::new("tilekit-scip")
-            .args([s(&opb), s(&sol), "60"])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let answer = std::fs::read_to_string(&sol).unwrap();
-        let parsed = tilekit::format::solution::sol::parse(&answer, "scip").unwrap();
-        assert_eq!(
-            parsed.outcome,
-            tilekit::model::answer::Outcome::Optimal,
-            "{answer:.300}"
-        );
+        let parsed = scip_optimum(&opb, &sol);
         let r = tilekit(d, &["solve", s(&meta), "--via", "milp", "--json"]);
         assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
         let v = json(&r);
@@ -226,22 +232,7 @@ fn the_edge_maxsat_model_as_wbo_solves_in_scip_to_the_maxsat_routes_optimum() {
         let r = tilekit(d, &["export", s(&meta), "--model", "maxsat", "-o", s(&wbo)]);
         assert_eq!(r.code, 0, "{}", r.stderr);
         let sol = d.join(format!("m{n}.wbo.sol"));
-        let out = Command::new("tilekit-scip")
-            .args([s(&wbo), s(&sol), "60"])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let answer = std::fs::read_to_string(&sol).unwrap();
-        let parsed = tilekit::format::solution::sol::parse(&answer, "scip").unwrap();
-        assert_eq!(
-            parsed.outcome,
-            tilekit::model::answer::Outcome::Optimal,
-            "{answer:.300}"
-        );
+        let parsed = scip_optimum(&wbo, &sol);
         let r = tilekit(d, &["solve", s(&meta), "--via", "maxsat", "--json"]);
         assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
         let v = json(&r);
