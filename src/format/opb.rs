@@ -58,92 +58,74 @@ fn whole(v: f64, what: impl FnOnce() -> String) -> Result<i64, OpbError> {
     }
 }
 
-/// One constraint as written: terms, relation (`>=` or `=`), right-hand side.
-struct Row {
-    terms: Vec<(i64, Var)>,
-    eq: bool,
-    rhs: i64,
-}
-
-/// Write `model` as OPB.
-pub fn write_opb(model: &Model, out: impl Write) -> Result<(), OpbError> {
-    let mut w = io::BufWriter::new(out);
-    // Check everything, and fix the constraint count, before the first byte.
-    let mut fixed = Vec::new();
-    for v in model.vars() {
-        let (lb, ub) = model.var_bounds(v);
-        let binary = match model.var_kind(v) {
-            VarKind::Binary => true,
-            VarKind::Integer | VarKind::Continuous => lb >= 0.0 && ub <= 1.0 && lb <= ub,
-        };
-        // A continuous variable in [0, 1] is 0/1 only when its bounds pin it.
-        let pinned = lb == ub;
-        if !binary || (model.var_kind(v) == VarKind::Continuous && !pinned) {
-            return Err(OpbError::NotBinary(model.var_name(v).to_string()));
-        }
-        if pinned || lb > 0.0 || ub < 1.0 {
-            // Bounds inside [0, 1] on a 0/1 variable: it is fixed at the one value they allow.
-            let value = if lb > 0.0 { 1 } else { 0 };
-            fixed.push(Row {
-                terms: vec![(1, v)],
-                eq: true,
-                rhs: value,
-            });
+/// What a row of the model becomes, once checked: nothing (no terms, and it holds), or a
+/// constraint of its sense.
+fn checked_row(model: &Model, r: crate::model::milp::RowId) -> Result<Option<Sense>, OpbError> {
+    let name = || format!("row {}", model.row_name(r));
+    let mut terms = 0;
+    for (v, c) in model.row_terms(r) {
+        if whole(c, || format!("{} at {}", name(), model.var_name(v)))? != 0 {
+            terms += 1;
         }
     }
-    let mut rows = Vec::with_capacity(model.num_rows());
+    let rhs = whole(model.row_rhs(r), || {
+        format!("the right-hand side of {}", name())
+    })?;
+    let sense = model.row_sense(r);
+    if terms > 0 {
+        return Ok(Some(sense));
+    }
+    let holds = match sense {
+        Sense::Le => 0 <= rhs,
+        Sense::Ge => 0 >= rhs,
+        Sense::Eq => rhs == 0,
+    };
+    if holds {
+        Ok(None)
+    } else {
+        Err(OpbError::EmptyRow(model.row_name(r).to_string()))
+    }
+}
+
+/// The value a 0/1 variable's bounds fix it at, if they do; an error for a variable that is
+/// not 0/1.
+fn fixed_value(model: &Model, v: Var) -> Result<Option<i64>, OpbError> {
+    let (lb, ub) = model.var_bounds(v);
+    let binary = match model.var_kind(v) {
+        VarKind::Binary => true,
+        VarKind::Integer | VarKind::Continuous => lb >= 0.0 && ub <= 1.0 && lb <= ub,
+    };
+    // A continuous variable in [0, 1] is 0/1 only when its bounds pin it.
+    let pinned = lb == ub;
+    if !binary || (model.var_kind(v) == VarKind::Continuous && !pinned) {
+        return Err(OpbError::NotBinary(model.var_name(v).to_string()));
+    }
+    // Bounds inside [0, 1] on a 0/1 variable fix it at the one value they allow.
+    Ok((pinned || lb > 0.0 || ub < 1.0).then_some(if lb > 0.0 { 1 } else { 0 }))
+}
+
+/// Write `model` as OPB. The model is checked whole before the first byte (one pass that
+/// keeps nothing but a count), then written straight from it: no copy of the matrix.
+pub fn write_opb(model: &Model, out: impl Write) -> Result<(), OpbError> {
+    let mut w = io::BufWriter::new(out);
+    let mut constraints = 0;
+    for v in model.vars() {
+        constraints += usize::from(fixed_value(model, v)?.is_some());
+    }
     for r in model.rows() {
-        let name = || format!("row {}", model.row_name(r));
-        let mut terms = Vec::new();
-        for (v, c) in model.row_terms(r) {
-            let c = whole(c, || format!("{} at {}", name(), model.var_name(v)))?;
-            if c != 0 {
-                terms.push((c, v));
-            }
-        }
-        let mut rhs = whole(model.row_rhs(r), || {
-            format!("the right-hand side of {}", name())
-        })?;
-        let sense = model.row_sense(r);
-        if terms.is_empty() {
-            let holds = match sense {
-                Sense::Le => 0 <= rhs,
-                Sense::Ge => 0 >= rhs,
-                Sense::Eq => rhs == 0,
-            };
-            if holds {
-                continue;
-            }
-            return Err(OpbError::EmptyRow(model.row_name(r).to_string()));
-        }
-        if sense == Sense::Le {
-            for t in &mut terms {
-                t.0 = -t.0;
-            }
-            rhs = -rhs;
-        }
-        rows.push(Row {
-            terms,
-            eq: sense == Sense::Eq,
-            rhs,
-        });
+        constraints += usize::from(checked_row(model, r)?.is_some());
     }
     let sign = match model.objective_sense() {
         ObjSense::Minimize => 1,
         ObjSense::Maximize => -1,
     };
-    let mut objective = Vec::new();
     for (v, c) in model.objective_terms() {
-        let c = whole(c, || format!("the objective at {}", model.var_name(v)))?;
-        if c != 0 {
-            objective.push((sign * c, v));
-        }
+        whole(c, || format!("the objective at {}", model.var_name(v)))?;
     }
     writeln!(
         w,
-        "* #variable= {} #constraint= {}",
-        model.num_vars(),
-        fixed.len() + rows.len()
+        "* #variable= {} #constraint= {constraints}",
+        model.num_vars()
     )?;
     writeln!(w, "* {} written by tilekit", model.name())?;
     if sign < 0 {
@@ -156,19 +138,44 @@ pub fn write_opb(model: &Model, out: impl Write) -> Result<(), OpbError> {
     for v in model.vars() {
         writeln!(w, "* x{} = {}", v.index() + 1, model.var_name(v))?;
     }
+    // Every coefficient was checked whole above, so the casts below are exact.
     w.write_all(b"min:")?;
-    for (c, v) in &objective {
-        write!(w, " {c:+} x{}", v.index() + 1)?;
+    for (v, c) in model.objective_terms() {
+        let c = sign * c as i64;
+        if c != 0 {
+            write!(w, " {c:+} x{}", v.index() + 1)?;
+        }
     }
     w.write_all(b" ;\n")?;
-    for row in fixed.iter().chain(&rows) {
-        for (i, (c, v)) in row.terms.iter().enumerate() {
-            if i > 0 {
+    for v in model.vars() {
+        if let Some(value) = fixed_value(model, v)? {
+            writeln!(w, "+1 x{} = {value} ;", v.index() + 1)?;
+        }
+    }
+    for r in model.rows() {
+        let Some(sense) = checked_row(model, r)? else {
+            continue;
+        };
+        // PB16 has `>=` and `=` only: a `<=` row is written as the `>=` of its negation.
+        let flip = if sense == Sense::Le { -1 } else { 1 };
+        let mut first = true;
+        for (v, c) in model.row_terms(r) {
+            let c = flip * c as i64;
+            if c == 0 {
+                continue;
+            }
+            if !first {
                 w.write_all(b" ")?;
             }
+            first = false;
             write!(w, "{c:+} x{}", v.index() + 1)?;
         }
-        writeln!(w, " {} {} ;", if row.eq { "=" } else { ">=" }, row.rhs)?;
+        let rhs = flip * model.row_rhs(r) as i64;
+        writeln!(
+            w,
+            " {} {rhs} ;",
+            if sense == Sense::Eq { "=" } else { ">=" }
+        )?;
     }
     w.flush()?;
     Ok(())

@@ -153,7 +153,14 @@ pub fn parse(text: &str, source: &str) -> Result<MilpSolution, InputError> {
                 format!("expected `name value`, found more after the value: {t:?}"),
             ));
         }
-        let value = number(value, &format!("the value of {name}"))?;
+        // The message is built only on a bad value: a file may hold millions of lines.
+        let value = parse_number(value).ok_or_else(|| {
+            InputError::at(
+                source,
+                no,
+                format!("the value of {name} {value:?} is not a number"),
+            )
+        })?;
         if !seen.insert(name.to_string()) {
             return Err(InputError::at(
                 source,
