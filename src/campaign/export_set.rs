@@ -115,6 +115,10 @@ struct Record {
     sha256: String,
     bytes: u64,
     size: Option<Size>,
+    /// A CNF's GBD identifier, hashed once when the file is written (absent in journals of
+    /// earlier versions: hashed again then).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    gbd: Option<String>,
 }
 
 const JOURNAL: &str = ".journal.jsonl";
@@ -224,6 +228,15 @@ pub fn export_set(req: &ExportSetRequest, progress: Progress<'_>) -> Result<Expo
                         })
                         .cloned();
                     let outcome = match kept {
+                        Some(r) if r.gbd.is_none() && c.format == Format::Cnf => {
+                            // Hashed once, and journalled so that the next run need not.
+                            gbd_of(&dir.join(&c.path), req.compress)
+                                .map(|gbd| Record {
+                                    gbd: Some(gbd),
+                                    ..r
+                                })
+                                .and_then(|r| append(&journal_file, &r, dir).map(|()| (r, true)))
+                        }
                         Some(r) => Ok((r, true)),
                         None => write_cell(req, dir, &instances[c.instance], c, &quiet)
                             .and_then(|r| append(&journal_file, &r, dir).map(|()| (r, false))),
@@ -286,9 +299,7 @@ pub fn export_set(req: &ExportSetRequest, progress: Progress<'_>) -> Result<Expo
             gbd: None,
         };
         file.expected = file.expected_answer().map(String::from);
-        if c.format == Format::Cnf {
-            file.gbd = Some(gbd_of(&dir.join(&c.path), req.compress)?);
-        }
+        file.gbd = r.gbd.clone();
         files.push(file);
     }
     let m = Manifest {
@@ -603,12 +614,17 @@ fn write_cell(
         &dir.join(&c.path),
         progress,
     )?;
+    let gbd = match c.format {
+        Format::Cnf => Some(gbd_of(&dir.join(&c.path), req.compress)?),
+        _ => None,
+    };
     Ok(Record {
         path: c.path.clone(),
         key: c.key.clone(),
         sha256,
         bytes,
         size,
+        gbd,
     })
 }
 
@@ -802,6 +818,37 @@ mod tests {
             .collect();
         want.sort();
         assert_eq!(on_disk, want);
+    }
+
+    #[test]
+    fn a_journal_without_gbd_hashes_gets_them_on_the_next_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("o");
+        let mut r = request("short8:5", &out);
+        r.models = vec![ModelName::Sat];
+        r.formats = vec![Format::Cnf];
+        let first = export_set(&r, &|_| {}).unwrap();
+        let m = Manifest::read(&first.manifest).unwrap();
+        let gbd = m.files[0].gbd.clone().expect("a CNF's hash");
+        // The journal of an earlier version: no hashes.
+        let journal = out.join(JOURNAL);
+        let text = std::fs::read_to_string(&journal).unwrap();
+        let old: Vec<String> = text
+            .lines()
+            .map(|l| {
+                let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+                v.as_object_mut().unwrap().remove("gbd");
+                v.to_string()
+            })
+            .collect();
+        std::fs::write(&journal, old.join("\n") + "\n").unwrap();
+        assert!(!std::fs::read_to_string(&journal).unwrap().contains("gbd"));
+        let again = export_set(&r, &|_| {}).unwrap();
+        assert_eq!((again.written, again.kept), (0, 1));
+        let m = Manifest::read(&again.manifest).unwrap();
+        assert_eq!(m.files[0].gbd.as_deref(), Some(gbd.as_str()));
+        // and the journal has it again.
+        assert!(std::fs::read_to_string(&journal).unwrap().contains(&gbd));
     }
 
     #[test]
