@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# A real single-node Slurm cluster for the Slurm executor's tests (see
-# shared/notes/slurm-single-node.md): slurmctld and slurmd on this host, run as root, with their
+# A real single-node Slurm cluster for the Slurm executor's tests: slurmctld and slurmd on this host, run as root, with their
 # configuration, state, spool, logs and pid files all in one directory.
 #
 #   slurm-cluster.sh start DIR    start it, wait until a probe job has run; the last (and only)

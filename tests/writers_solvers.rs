@@ -99,7 +99,7 @@ fn feature_model() -> (Model, Vec<Option<f64>>) {
     (m, x)
 }
 
-/// The maximisation of notes §3.3: optimum 10.
+/// A small maximisation whose optimum is 10.
 fn max_model() -> Model {
     let mut m = Model::new("tiny_max");
     let x = m.add_var("x", VarKind::Continuous, 0.0, 3.0).unwrap();

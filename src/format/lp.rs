@@ -1,5 +1,6 @@
 //! CPLEX LP writer, restricted to the subset CBC 2.10.8, HiGHS 1.15.1 and GLPK 5.0 all
-//! read the same way (notes §3.1 "writer rules").
+//! read the same way (the rules are listed under "Writer rules" in
+//! `docs/src/reference/formats.md`).
 //!
 //! Output is streamed: bytes go into a reusable buffer that is handed to the sink every
 //! 64 KiB, numbers are formatted with `itoa`/`ryu`, and nothing iterates a hash map, so the
@@ -80,7 +81,7 @@ impl<W: Write> Sink<W> {
     }
 }
 
-/// Number formatting per notes §3.6: integral values as integers (never `3.0`, never `-0`),
+/// Number formatting that every reader takes the same way: integral values as integers (never `3.0`, never `-0`),
 /// everything else as ryu's shortest round-trip form (which may use an exponent).
 #[derive(Default)]
 pub(crate) struct NumFmt {

@@ -1,5 +1,5 @@
 //! Free-format MPS writer, restricted to what CBC 2.10.8, HiGHS 1.15.1 and GLPK 5.0
-//! (`--freemps`) read the same way (notes §3.2).
+//! (`--freemps`) read the same way.
 //!
 //! Two traps shape the output. There is no `OBJSENSE` section (CBC 2.10.8 ignores it and
 //! GLPK rejects it), so a maximisation is written as the minimisation of the negated

@@ -6,7 +6,7 @@
 //! (0 = left), rotation `α` (clockwise quarter turns of the listed piece, 0..3). Placed colours
 //! are read with [`Piece::placed`](crate::puzzle::edge::Piece::placed) (up, right, down, left).
 //!
-//! Variables (design §5 names):
+//! Variables (named as in `docs/src/reference/formats.md`):
 //! - (12) `x_t{t}_r{r}_c{c}_a{α}` binary: tile t sits in cell (r, c) with rotation α;
 //! - (13) `h_r{r}_c{c}` binary: the vertical seam between (r, c) and (r, c+1) is unmatched;
 //! - (14) `v_r{r}_c{c}` binary: the horizontal seam between (r, c) and (r+1, c) is unmatched.
@@ -642,7 +642,7 @@ mod tests {
         let rim_nnz = 12 * greys;
         assert_eq!(m.num_nonzeros(), 2 * x + seam_nnz + rim_nnz);
         assert_eq!(m.num_nonzeros(), 2040);
-        // Names follow design §5.
+        // Names follow the naming reference, which decoders rely on.
         assert_eq!(m.var_name(Var(0)), "x_t1_r0_c0_a0");
         assert_eq!(m.var_name(e.h[0]), "h_r0_c0");
         assert_eq!(m.var_name(e.v[5]), "v_r1_c2");

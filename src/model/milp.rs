@@ -141,7 +141,7 @@ const LP_KEYWORDS: &[&str] = &[
     "sos2",
 ];
 
-/// Check a name against the rules of design §5: ASCII `[A-Za-z_][A-Za-z0-9_]*`, at most 63
+/// Check a name against the naming rules (`docs/src/reference/formats.md`): ASCII `[A-Za-z_][A-Za-z0-9_]*`, at most 63
 /// characters, not `e`/`E` followed by a digit (LP readers may take it for an exponent).
 pub fn check_name(name: &str) -> Result<(), ModelError> {
     let bad = |why| {

@@ -1,6 +1,6 @@
 //! Edge-matching puzzles (Eternity II style): pieces, rotations, boards, scores, generation.
 //!
-//! Conventions (design §4, `models/edge-matching/README.md`):
+//! Conventions (`docs/src/reference/formats.md`, `models/edge-matching/README.md`):
 //! - a piece is listed as four colours in clockwise order **bottom, left, top, right**;
 //!   colour 0 is the grey border; the piece id is the 1-based line number;
 //! - a [`Rotation`] is a number of **clockwise** quarter turns applied to the listed piece;
@@ -462,7 +462,7 @@ impl Board {
             .collect()
     }
 
-    /// The board format of design §4: `R C`, then `row col piece rot` per filled cell.
+    /// The board format (`docs/src/reference/formats.md`): `R C`, then `row col piece rot` per filled cell.
     pub fn to_text(&self) -> String {
         let mut s = format!("{} {}\n", self.rows, self.cols);
         for (i, cell) in self.cells.iter().enumerate() {
@@ -514,7 +514,7 @@ impl Board {
     }
 }
 
-/// Parse a board file (design §4): `#` comments, a header `R C`, then lines
+/// Parse a board file (`docs/src/reference/formats.md`): `#` comments, a header `R C`, then lines
 /// `row col piece rot [up right down left]` (row 0 at the top, `rot` clockwise quarter turns).
 /// Cells not listed stay empty (the verifier reports them). With `puzzle`, the size must
 /// agree, piece ids must exist and the optional colours must equal the piece as rotated.

@@ -173,7 +173,7 @@ impl SlidingPuzzle {
         }
     }
 
-    /// Parse the instance format of design §4: `#` comments, an optional `R C` header line,
+    /// Parse the instance format (`docs/src/reference/formats.md`): `#` comments, an optional `R C` header line,
     /// then the tiles row-major (0 = blank). Without a header the board must be square.
     /// `goal` is used only for the solvability check.
     pub fn parse(text: &str, source: &str, goal: Goal) -> Result<Self, InputError> {

@@ -1,4 +1,4 @@
-//! The solver registry, `solvers.toml` (design §6): which external solvers exist, how to call
+//! The solver registry, `solvers.toml` (`docs/src/reference/solvers-toml.md`): which external solvers exist, how to call
 //! them and which parser reads their answers.
 //!
 //! Lookup order: an explicit file (a request's `solvers_file`), `$TILEKIT_SOLVERS`,

@@ -254,8 +254,8 @@ pub struct AstarBenchSummary {
     pub cs_network_micros: Option<[(usize, f64); 3]>,
 }
 
-/// Cahlík & Surynek's figures (the notebooks of `vcahlik/fifteen-puzzle`, read in
-/// `../shared/notes/learned-heuristic.md` §1): (label, optimal %, mean nodes).
+/// Cahlík & Surynek's figures (from the notebooks of `vcahlik/fifteen-puzzle`, quoted in
+/// `docs/results/learned.md`): (label, optimal %, mean nodes).
 pub const CS_POINTS: [(&str, f64, f64); 6] = [
     ("C&S 2019 A*+ANN", 75.9, 13_729.0),
     ("C&S 2019 A*+PDB 7-8", 100.0, 48_884.0),

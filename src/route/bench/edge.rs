@@ -20,7 +20,7 @@ use std::time::Duration;
 
 /// The published and measured anchors per instance: Salassa et al.'s Table 5, Wauters et
 /// al. 2012, and the best 60-second single-core method of the open raphael-anjou/eternity2
-/// solvers as measured on this project's machine (`shared/notes/edge-peer-measured.md`:
+/// solvers as measured on this project's machine (`docs/results/edge-heuristics.md`:
 /// wide beam on META 10–14, its Verhaard-style DFS on META 16×16 and on EII with the starter
 /// fixed).
 pub const ANCHORS: [(&str, u32, u32, u32); 5] = [
