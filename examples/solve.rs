@@ -9,6 +9,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
+use tilekit::route::method::Method;
 use tilekit::route::{families, family::SolveRequest};
 use tilekit::solve::Limits;
 
@@ -32,7 +33,10 @@ fn run(path: &std::path::Path, seconds: u64) -> Result<u8, tilekit::Error> {
     // The family (sliding or edge-matching) is found from the file's content.
     let inst = families::read(path, None)?;
     // No route named: the method tilekit measured best for this instance.
-    let req = SolveRequest::new(None, Limits::new(Duration::from_secs(seconds), 1));
+    let req = SolveRequest::new(
+        Method::Recommended,
+        Limits::new(Duration::from_secs(seconds), 1),
+    );
     let solved = families::solve(&inst, &req, &|line| eprintln!("{line}"))?;
     println!("{}", solved.report.render(false));
     if let Some(text) = solved.solution_text {

@@ -8,17 +8,19 @@
 //! instance sets exported with a checked manifest. `ARCHITECTURE.md` draws the house.
 //!
 //! The front door is [`route::families`]: read an instance (its family found from the
-//! content), then solve it with the method tilekit measured best, or the one a
-//! [`route::family::SolveRequest`] names. The report is verified before it is returned.
+//! content), then solve it with the method tilekit measured best
+//! ([`route::method::Method::Recommended`]), or the typed method a
+//! [`route::family::SolveRequest`] carries. The report is verified before it is returned.
 //!
 //! ```
 //! use std::path::Path;
 //! use std::time::Duration;
+//! use tilekit::route::method::Method;
 //! use tilekit::route::{families, family::SolveRequest};
 //! use tilekit::solve::Limits;
 //!
 //! let inst = families::read(Path::new("models/sliding/neos_case_study.txt"), None)?;
-//! let req = SolveRequest::new(None, Limits::new(Duration::from_secs(60), 1));
+//! let req = SolveRequest::new(Method::Recommended, Limits::new(Duration::from_secs(60), 1));
 //! let solved = families::solve(&inst, &req, &|_| {})?;
 //! assert!(solved.report.verified && solved.report.optimal);
 //! assert_eq!(solved.report.objective, Some(11.0));

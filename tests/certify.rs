@@ -15,8 +15,9 @@ use std::time::Duration;
 use tilekit::certify::{self, CheckVerdict, CheckerSpec, ProofFormat};
 use tilekit::format::dimacs_cnf::write_cnf;
 use tilekit::formulate::sliding_sat::{self, Direction, Encoding};
+use tilekit::route::method::{SatMethod, SlidingMethod};
 use tilekit::route::sliding::{self, SolveRequest, load as load_sliding};
-use tilekit::route::{Report, Route, quiet};
+use tilekit::route::{Report, quiet};
 use tilekit::solve::Limits;
 use tilekit::{Goal, SlidingPuzzle};
 
@@ -54,20 +55,23 @@ fn sat_registry(dir: &Path, name: &str, command: &Path) -> PathBuf {
 
 /// A certified SAT solve with `solver` (pruned encoding, one proof, checked by rate).
 fn certified(solver: &str, proof_dir: Option<PathBuf>) -> SolveRequest {
-    SolveRequest {
-        solver: Some(solver.into()),
-        encoding: Some(Encoding::Pruned),
-        certify: Some(certify::CertifyOptions {
-            checker: "rate".into(),
-            checker_time_limit: Duration::from_secs(60),
-            proof_dir,
-            split: 0,
-            jobs: 1,
-            direction: Default::default(),
-            race: false,
+    SolveRequest::new(
+        SlidingMethod::Sat(SatMethod {
+            solver: Some(solver.into()),
+            encoding: Some(Encoding::Pruned),
+            certify: Some(certify::CertifyOptions {
+                checker: "rate".into(),
+                checker_time_limit: Duration::from_secs(60),
+                proof_dir,
+                split: 0,
+                jobs: 1,
+                direction: Default::default(),
+                race: false,
+            }),
+            ..SatMethod::default()
         }),
-        ..SolveRequest::new(Route::Sat, Limits::new(Duration::from_secs(60), 1))
-    }
+        Limits::new(Duration::from_secs(60), 1),
+    )
 }
 
 /// The embedded proof producer, with room enough for any formula of these tests.

@@ -17,7 +17,8 @@ use std::process::Command;
 use std::time::Duration;
 use tilekit::formulate::edge_milp::EdgeMilpOptions;
 use tilekit::puzzle::edge::{EdgePuzzle, Rotation, generate};
-use tilekit::route::edge::SolveRequest;
+use tilekit::route::edge::{EdgeModel, SolveRequest};
+use tilekit::route::method::{ExactMethod, ExactModel};
 use tilekit::route::{Claim, ModelName, Route, quiet};
 use tilekit::solve::Limits;
 
@@ -548,16 +549,21 @@ fn a_time_limit_is_no_answer() {
 }
 
 fn request(via: Route, model: ModelName, solver: &str, fix: bool) -> SolveRequest {
+    let model = EdgeModel::of(model).unwrap();
+    assert_eq!(model.route(), via);
     SolveRequest {
-        via: Some(via),
-        model: Some(model),
-        solver: Some(solver.into()),
+        method: ExactMethod {
+            model: ExactModel::of(
+                model,
+                EdgeMilpOptions {
+                    filter_feasible: true,
+                    fix_first_corner: fix,
+                },
+            ),
+            solver: Some(solver.into()),
+        },
         limits: Limits::new(Duration::from_secs(60), 1),
         solvers_file: None,
-        options: EdgeMilpOptions {
-            filter_feasible: true,
-            fix_first_corner: fix,
-        },
     }
 }
 

@@ -17,7 +17,8 @@ use tilekit::format::mps::write_mps;
 use tilekit::formulate::edge_milp::{self, EdgeMilpOptions, faithful_size};
 use tilekit::puzzle::edge::{EdgePuzzle, generate};
 use tilekit::route::edge::SolveRequest;
-use tilekit::route::{Report, Route, quiet};
+use tilekit::route::method::{ExactMethod, ExactModel};
+use tilekit::route::{Report, quiet};
 use tilekit::solve::Limits;
 use tilekit::verify::edge::BoardChecker;
 use tilekit::verify::milp::check_point;
@@ -82,14 +83,13 @@ fn sizes_match_the_closed_forms_and_the_clique_node_counts() {
 }
 
 fn solve(p: &EdgePuzzle, milp: EdgeMilpOptions, solver: &str) -> Report {
-    let req = SolveRequest {
-        via: Some(Route::Milp),
-        model: None,
-        solver: Some(solver.into()),
-        limits: Limits::new(Duration::from_secs(120), 1),
-        solvers_file: None,
-        options: milp,
-    };
+    let req = SolveRequest::new(
+        ExactMethod {
+            model: ExactModel::Milp(milp),
+            solver: Some(solver.into()),
+        },
+        Limits::new(Duration::from_secs(120), 1),
+    );
     tilekit::route::edge::solve(p, &req, &quiet).unwrap()
 }
 

@@ -10,25 +10,30 @@ use proptest::prelude::*;
 use std::time::Duration;
 use tilekit::formulate::edge_milp::EdgeMilpOptions;
 use tilekit::puzzle::edge::generate;
-use tilekit::route::edge::SolveRequest;
+use tilekit::route::edge::{EdgeModel, SolveRequest};
+use tilekit::route::method::{ExactMethod, ExactModel};
 use tilekit::route::{ModelName, Route, quiet};
 use tilekit::solve::Limits;
 use tilekit::verify::edge::BoardChecker;
 
 fn options(via: Route, model: ModelName, solver: &str) -> SolveRequest {
-    SolveRequest {
-        via: Some(via),
-        model: Some(model),
-        // The filter keeps the MILP small (a variable only where grey faces out); the planted
-        // board stays feasible, so the optimum is still 0.
-        options: EdgeMilpOptions {
-            filter_feasible: true,
-            fix_first_corner: false,
+    let model = EdgeModel::of(model).unwrap();
+    assert_eq!(model.route(), via);
+    SolveRequest::new(
+        ExactMethod {
+            // The filter keeps the MILP small (a variable only where grey faces out); the
+            // planted board stays feasible, so the optimum is still 0.
+            model: ExactModel::of(
+                model,
+                EdgeMilpOptions {
+                    filter_feasible: true,
+                    fix_first_corner: false,
+                },
+            ),
+            solver: Some(solver.into()),
         },
-        solver: Some(solver.into()),
-        limits: Limits::new(Duration::from_secs(60), 1),
-        solvers_file: None,
-    }
+        Limits::new(Duration::from_secs(60), 1),
+    )
 }
 
 /// A generated puzzle through each of `routes`: verified, perfect, and its board passes the

@@ -3,19 +3,32 @@
 
 use std::time::Duration;
 use tilekit::Goal;
+use tilekit::route::method::{MilpMethod, SatMethod, SlidingMethod};
 use tilekit::route::sliding::{self, Horizon, SlidingModel, SolvePlan, SolveRequest, load};
 use tilekit::route::{ModelName, Route, quiet};
 use tilekit::solve::Limits;
 
 fn opts(via: Route, model: ModelName, solver: &str, horizon: Option<usize>) -> SolvePlan {
-    SolveRequest {
-        model: Some(model),
-        solver: Some(solver.into()),
-        horizon: horizon.map(Horizon::Steps),
-        ..SolveRequest::new(via, Limits::new(Duration::from_secs(120), 1))
-    }
-    .plan()
-    .unwrap()
+    let (solver, horizon) = (Some(solver.into()), horizon.map(Horizon::Steps));
+    let method = match via {
+        Route::Milp => SlidingMethod::Milp(MilpMethod {
+            model: SlidingModel::of(model).unwrap().milp(),
+            solver,
+            horizon,
+            ..MilpMethod::default()
+        }),
+        _ => {
+            assert_eq!(model, ModelName::Sat);
+            SlidingMethod::Sat(SatMethod {
+                solver,
+                horizon,
+                ..SatMethod::default()
+            })
+        }
+    };
+    SolveRequest::new(method, Limits::new(Duration::from_secs(120), 1))
+        .plan()
+        .unwrap()
 }
 
 fn solve_sliding(

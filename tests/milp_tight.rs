@@ -9,8 +9,9 @@ use super::short_instances::require_solver;
 use std::path::Path;
 use std::time::Duration;
 use tilekit::puzzle::sliding::Move;
-use tilekit::route::sliding::{self, Horizon, SolveRequest};
-use tilekit::route::{ModelName, Route, quiet};
+use tilekit::route::method::{MilpMethod, SlidingMethod};
+use tilekit::route::sliding::{self, Horizon, SlidingModel, SolveRequest};
+use tilekit::route::{ModelName, quiet};
 use tilekit::solve::Limits;
 use tilekit::{Goal, SlidingPuzzle};
 
@@ -51,11 +52,17 @@ fn fifteen(ids: &[usize]) -> Vec<(String, SlidingPuzzle, usize)> {
 /// Solve `p` with `model` by `solver` at `horizon`; the verified, proven-optimal length.
 fn optimum(p: &SlidingPuzzle, goal: Goal, model: ModelName, solver: &str, horizon: usize) -> f64 {
     let plan = SolveRequest {
-        model: Some(model),
-        solver: Some(solver.into()),
-        horizon: Some(Horizon::Steps(horizon)),
+        method: SlidingMethod::Milp(MilpMethod {
+            model: SlidingModel::of(model).unwrap().milp(),
+            solver: Some(solver.into()),
+            horizon: Some(Horizon::Steps(horizon)),
+            ..MilpMethod::default()
+        }),
         // Generous: each instance takes seconds; a slow machine must not fail the test.
-        ..SolveRequest::new(Route::Milp, Limits::new(Duration::from_secs(300), 1))
+        ..SolveRequest::new(
+            SlidingMethod::default(),
+            Limits::new(Duration::from_secs(300), 1),
+        )
     }
     .plan()
     .expect("a valid request");
@@ -161,10 +168,16 @@ fn tight_below_the_optimum_is_infeasible_with_highs() {
     let (_, p, stated) = fifteen(&[13]).remove(0);
     for h in [stated - 2, stated - 1] {
         let plan = SolveRequest {
-            model: Some(ModelName::Tight),
-            solver: Some("highs".into()),
-            horizon: Some(Horizon::Steps(h)),
-            ..SolveRequest::new(Route::Milp, Limits::new(Duration::from_secs(120), 1))
+            method: SlidingMethod::Milp(MilpMethod {
+                model: SlidingModel::of(ModelName::Tight).unwrap().milp(),
+                solver: Some("highs".into()),
+                horizon: Some(Horizon::Steps(h)),
+                ..MilpMethod::default()
+            }),
+            ..SolveRequest::new(
+                SlidingMethod::default(),
+                Limits::new(Duration::from_secs(120), 1),
+            )
         }
         .plan()
         .unwrap();
@@ -183,11 +196,17 @@ fn from_incumbent(
     horizon: Option<usize>,
 ) -> tilekit::route::Report {
     let plan = SolveRequest {
-        model: Some(ModelName::Tight),
-        solver: Some(solver.into()),
-        horizon: horizon.map(Horizon::Steps),
-        incumbent: Some(source),
-        ..SolveRequest::new(Route::Milp, Limits::new(Duration::from_secs(300), 1))
+        method: SlidingMethod::Milp(MilpMethod {
+            model: SlidingModel::of(ModelName::Tight).unwrap().milp(),
+            solver: Some(solver.into()),
+            horizon: horizon.map(Horizon::Steps),
+            incumbent: Some(source),
+            ..MilpMethod::default()
+        }),
+        ..SolveRequest::new(
+            SlidingMethod::default(),
+            Limits::new(Duration::from_secs(300), 1),
+        )
     }
     .plan()
     .expect("a valid request");
@@ -273,11 +292,17 @@ fn incumbent_at_the_bound_runs_no_solver() {
     )
     .unwrap();
     let plan = SolveRequest {
-        model: Some(ModelName::Tight),
-        solver: Some("highs".into()),
-        horizon: Some(Horizon::Steps(80)),
-        incumbent: Some(sliding::Incumbent::Native),
-        ..SolveRequest::new(Route::Milp, Limits::new(Duration::from_secs(300), 1))
+        method: SlidingMethod::Milp(MilpMethod {
+            model: SlidingModel::of(ModelName::Tight).unwrap().milp(),
+            solver: Some("highs".into()),
+            horizon: Some(Horizon::Steps(80)),
+            incumbent: Some(sliding::Incumbent::Native),
+            ..MilpMethod::default()
+        }),
+        ..SolveRequest::new(
+            SlidingMethod::default(),
+            Limits::new(Duration::from_secs(300), 1),
+        )
     }
     .plan()
     .unwrap();
@@ -305,11 +330,17 @@ fn incumbent_at_the_bound_runs_no_solver() {
 /// optimum. Run through `solve` at `horizon`; the report.
 fn stepped(p: &SlidingPuzzle, goal: Goal, solver: &str, horizon: usize) -> tilekit::route::Report {
     let plan = SolveRequest {
-        model: Some(ModelName::Tight),
-        solver: Some(solver.into()),
-        horizon: Some(Horizon::Steps(horizon)),
-        step: true,
-        ..SolveRequest::new(Route::Milp, Limits::new(Duration::from_secs(300), 1))
+        method: SlidingMethod::Milp(MilpMethod {
+            model: SlidingModel::of(ModelName::Tight).unwrap().milp(),
+            solver: Some(solver.into()),
+            horizon: Some(Horizon::Steps(horizon)),
+            step: Some(true),
+            ..MilpMethod::default()
+        }),
+        ..SolveRequest::new(
+            SlidingMethod::default(),
+            Limits::new(Duration::from_secs(300), 1),
+        )
     }
     .plan()
     .expect("a valid request");
@@ -404,12 +435,18 @@ fn stepping_reports_a_solver_that_contradicts_its_refutations() {
     let (_, p, stated) = fifteen(&[41]).remove(0);
     assert_eq!(stated, 17);
     let plan = SolveRequest {
-        model: Some(ModelName::Tight),
-        solver: Some("liar".into()),
+        method: SlidingMethod::Milp(MilpMethod {
+            model: SlidingModel::of(ModelName::Tight).unwrap().milp(),
+            solver: Some("liar".into()),
+            horizon: Some(Horizon::Steps(30)),
+            step: Some(true),
+            ..MilpMethod::default()
+        }),
         solvers_file: Some(reg),
-        horizon: Some(Horizon::Steps(30)),
-        step: true,
-        ..SolveRequest::new(Route::Milp, Limits::new(Duration::from_secs(300), 1))
+        ..SolveRequest::new(
+            SlidingMethod::default(),
+            Limits::new(Duration::from_secs(300), 1),
+        )
     }
     .plan()
     .unwrap();

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 use std::time::Duration;
 use tilekit::puzzle::sliding::moves_to_string;
-use tilekit::route::Route;
+use tilekit::route::method::{SatMethod, SlidingMethod};
 use tilekit::route::sliding::{self, Horizon, SolveRequest};
 use tilekit::search::pdb::{AdditivePdb, DbSource, Partition};
 use tilekit::search::{NativeOptions, NativeSolver, NativeStatus, to_blank_first};
@@ -197,8 +197,14 @@ fn larger_rectangles_agree_with_the_sat_route() {
             .solve(&p, Goal::BlankLast, None)
             .unwrap();
         let plan = SolveRequest {
-            horizon: Some(Horizon::Steps(len)),
-            ..SolveRequest::new(Route::Sat, Limits::new(Duration::from_secs(60), 1))
+            method: SlidingMethod::Sat(SatMethod {
+                horizon: Some(Horizon::Steps(len)),
+                ..SatMethod::default()
+            }),
+            ..SolveRequest::new(
+                SlidingMethod::default(),
+                Limits::new(Duration::from_secs(60), 1),
+            )
         }
         .plan()
         .unwrap();

@@ -13,8 +13,9 @@
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+use tilekit::route::method::{MilpMethod, MilpModel, SatMethod, SlidingMethod};
+use tilekit::route::quiet;
 use tilekit::route::sliding::{self, Horizon, SolveRequest, load};
-use tilekit::route::{ModelName, Route, quiet};
 use tilekit::solve::Limits;
 use tilekit::solve::registry::Registry;
 use tilekit::{Goal, SlidingPuzzle};
@@ -106,30 +107,28 @@ fn solves(name: &str, via: &str, solver: &str, slack: usize) {
     require_solver(solver);
     let (optimal, goal) = published(name);
     let p = load(&models().join(name), goal).expect("the instance loads");
-    let route = if via == "milp" {
-        Route::Milp
+    let name_of_solver = Some(solver.to_string());
+    let method = if via == "milp" {
+        // The NEOS case study's model (the one REACH.md measured), at the optimum plus
+        // `slack`.
+        SlidingMethod::Milp(MilpMethod {
+            model: Some(MilpModel::Neos),
+            solver: name_of_solver,
+            horizon: Some(Horizon::Steps(optimal + slack)),
+            ..MilpMethod::default()
+        })
     } else {
-        Route::Sat
+        // The CNF, up to the optimum plus 4 (the largest horizon tried).
+        SlidingMethod::Sat(SatMethod {
+            solver: name_of_solver,
+            horizon: Some(Horizon::Steps(optimal + 4)),
+            ..SatMethod::default()
+        })
     };
-    let opts = SolveRequest {
-        // The NEOS case study's model for MILP (the one REACH.md measured); the CNF for SAT.
-        model: Some(if via == "milp" {
-            ModelName::Neos
-        } else {
-            ModelName::Sat
-        }),
-        solver: Some(solver.into()),
-        // SAT: the largest horizon tried; MILP: the horizon.
-        horizon: Some(Horizon::Steps(if via == "milp" {
-            optimal + slack
-        } else {
-            optimal + 4
-        })),
-        // Generous per call: the instances take a few seconds; a slow machine must not fail.
-        ..SolveRequest::new(route, Limits::new(Duration::from_secs(120), 1))
-    }
-    .plan()
-    .expect("a valid request");
+    // Generous per call: the instances take a few seconds; a slow machine must not fail.
+    let opts = SolveRequest::new(method, Limits::new(Duration::from_secs(120), 1))
+        .plan()
+        .expect("a valid request");
     let rep = match sliding::solve(&p, goal, &opts, &quiet) {
         Ok(rep) => rep,
         Err(e) if e.to_string().contains("not found") => {

@@ -19,9 +19,10 @@ use super::manifest::{
 use super::sets::{self, SetInstance};
 use crate::field::Field;
 use crate::format::Format;
+use crate::formulate::edge_milp::EdgeMilpOptions;
 use crate::puzzle::sliding::{Goal, SlidingPuzzle};
 use crate::route::edge::EdgeModel;
-use crate::route::family::{ExportRequest, FamilyOptions, Horizon};
+use crate::route::family::{ExportRequest, FamilyOptions, Horizon, SlidingOptions};
 use crate::route::sliding::{self, SlidingModel};
 use crate::route::{Error, FamilyName, ModelName, Progress, families, output};
 use serde::{Deserialize, Serialize};
@@ -130,7 +131,7 @@ const AUTO_SECONDS: f64 = sliding::AUTO_HORIZON_SECONDS;
 pub fn export_set(req: &ExportSetRequest, progress: Progress<'_>) -> Result<ExportSummary, Error> {
     check_request(req)?;
     let set = sets::resolve(&req.set, req.goal)?;
-    check_flags(req, &set.instances)?;
+    check_family_options(req, &set.instances)?;
     let dir = &req.output;
     prepare_dir(dir)?;
 
@@ -424,25 +425,34 @@ fn check_request(req: &ExportSetRequest) -> Result<(), Error> {
     Ok(())
 }
 
-/// The family flags must apply to every instance of the set (the route's rule, checked
-/// before anything is written rather than at the first file).
-fn check_flags(req: &ExportSetRequest, instances: &[SetInstance]) -> Result<(), Error> {
-    let given = FamilyOptions {
-        goal: req.goal,
-        horizon: req.horizon,
-        filter: req.filter,
-        fix_corner: req.fix_corner,
-    }
-    .given();
-    for name in [FamilyName::Sliding, FamilyName::Edge] {
+/// The family options must apply to every instance of the set (the families' rule,
+/// checked before anything is written rather than at the first file).
+fn check_family_options(req: &ExportSetRequest, instances: &[SetInstance]) -> Result<(), Error> {
+    for (name, given) in [
+        (
+            FamilyName::Sliding,
+            [
+                (req.filter, Field::Filter),
+                (req.fix_corner, Field::FixCorner),
+            ],
+        ),
+        (
+            FamilyName::Edge,
+            [
+                (req.goal.is_some(), Field::Goal),
+                (req.horizon.is_some(), Field::Horizon),
+            ],
+        ),
+    ] {
         if !instances.iter().any(|i| i.family == name) {
             continue;
         }
-        let takes: &[Field] = match name {
-            FamilyName::Sliding => &[Field::Goal, Field::Horizon],
-            FamilyName::Edge => &[Field::Filter, Field::FixCorner],
-        };
-        families::family(name).check_flags(&given, takes)?;
+        if let Some((_, f)) = given.iter().find(|(on, _)| *on) {
+            return Err(Error::Usage(format!(
+                "{f} does not apply to {}: leave it out",
+                families::family(name).noun
+            )));
+        }
     }
     Ok(())
 }
@@ -656,15 +666,19 @@ fn write_file(
         model: Some(model),
         format: Some(format),
         output: Some(plain.clone()),
-        options: FamilyOptions {
-            goal: if family == FamilyName::Sliding {
-                inst.goal.as_deref().and_then(Goal::parse)
-            } else {
-                None
-            },
-            horizon: horizon.map(Horizon::Steps),
-            filter: req.filter,
-            fix_corner: req.fix_corner,
+        options: match family {
+            FamilyName::Sliding => FamilyOptions::Sliding(SlidingOptions {
+                goal: inst
+                    .goal
+                    .as_deref()
+                    .and_then(Goal::parse)
+                    .unwrap_or_default(),
+                horizon: horizon.map(Horizon::Steps),
+            }),
+            FamilyName::Edge => FamilyOptions::Edge(EdgeMilpOptions {
+                filter_feasible: req.filter,
+                fix_first_corner: req.fix_corner,
+            }),
         },
         ..Default::default()
     };

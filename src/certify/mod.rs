@@ -406,7 +406,7 @@ impl Producer<'_> {
 }
 
 /// Options of a certified solve.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct CertifyOptions {
     /// The checker program (`rate` unless given).
     pub checker: String,

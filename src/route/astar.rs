@@ -69,14 +69,16 @@ impl AstarHeuristic {
 
 /// The A* route's options, as given (None: the default).
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct AstarFlags {
+pub struct AstarMethod {
     /// The estimate (default `pdb`).
     pub heuristic: Option<AstarHeuristic>,
     /// The weight file: the network of `ann` and `ann-pdb` (default for the 15-puzzle:
     /// [`SHIPPED_15`]).
     pub weights: Option<PathBuf>,
-    /// Weighted A*'s weight W: f = g + W·h (default 1). Above 1 it trades optimality for
-    /// speed; below 1 it makes a learned (inadmissible) estimate more cautious.
+    /// Weighted A*'s weight W: f = g + W·h (default 1, and
+    /// [`LEARNED_WEIGHT`](super::sliding::LEARNED_WEIGHT) with a learned estimate). Above 1
+    /// it trades optimality for speed; below 1 it makes a learned (inadmissible) estimate
+    /// more cautious.
     pub weight: Option<f64>,
     /// Focal search's bound EPS: answer within `(1 + EPS)` of the optimum.
     pub suboptimality: Option<f64>,
@@ -86,36 +88,7 @@ pub struct AstarFlags {
     pub max_states: Option<usize>,
 }
 
-impl AstarFlags {
-    /// The flags given, for the family's check.
-    pub fn given(&self) -> Vec<Field> {
-        let mut g = Vec::new();
-        let pairs = [
-            (self.heuristic.is_some(), Field::Heuristic),
-            (self.weights.is_some(), Field::Weights),
-            (self.weight.is_some(), Field::Weight),
-            (self.suboptimality.is_some(), Field::Suboptimality),
-            (self.batch.is_some(), Field::Batch),
-            (self.max_states.is_some(), Field::MaxStates),
-        ];
-        for (on, name) in pairs {
-            if on {
-                g.push(name);
-            }
-        }
-        g
-    }
-
-    /// Every flag of this route.
-    pub const FLAGS: [Field; 6] = [
-        Field::Heuristic,
-        Field::Weights,
-        Field::Weight,
-        Field::Suboptimality,
-        Field::Batch,
-        Field::MaxStates,
-    ];
-
+impl AstarMethod {
     /// Expansions per batch (`batch`, default 1; 0 is refused).
     pub fn batch(&self) -> Result<usize, Error> {
         match self.batch {
@@ -382,7 +355,7 @@ pub fn order_name(o: Order) -> String {
 pub fn solve(
     p: &SlidingPuzzle,
     goal: Goal,
-    flags: &AstarFlags,
+    flags: &AstarMethod,
     limit: Duration,
     progress: Progress<'_>,
 ) -> Result<Report, Error> {

@@ -7,9 +7,10 @@
 //! [`BoardChecker`].
 
 use super::family::{
-    self, Detect, ExportRequest, Exported, Family, FamilyOptions, Instance, RenderRequest,
-    Rendered, Solved, Verified, VerifyRequest,
+    self, Detect, ExportRequest, Exported, Family, Instance, RenderRequest, Rendered, Solved,
+    Verified, VerifyRequest,
 };
+use super::method::{EdgeMethod, ExactMethod, ExactModel, HeuristicMethod, Method};
 use super::size::Counts;
 use super::{
     Answer, Checked, Claim, Details, Error, FamilyName, ModelName, Progress, Report, Route,
@@ -447,60 +448,47 @@ fn export_graph(
     })
 }
 
-/// What an edge `solve` is asked to do, as the flags say it (validated by
-/// [`SolveRequest::model`]).
+/// An exact edge `solve`: the model and solver, and the limits.
 #[derive(Debug, Clone)]
 pub struct SolveRequest {
-    /// The route; `None`: milp.
-    pub via: Option<Route>,
-    /// The model; `None`: the route's own model.
-    pub model: Option<ModelName>,
-    /// The solver: an embedded engine or a registry entry (default: the model's).
-    pub solver: Option<String>,
+    /// The model and the solver.
+    pub method: ExactMethod,
     /// The time limit and the threads.
     pub limits: Limits,
     /// An explicit registry file (else `$TILEKIT_SOLVERS`, `./solvers.toml`, the built-in one).
     pub solvers_file: Option<PathBuf>,
-    /// The model options: `filter` and `fix_corner`.
-    pub options: EdgeMilpOptions,
 }
 
 impl SolveRequest {
-    /// The model to solve, after checking the route rules: the route and the model must agree.
-    pub fn model(&self) -> Result<EdgeModel, Error> {
-        super::check_limits(&self.limits)?;
-        let via = self.via.unwrap_or(Route::Milp);
-        if matches!(via, Route::Native | Route::Astar) {
-            return Err(Error::Usage(format!(
-                "{f_via} {} is not available for edge-matching puzzles: use milp, clique, sat, maxsat or heuristic",
-                via.name(),
-                f_via = Field::Via
-            )));
+    /// `method` under `limits` with the builtin registry.
+    pub fn new(method: ExactMethod, limits: Limits) -> Self {
+        SolveRequest {
+            method,
+            limits,
+            solvers_file: None,
         }
-        if via == Route::Heuristic {
-            return Err(Error::usage(format!(
-                "{f_via} heuristic has no model of its own: its regions are MILPs (use {f_solver} to pick the MILP solver)",
-                f_via = Field::Via,
-                f_solver = Field::Solver
-            )));
+    }
+}
+
+impl ExactModel {
+    /// `model` with `options` (which the clique graph does not take).
+    pub fn of(model: EdgeModel, options: EdgeMilpOptions) -> Self {
+        match model {
+            EdgeModel::Milp => ExactModel::Milp(options),
+            EdgeModel::Clique => ExactModel::Clique,
+            EdgeModel::Sat => ExactModel::Sat(options),
+            EdgeModel::Maxsat => ExactModel::Maxsat(options),
         }
-        let default = match via {
-            Route::Clique => ModelName::Clique,
-            Route::Sat => ModelName::Sat,
-            Route::Maxsat => ModelName::Maxsat,
-            _ => ModelName::Milp,
-        };
-        let m = EdgeModel::of(self.model.unwrap_or(default))?;
-        if m.route() != via {
-            return Err(Error::Usage(format!(
-                "{f_via} {v} solves {f_model} {v}, not {}",
-                m.name(),
-                v = via.name(),
-                f_via = Field::Via,
-                f_model = Field::Model
-            )));
+    }
+
+    /// The edge model this is.
+    pub fn model(self) -> EdgeModel {
+        match self {
+            ExactModel::Milp(_) => EdgeModel::Milp,
+            ExactModel::Clique => EdgeModel::Clique,
+            ExactModel::Sat(_) => EdgeModel::Sat,
+            ExactModel::Maxsat(_) => EdgeModel::Maxsat,
         }
-        Ok(m)
     }
 }
 
@@ -558,26 +546,27 @@ fn settle_claims(rep: &mut Report) {
 /// Solve `p` as `req` says and verify the board.
 pub fn solve(p: &EdgePuzzle, req: &SolveRequest, progress: Progress<'_>) -> Result<Report, Error> {
     let started = Instant::now();
-    let model = req.model()?;
+    super::check_limits(&req.limits)?;
+    let model = req.method.model;
     let reg = Registry::load(req.solvers_file.as_deref())?;
-    let chosen = model.default_solver(&reg);
-    let name = req.solver.as_deref().unwrap_or(&chosen);
+    let chosen = model.model().default_solver(&reg);
+    let name = req.method.solver.as_deref().unwrap_or(&chosen);
     let mut rep = match model {
-        EdgeModel::Milp => {
+        ExactModel::Milp(opts) => {
             let solver = reg.milp(name)?;
-            solve_milp_with(p, req.options, &*solver, &req.limits, progress)?
+            solve_milp_with(p, opts, &*solver, &req.limits, progress)?
         }
-        EdgeModel::Clique => {
+        ExactModel::Clique => {
             let solver = reg.clique(name)?;
             solve_clique_with(p, &*solver, &req.limits, progress)?
         }
-        EdgeModel::Sat => {
+        ExactModel::Sat(opts) => {
             let solver = reg.sat(name)?;
-            solve_sat_with(p, req.options, &*solver, &req.limits, progress)?
+            solve_sat_with(p, opts, &*solver, &req.limits, progress)?
         }
-        EdgeModel::Maxsat => {
+        ExactModel::Maxsat(opts) => {
             let solver = reg.maxsat(name)?;
-            solve_maxsat_with(p, req.options, &*solver, &req.limits, progress)?
+            solve_maxsat_with(p, opts, &*solver, &req.limits, progress)?
         }
     };
     rep.seconds = started.elapsed().as_secs_f64();
@@ -951,13 +940,6 @@ fn detect(text: &str) -> Detect {
     }
 }
 
-fn options(o: &FamilyOptions) -> EdgeMilpOptions {
-    EdgeMilpOptions {
-        filter_feasible: o.filter,
-        fix_first_corner: o.fix_corner,
-    }
-}
-
 fn export_command(
     inst: &Instance,
     req: &ExportRequest,
@@ -966,17 +948,7 @@ fn export_command(
     if req.model == Some(ModelName::Region) {
         return export_region(inst, req);
     }
-    FAMILY.check_flags(
-        &req.given(),
-        &[
-            Field::Filter,
-            Field::FixCorner,
-            Field::Complement,
-            Field::NeosInput,
-            Field::NeosSolver,
-            Field::Email,
-        ],
-    )?;
+    let opts = req.options.edge().map_err(|e| inst.hint(e))?;
     if req.region.is_some() || req.partial.is_some() {
         return Err(Error::usage(format!(
             "{f_region} and {f_partial} belong to {f_model} region",
@@ -990,7 +962,6 @@ fn export_command(
     let fmt = export_format(m, req.format, out, req.complement)?;
     req.check_neos_flags(fmt)?;
     let p = inst.parse(EdgePuzzle::parse)?;
-    let opts = options(&req.options);
     if fmt == Format::Neos {
         return Ok(Exported::NeosJob {
             model: ModelName::Milp,
@@ -1007,91 +978,41 @@ fn export_command(
 /// (`docs/results/edge-exact.md#the-embedded-clique-search`).
 pub const EXACT_CELLS: usize = 36;
 
-/// The route an edge puzzle takes when none is named: the route of the model or solver
-/// named, the heuristic when its choices or parameters are given, the MILP when its options
-/// are, else by size: the exact max-clique
-/// search up to [`EXACT_CELLS`] cells (it proves the optimum, perfect or not), the
-/// heuristic's recommended search above.
-fn choose_route(inst: &Instance, req: &family::SolveRequest) -> Result<Route, Error> {
-    if let Some(via) = req.via {
-        return Ok(via);
-    }
-    // A model names its route, and so does a solver of one kind of model.
-    if let Some(m) = req.model {
-        return Ok(EdgeModel::of(m)?.route());
-    }
-    if let Some(name) = &req.solver {
-        use crate::solve::registry::SolverKind;
-        let reg = Registry::load(req.solvers_file.as_deref())?;
-        match reg.kind_of(name) {
-            Some(SolverKind::Milp) if req.heuristic.is_empty() && req.settings.is_empty() => {
-                return Ok(Route::Milp);
-            }
-            Some(SolverKind::Sat) => return Ok(Route::Sat),
-            Some(SolverKind::Maxsat) => return Ok(Route::Maxsat),
-            Some(SolverKind::Clique) => return Ok(Route::Clique),
-            _ => {}
-        }
-    }
-    if !req.heuristic.is_empty() || !req.settings.is_empty() {
-        return Ok(Route::Heuristic);
-    }
-    if req.options.filter || req.options.fix_corner {
-        return Ok(Route::Milp);
-    }
-    let p = inst.parse(EdgePuzzle::parse)?;
-    Ok(if p.rows() * p.cols() <= EXACT_CELLS {
-        Route::Clique
-    } else {
-        Route::Heuristic
-    })
-}
-
 fn solve_command(
     inst: &Instance,
     req: &family::SolveRequest,
     progress: Progress<'_>,
 ) -> Result<Solved, Error> {
-    let route = choose_route(inst, req)?;
-    if route == Route::Heuristic {
-        return solve_heuristic(inst, req, progress);
-    }
-    let chosen;
-    let req = if req.via.is_none() {
-        chosen = family::SolveRequest {
-            via: Some(route),
-            ..req.clone()
-        };
-        &chosen
-    } else {
-        req
+    let method = match &req.method {
+        Method::Recommended => EdgeMethod::Auto,
+        Method::Edge(m) => m.clone(),
+        Method::Sliding { .. } => {
+            return Err(inst.hint(Error::usage(
+                "a sliding-tile method does not apply to edge-matching puzzles",
+            )));
+        }
     };
-    if let Some(flag) = req
-        .given()
-        .into_iter()
-        .find(|f| HEURISTIC_FLAGS.contains(f))
-    {
-        return Err(Error::Usage(format!(
-            "{flag} belongs to {} heuristic",
-            Field::Via
-        )));
-    }
-    FAMILY.check_flags(&req.given(), &[Field::Filter, Field::FixCorner])?;
+    let p = inst.parse(EdgePuzzle::parse)?;
+    let exact = match method {
+        EdgeMethod::Heuristic(h) => return solve_heuristic(&p, &h, req, progress),
+        EdgeMethod::Auto if p.rows() * p.cols() > EXACT_CELLS => {
+            return solve_heuristic(&p, &HeuristicMethod::default(), req, progress);
+        }
+        EdgeMethod::Auto => ExactMethod {
+            model: ExactModel::Clique,
+            solver: None,
+        },
+        EdgeMethod::Exact(e) => e,
+    };
     // The exact routes have no research parameters.
-    let route = req.via.unwrap_or(Route::Milp).name();
     req.settings
-        .only(&[], &format!("the {route} route"))
+        .only(&[], &format!("the {} route", exact.model.route().name()))
         .map_err(|e| Error::Usage(e.to_string()))?;
     let req = SolveRequest {
-        via: req.via,
-        model: req.model,
-        solver: req.solver.clone(),
+        method: exact,
         limits: req.limits,
         solvers_file: req.solvers_file.clone(),
-        options: options(&req.options),
     };
-    req.model()?;
-    let p = inst.parse(EdgePuzzle::parse)?;
     let report = solve(&p, &req, progress)?;
     let solution_text = report.board().map(|b| b.to_text_with_colours(&p));
     Ok(Solved {
@@ -1100,21 +1021,20 @@ fn solve_command(
     })
 }
 
-/// The fields of the heuristic route's own choices.
-const HEURISTIC_FLAGS: [Field; 6] = [
-    Field::Construct,
-    Field::Improve,
-    Field::Start,
-    Field::Seed,
-    Field::Fix,
-    Field::NoFix,
-];
-
 /// An export of the `region` model: the region MILP of a rectangle of a partial board, as
 /// LP, MPS or GAMS (format from `format` or the output file's extension; LP by default),
 /// every piece not on the board free to fill it.
 fn export_region(inst: &Instance, req: &ExportRequest) -> Result<Exported, Error> {
-    FAMILY.check_flags(&req.given(), &[Field::Region, Field::Partial])?;
+    let opts = req.options.edge().map_err(|e| inst.hint(e))?;
+    if opts != EdgeMilpOptions::default() || req.complement {
+        return Err(Error::usage(format!(
+            "{f_model} region writes the region MILP as it is: {f_filter}, {f_fix} and {f_complement} do not apply",
+            f_model = Field::Model,
+            f_filter = Field::Filter,
+            f_fix = Field::FixCorner,
+            f_complement = Field::Complement
+        )));
+    }
     let (Some([r0, c0, r1, c1]), Some(partial)) = (req.region, req.partial.as_deref()) else {
         return Err(Error::usage(format!(
             "{f_model} region needs {f_region} R0,C0,R1,C1 (the rectangle's corners, rows and columns from 0) and {f_partial} BOARD (the board it is cut from; an empty board file `R C` for none)",
@@ -1183,27 +1103,19 @@ fn export_region(inst: &Instance, req: &ExportRequest) -> Result<Exported, Error
 
 /// The heuristic route: its own options only, and no `model`.
 fn solve_heuristic(
-    inst: &Instance,
+    p: &EdgePuzzle,
+    h: &HeuristicMethod,
     req: &family::SolveRequest,
     progress: Progress<'_>,
 ) -> Result<Solved, Error> {
-    FAMILY.check_flags(&req.given(), &HEURISTIC_FLAGS)?;
-    if let Some(m) = req.model {
-        return Err(Error::Usage(format!(
-            "{f_model} {} does not apply to {f_via} heuristic: its regions are MILPs of their own",
-            m.name(),
-            f_model = Field::Model,
-            f_via = Field::Via
-        )));
-    }
     super::check_limits(&req.limits)?;
-    let p = inst.parse(EdgePuzzle::parse)?;
     let reg = Registry::load(req.solvers_file.as_deref())?;
     let chosen = EdgeModel::Milp.default_solver(&reg);
-    let name = req.solver.as_deref().unwrap_or(&chosen);
-    let plan = req.heuristic.plan(&p, req.preset, &req.settings)?;
-    let report = super::edge_heuristic::solve(&p, &plan, name, &reg, &req.limits, progress)?;
-    let solution_text = report.board().map(|b| b.to_text_with_colours(&p));
+    let name = h.solver.as_deref().unwrap_or(&chosen);
+    let mut plan = h.choice.plan(p, req.preset, &req.settings)?;
+    plan.best_so_far = req.best_so_far.clone();
+    let report = super::edge_heuristic::solve(p, &plan, name, &reg, &req.limits, progress)?;
+    let solution_text = report.board().map(|b| b.to_text_with_colours(p));
     Ok(Solved {
         report,
         solution_text,
@@ -1215,12 +1127,12 @@ fn verify_command(
     req: &VerifyRequest,
     _: Progress<'_>,
 ) -> Result<Verified, Error> {
-    FAMILY.check_flags(&req.options.given(), &[Field::Filter, Field::FixCorner])?;
+    let opts = req.options.edge().map_err(|e| inst.hint(e))?;
     let m = req.model.map(EdgeModel::of).transpose()?;
     let p = inst.parse(EdgePuzzle::parse)?;
     let text = super::read_text(&req.solution, "solution")?;
     let source = req.solution.display().to_string();
-    let v = verify(&p, &text, &source, m, options(&req.options))?;
+    let v = verify(&p, &text, &source, m, opts)?;
     let json = match &v {
         Verification::Raw(v) => serde_json::to_string(v),
         Verification::Board(v) => serde_json::to_string(v),
@@ -1255,7 +1167,7 @@ fn verify_command(
 }
 
 fn render_command(inst: &Instance, req: &RenderRequest) -> Result<Rendered, Error> {
-    FAMILY.check_flags(&req.given(), &[Field::Ids])?;
+    req.options.edge().map_err(|e| inst.hint(e))?;
     let p = inst.parse(EdgePuzzle::parse)?;
     let board = match &req.solution {
         Some(path) => Some(crate::puzzle::edge::parse_any_board(
@@ -1280,39 +1192,36 @@ mod tests {
     use super::*;
     use std::time::Duration;
 
-    fn req(via: Option<Route>, model: Option<ModelName>) -> SolveRequest {
-        SolveRequest {
-            via,
-            model,
-            solver: None,
-            limits: Limits::new(Duration::from_secs(1), 1),
-            solvers_file: None,
-            options: EdgeMilpOptions::default(),
+    #[test]
+    fn exact_models_name_their_route_and_model() {
+        let o = EdgeMilpOptions::default();
+        for (m, route, model) in [
+            (ExactModel::Milp(o), Route::Milp, EdgeModel::Milp),
+            (ExactModel::Clique, Route::Clique, EdgeModel::Clique),
+            (ExactModel::Sat(o), Route::Sat, EdgeModel::Sat),
+            (ExactModel::Maxsat(o), Route::Maxsat, EdgeModel::Maxsat),
+        ] {
+            assert_eq!((m.route(), m.model()), (route, model));
+            assert_eq!(model.route(), route);
         }
+        assert_eq!(
+            EdgeModel::of(ModelName::Neos).unwrap_err().to_string(),
+            "`model` neos is not known for edge-matching puzzles: use milp, clique, sat or maxsat"
+        );
     }
 
     #[test]
-    fn route_and_model_must_agree() {
-        assert_eq!(req(None, None).model().unwrap(), EdgeModel::Milp);
-        assert_eq!(
-            req(Some(Route::Clique), None).model().unwrap(),
-            EdgeModel::Clique
+    fn a_zero_time_limit_is_refused_before_anything_runs() {
+        let p = EdgePuzzle::parse("2 2\n0 0 1 1\n0 1 1 0\n1 1 0 0\n1 0 0 1\n", "t").unwrap();
+        let req = SolveRequest::new(
+            ExactMethod {
+                model: ExactModel::Clique,
+                solver: None,
+            },
+            Limits::new(Duration::ZERO, 1),
         );
-        assert_eq!(
-            req(Some(Route::Sat), Some(ModelName::Milp))
-                .model()
-                .unwrap_err()
-                .to_string(),
-            "`via` sat solves `model` sat, not milp"
-        );
-        assert_eq!(
-            req(None, Some(ModelName::Neos))
-                .model()
-                .unwrap_err()
-                .to_string(),
-            "`model` neos is not known for edge-matching puzzles: use milp, clique, sat or maxsat"
-        );
-        assert!(req(Some(Route::Native), None).model().is_err());
+        let err = solve(&p, &req, &|_| {}).unwrap_err();
+        assert_eq!(err.exit_code(), 2);
     }
 
     #[test]

@@ -487,8 +487,8 @@ impl HeuristicPlan {
 }
 
 /// What a run of the heuristic is asked for beside its research parameters: the
-/// construction or a start board, the improvement, the seed, the pieces fixed, and where the
-/// best board so far is kept; `None` and empty leave the preset's choice.
+/// construction or a start board, the improvement, the seed and the pieces fixed; `None`
+/// and empty leave the preset's choice.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct HeuristicChoice {
     /// How the first board is built.
@@ -503,20 +503,9 @@ pub struct HeuristicChoice {
     pub fixes: Vec<Fix>,
     /// `Some(false)`: never fix the official Eternity II starter by itself.
     pub starter: Option<bool>,
-    /// Where the best board so far is kept, rewritten on every improvement.
-    pub best_so_far: Option<PathBuf>,
 }
 
 impl HeuristicChoice {
-    /// True when nothing is chosen (the preset decides everything).
-    pub fn is_empty(&self) -> bool {
-        *self
-            == HeuristicChoice {
-                best_so_far: self.best_so_far.clone(),
-                ..HeuristicChoice::default()
-            }
-    }
-
     /// The plan for `p`: `preset`'s, with these choices, then `settings` applied in order.
     pub fn plan(
         &self,
@@ -549,7 +538,6 @@ impl HeuristicChoice {
         if let Some(on) = self.starter {
             plan.starter = on;
         }
-        plan.best_so_far = self.best_so_far.clone();
         plan.apply(settings)
             .map_err(|e| Error::Usage(e.to_string()))?;
         Ok(plan)

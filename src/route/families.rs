@@ -13,7 +13,6 @@ use super::size::Counts;
 use super::{Error, FamilyName, Progress};
 use crate::field::Field;
 use crate::format::neos_job::{self, InputMethod, Priority};
-use crate::formulate::edge_milp::EdgeMilpOptions;
 use crate::solve::Limits;
 use std::path::Path;
 use std::time::Duration;
@@ -80,11 +79,9 @@ pub fn export(
                 &ModelRequest {
                     model: Some(model),
                     horizon,
-                    goal: req.options.goal(),
-                    edge: EdgeMilpOptions {
-                        filter_feasible: req.options.filter,
-                        fix_first_corner: req.options.fix_corner,
-                    },
+                    // The family wrote the job: its options were its own.
+                    goal: req.options.sliding().map(|o| o.goal).unwrap_or_default(),
+                    edge: req.options.edge().unwrap_or_default(),
                 },
             )?;
             let text = neos_job_text(&milp, &inst.source(), &req.neos)?;

@@ -5,18 +5,17 @@
 //! dispatches are in [`super::families`]. This file knows no family, so the family files can
 //! use it without a circle.
 //!
-//! The requests here carry every option as the user gave it, for either family. Each family
-//! names the options it takes ([`Family::check_flags`]); any other option given is refused
-//! with exit 2 rather than silently ignored (a `horizon` on an edge-matching puzzle, a
-//! `filter` on a sliding one).
+//! The requests here are typed by family where their options are: a solve carries a
+//! [`Method`], an export, a verification or a drawing a [`FamilyOptions`]. A front end maps
+//! its own option names onto them and refuses, in its own words, what an instance's family
+//! has no place for; the families refuse the rest (another family's options) here.
 
-use super::{Error, FamilyName, ModelName, Progress, Report, Route};
-use crate::certify::CertifyOptions;
+use super::method::Method;
+use super::{Error, FamilyName, ModelName, Progress, Report};
 use crate::error::InputError;
 use crate::field::Field;
 use crate::format::Format;
 use crate::format::neos_job::InputMethod;
-use crate::formulate::sliding_sat::Encoding;
 use crate::puzzle::sliding::{Goal, Move};
 use crate::solve::Limits;
 use std::path::PathBuf;
@@ -56,20 +55,6 @@ pub enum Detect {
 impl std::fmt::Debug for Family {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Family").field("name", &self.name).finish()
-    }
-}
-
-impl Family {
-    /// Refuse every flag in `given` that is not one of `takes` (flags that do not apply to
-    /// this family, or to what this command does with it).
-    pub fn check_flags(&self, given: &[Field], takes: &[Field]) -> Result<(), Error> {
-        match given.iter().find(|g| !takes.contains(g)) {
-            None => Ok(()),
-            Some(field) => Err(Error::Usage(format!(
-                "{field} does not apply to {}: leave it out",
-                self.noun
-            ))),
-        }
     }
 }
 
@@ -157,41 +142,53 @@ pub enum Horizon {
     Auto,
 }
 
-/// The flags that belong to one family or the other, as given.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct FamilyOptions {
-    /// Sliding: the goal convention (default blank-last).
-    pub goal: Option<Goal>,
-    /// Sliding: the time-indexed models' number of steps.
+/// The options of one family's models and files: a sliding puzzle's goal and horizon, an
+/// edge-matching MILP's filter and fixed corner. An instance of the other family refuses
+/// them ([`FamilyOptions::sliding`], [`FamilyOptions::edge`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum FamilyOptions {
+    /// Each family's defaults.
+    #[default]
+    Default,
+    /// Sliding puzzles.
+    Sliding(SlidingOptions),
+    /// Edge-matching puzzles: the options of the MILP and of the models that share its
+    /// variables (CNF, WCNF).
+    Edge(crate::formulate::edge_milp::EdgeMilpOptions),
+}
+
+/// A sliding puzzle's options.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SlidingOptions {
+    /// Where the blank ends (default blank-last, the case study's convention).
+    pub goal: Goal,
+    /// The time-indexed models' number of steps (`None`: the board size's diameter).
     pub horizon: Option<Horizon>,
-    /// Edge: the MILP's grey-on-the-rim filter.
-    pub filter: bool,
-    /// Edge: the MILP's first corner tile fixed in the top-left cell.
-    pub fix_corner: bool,
 }
 
 impl FamilyOptions {
-    /// The flags given.
-    pub fn given(&self) -> Vec<Field> {
-        let mut g = Vec::new();
-        if self.goal.is_some() {
-            g.push(Field::Goal);
+    /// The sliding options, or the usage error an edge-matching option on a sliding puzzle
+    /// is.
+    pub fn sliding(&self) -> Result<SlidingOptions, Error> {
+        match self {
+            FamilyOptions::Default => Ok(SlidingOptions::default()),
+            FamilyOptions::Sliding(o) => Ok(*o),
+            FamilyOptions::Edge(_) => Err(Error::usage(
+                "edge-matching model options do not apply to sliding-tile puzzles",
+            )),
         }
-        if self.horizon.is_some() {
-            g.push(Field::Horizon);
-        }
-        if self.filter {
-            g.push(Field::Filter);
-        }
-        if self.fix_corner {
-            g.push(Field::FixCorner);
-        }
-        g
     }
 
-    /// The goal convention (blank-last unless `goal` says otherwise).
-    pub fn goal(&self) -> Goal {
-        self.goal.unwrap_or_default()
+    /// The edge-matching options, or the usage error a sliding option on an edge-matching
+    /// puzzle is.
+    pub fn edge(&self) -> Result<crate::formulate::edge_milp::EdgeMilpOptions, Error> {
+        match self {
+            FamilyOptions::Default => Ok(Default::default()),
+            FamilyOptions::Edge(o) => Ok(*o),
+            FamilyOptions::Sliding(_) => Err(Error::usage(
+                "a goal and a horizon do not apply to edge-matching puzzles",
+            )),
+        }
     }
 }
 
@@ -228,22 +225,6 @@ pub struct ExportRequest {
 }
 
 impl ExportRequest {
-    /// The flags given (the family flags included).
-    pub fn given(&self) -> Vec<Field> {
-        let mut g = self.options.given();
-        if self.complement {
-            g.push(Field::Complement);
-        }
-        if self.region.is_some() {
-            g.push(Field::Region);
-        }
-        if self.partial.is_some() {
-            g.push(Field::Partial);
-        }
-        g.extend(self.neos_given());
-        g
-    }
-
     fn neos_given(&self) -> Vec<Field> {
         let mut g = Vec::new();
         if self.neos.input.is_some() {
@@ -256,6 +237,23 @@ impl ExportRequest {
             g.push(Field::Email);
         }
         g
+    }
+
+    /// Refuse the edge-matching export options (the conflict graph, a region) for a family
+    /// that has none.
+    pub fn refuse_edge_options(&self, family: &Family) -> Result<(), Error> {
+        let given = [
+            (self.complement, Field::Complement),
+            (self.region.is_some(), Field::Region),
+            (self.partial.is_some(), Field::Partial),
+        ];
+        match given.iter().find(|(on, _)| *on) {
+            Some((_, f)) => Err(Error::Usage(format!(
+                "{f} does not apply to {}: leave it out",
+                family.noun
+            ))),
+            None => Ok(()),
+        }
     }
 
     /// The NEOS job options belong to the `neos` format only.
@@ -271,102 +269,34 @@ impl ExportRequest {
     }
 }
 
-/// `tilekit solve`, as the flags say it.
+/// `tilekit solve`: the method, and what every method shares.
 #[derive(Debug, Clone)]
 pub struct SolveRequest {
-    /// The route; `None`: the family's default route.
-    pub via: Option<Route>,
-    /// The model; `None`: the route's own model.
-    pub model: Option<ModelName>,
-    /// The solver: an embedded engine or a registry entry.
-    pub solver: Option<String>,
+    /// How to solve; [`Method::Recommended`] leaves it to the family.
+    pub method: Method,
     /// The time limit and the threads.
     pub limits: Limits,
     /// An explicit registry file (else `$TILEKIT_SOLVERS`, `./solvers.toml`, the built-in one).
     pub solvers_file: Option<PathBuf>,
-    /// Sliding SAT: the encoding.
-    pub encoding: Option<Encoding>,
-    /// Sliding: the certificate of optimality asked for, and its options.
-    pub certify: Option<CertifyOptions>,
-    /// Sliding: a move file to certify.
-    pub plan: Option<PathBuf>,
-    /// Sliding MILP route: the plan the MILP starts from.
-    pub incumbent: Option<Incumbent>,
-    /// Sliding MILP route: the horizon stepped up from the admissible bound.
-    pub step: bool,
-    /// Sliding native route: the pattern partition by name.
-    pub pdb: Option<String>,
-    /// Edge heuristic route: the construction, improvement, seed and pieces asked for.
-    pub heuristic: super::edge_heuristic::HeuristicChoice,
-    /// The bundle of choices the run starts from.
+    /// The bundle of choices the method starts from.
     pub preset: super::params::Preset,
     /// Research parameters by key, one by one or from a file, applied by the method they tune.
     pub settings: super::params::Settings,
-    /// Sliding A* route: its options.
-    pub astar: super::astar::AstarFlags,
-    /// The family flags.
-    pub options: FamilyOptions,
+    /// Where a long search keeps the best solution so far, rewritten on every improvement.
+    pub best_so_far: Option<PathBuf>,
 }
 
 impl SolveRequest {
-    /// A request for `via` under `limits`, everything else left to its default.
-    pub fn new(via: Option<Route>, limits: Limits) -> Self {
+    /// `method` under `limits`, everything else left to its default.
+    pub fn new(method: Method, limits: Limits) -> Self {
         SolveRequest {
-            via,
-            model: None,
-            solver: None,
+            method,
             limits,
             solvers_file: None,
-            encoding: None,
-            certify: None,
-            plan: None,
-            incumbent: None,
-            step: false,
-            pdb: None,
-            heuristic: Default::default(),
             preset: Default::default(),
             settings: Default::default(),
-            astar: Default::default(),
-            options: FamilyOptions::default(),
+            best_so_far: None,
         }
-    }
-
-    /// The family-specific flags given (the family flags included).
-    pub fn given(&self) -> Vec<Field> {
-        let mut g = self.options.given();
-        if self.encoding.is_some() {
-            g.push(Field::Encoding);
-        }
-        if self.certify.is_some() {
-            g.push(Field::Certify);
-        }
-        if self.plan.is_some() {
-            g.push(Field::Plan);
-        }
-        if self.incumbent.is_some() {
-            g.push(Field::Incumbent);
-        }
-        if self.step {
-            g.push(Field::Step);
-        }
-        if self.pdb.is_some() {
-            g.push(Field::Pdb);
-        }
-        let h = &self.heuristic;
-        for (on, flag) in [
-            (h.construct.is_some(), Field::Construct),
-            (h.improve.is_some(), Field::Improve),
-            (h.start.is_some(), Field::Start),
-            (h.seed.is_some(), Field::Seed),
-            (!h.fixes.is_empty(), Field::Fix),
-            (h.starter == Some(false), Field::NoFix),
-        ] {
-            if on {
-                g.push(flag);
-            }
-        }
-        g.extend(self.astar.given());
-        g
     }
 }
 
@@ -418,17 +348,6 @@ pub struct RenderRequest {
     pub ids: bool,
     /// The family flags.
     pub options: FamilyOptions,
-}
-
-impl RenderRequest {
-    /// The family-specific flags given.
-    pub fn given(&self) -> Vec<Field> {
-        let mut g = self.options.given();
-        if self.ids {
-            g.push(Field::Ids);
-        }
-        g
-    }
 }
 
 /// What `tilekit render` drew.
@@ -498,21 +417,30 @@ mod tests {
     use super::*;
 
     #[test]
-    fn flags_of_the_other_family_are_refused() {
-        let opts = FamilyOptions {
+    fn options_of_the_other_family_are_refused() {
+        let sliding = FamilyOptions::Sliding(SlidingOptions {
+            goal: Goal::BlankFirst,
             horizon: Some(Horizon::Steps(3)),
+        });
+        assert_eq!(sliding.edge().unwrap_err().exit_code(), 2);
+        assert_eq!(sliding.sliding().unwrap().goal, Goal::BlankFirst);
+        let edge = FamilyOptions::Edge(Default::default());
+        assert_eq!(edge.sliding().unwrap_err().exit_code(), 2);
+        assert_eq!(
+            FamilyOptions::Default.sliding().unwrap(),
+            SlidingOptions::default()
+        );
+        let req = ExportRequest {
+            complement: true,
             ..Default::default()
         };
-        let edge = &super::super::edge::FAMILY;
-        let err = edge
-            .check_flags(&opts.given(), &[Field::Filter])
+        let err = req
+            .refuse_edge_options(&super::super::sliding::FAMILY)
             .unwrap_err();
-        assert_eq!(err.exit_code(), 2);
-        assert!(
-            err.to_string()
-                .starts_with("`horizon` does not apply to edge-matching")
+        assert_eq!(
+            err.to_string(),
+            "`complement` does not apply to sliding-tile puzzles: leave it out"
         );
-        assert!(edge.check_flags(&[], &[]).is_ok());
     }
 
     #[test]

@@ -18,6 +18,7 @@ mod error;
 pub mod families;
 pub mod family;
 pub mod maxsat;
+pub mod method;
 pub mod milp;
 pub mod neos;
 pub mod output;

@@ -7,6 +7,7 @@ use super::family::{
     self, Detect, ExportRequest, Exported, Family, Instance, RenderRequest, Rendered, Solved,
     Verified, VerifyRequest,
 };
+use super::method::{Method, MilpMethod, MilpModel, MoveFile, SatMethod, SlidingMethod};
 use super::params::{self, ParamError, Preset, Settings};
 use super::size::Counts;
 use super::{
@@ -58,6 +59,15 @@ impl SlidingModel {
                 other.name(),
                 f_model = Field::Model
             ))),
+        }
+    }
+    /// The MILP model this is (`None`: the SAT model).
+    pub fn milp(self) -> Option<MilpModel> {
+        match self {
+            SlidingModel::Neos => Some(MilpModel::Neos),
+            SlidingModel::Flow => Some(MilpModel::Flow),
+            SlidingModel::Tight => Some(MilpModel::Tight),
+            SlidingModel::Sat => None,
         }
     }
     /// The name reports and flags use.
@@ -427,251 +437,113 @@ pub fn export(
     })
 }
 
-/// What a sliding `solve` is asked to do, as the flags say it (validated by
+/// A sliding `solve`: the method and what every method shares (validated by
 /// [`SolveRequest::plan`]).
 #[derive(Debug, Clone)]
 pub struct SolveRequest {
-    /// The route; `None`: native, or sat when a SAT-only option is given.
-    pub via: Option<Route>,
-    /// The model the route solves.
-    pub model: Option<ModelName>,
-    /// The solver: an embedded engine or a registry entry.
-    pub solver: Option<String>,
-    /// The time-indexed models' number of steps.
-    pub horizon: Option<Horizon>,
+    /// How.
+    pub method: SlidingMethod,
     /// The time limit and the threads.
     pub limits: Limits,
     /// An explicit registry file (else `$TILEKIT_SOLVERS`, `./solvers.toml`, the built-in one).
     pub solvers_file: Option<PathBuf>,
-    /// The encoding (SAT route).
-    pub encoding: Option<sliding_sat::Encoding>,
-    /// The certificate of optimality asked for, and its options.
-    pub certify: Option<CertifyOptions>,
-    /// A plan to certify instead of searching.
-    pub plan: Option<Vec<Move>>,
-    /// The plan the MILP route starts from.
-    pub incumbent: Option<Incumbent>,
-    /// The MILP route steps the horizon up from the admissible bound (it does by
-    /// default; this asks for it explicitly).
-    pub step: bool,
-    /// The A* route's options ([`Route::Astar`]).
-    pub astar: super::astar::AstarFlags,
-    /// The native search's partition by name (`none`: Manhattan + linear conflict).
-    pub pdb: Option<String>,
     /// The bundle of choices the run starts from.
     pub preset: Preset,
     /// Research parameters by key, one by one or from a file.
     pub settings: Settings,
 }
 
-/// A validated sliding solve: the route, its model and everything it needs.
+/// A validated sliding solve: the request with its research parameters applied and every
+/// default resolved, and the model it solves.
 #[derive(Debug, Clone)]
 pub struct SolvePlan {
-    /// The route.
-    pub route: Route,
     /// The formulation of the milp and sat routes.
     pub model: SlidingModel,
-    /// The native search finds the plan and SAT only certifies it (native route, `certify`).
-    pub native_certify: bool,
     /// The request.
     pub request: SolveRequest,
 }
 
+impl SolvePlan {
+    /// The route.
+    pub fn route(&self) -> Route {
+        self.request.method.route()
+    }
+}
+
 impl SolveRequest {
-    /// A request for `route` under `limits`, everything else left to its default (the
-    /// builtin registry, the route's default model, solver, horizon and encoding).
-    pub fn new(route: Route, limits: Limits) -> Self {
+    /// `method` under `limits`, everything else left to its default (the builtin registry,
+    /// the recommended preset, no research parameters).
+    pub fn new(method: SlidingMethod, limits: Limits) -> Self {
         SolveRequest {
-            via: Some(route),
-            model: None,
-            solver: None,
-            horizon: None,
+            method,
             limits,
             solvers_file: None,
-            encoding: None,
-            certify: None,
-            plan: None,
-            incumbent: None,
-            step: false,
-            astar: Default::default(),
-            pdb: None,
             preset: Preset::default(),
             settings: Settings::default(),
         }
     }
 
-    /// Check the route rules: which flags go with which route, and which model each route
-    /// solves.
-    pub fn plan(self) -> Result<SolvePlan, Error> {
+    /// Check the numbers, apply the research parameters and resolve the defaults: the
+    /// model each route solves, the MILP's stepping, the learned estimate's weight.
+    pub fn plan(mut self) -> Result<SolvePlan, Error> {
         super::check_limits(&self.limits)?;
-        // `certify` and `encoding` belong to the SAT route, so they imply it.
-        let sat_only = self.certify.is_some() || self.encoding.is_some();
-        let route = self
-            .via
-            .unwrap_or(if sat_only { Route::Sat } else { Route::Native });
-        if matches!(route, Route::Clique | Route::Maxsat | Route::Heuristic) {
-            return Err(Error::Usage(format!(
-                "{f_via} {} is not available for sliding puzzles: use native, astar, milp or sat",
-                route.name(),
-                f_via = Field::Via
-            )));
-        }
-        if self.plan.is_some() && route == Route::Milp {
-            return Err(Error::usage(format!(
-                "{f_plan} gives the plan to certify ({f_via} sat); the MILP route starts from a plan with {f_incumbent}",
-                f_plan = Field::Plan,
-                f_via = Field::Via,
-                f_incumbent = Field::Incumbent
-            )));
-        }
-        if self.step && route != Route::Milp {
-            return Err(Error::Usage(format!(
-                "{f_step} steps the MILP route's horizon: it goes with {f_via} milp, not {f_via} {}",
-                route.name(),
-                f_step = Field::Step,
-                f_via = Field::Via
-            )));
-        }
-        if self.incumbent.is_some() && route != Route::Milp {
-            return Err(Error::Usage(format!(
-                "{f_incumbent} starts the MILP route from a plan: it goes with {f_via} milp, not {f_via} {}",
-                route.name(),
-                f_incumbent = Field::Incumbent,
-                f_via = Field::Via
-            )));
-        }
-        if route != Route::Astar
-            && let Some(flag) = self.astar.given().first()
+        if let SlidingMethod::Sat(m) = &self.method
+            && m.plan.is_some()
+            && m.certify.is_none()
         {
-            return Err(Error::Usage(format!(
-                "{flag} belongs to {f_via} astar, not {f_via} {}",
-                route.name(),
-                f_via = Field::Via
-            )));
-        }
-        if route == Route::Astar {
-            let refused = [
-                (self.horizon.is_some(), Field::Horizon.to_string()),
-                (self.solver.is_some(), Field::Solver.to_string()),
-                (self.model.is_some(), Field::Model.to_string()),
-                (
-                    sat_only,
-                    format!("{} and {}", Field::Certify, Field::Encoding),
-                ),
-                (self.plan.is_some(), Field::Plan.to_string()),
-            ];
-            if let Some((_, flag)) = refused.iter().find(|(on, _)| *on) {
-                return Err(Error::Usage(format!(
-                    "{} astar is tilekit's own best-first search and takes no {flag}",
-                    Field::Via
-                )));
-            }
-            self.astar.order()?;
-            self.astar.batch()?;
-        }
-        // The native route with `certify`: the native plan, certified by refuting its length − 2.
-        let native_certify = route == Route::Native && self.certify.is_some();
-        if sat_only && route != Route::Sat && !native_certify {
-            return Err(Error::Usage(format!(
-                "{f_certify} and {f_encoding} belong to {f_via} sat (or {f_via} native {f_certify}), not {f_via} {}",
-                route.name(),
-                f_certify = Field::Certify,
-                f_encoding = Field::Encoding,
-                f_via = Field::Via
-            )));
-        }
-        if route == Route::Native && self.horizon.is_some() {
             return Err(Error::usage(format!(
-                "{f_via} native finds the optimal length itself and takes no {f_horizon}",
-                f_via = Field::Via,
-                f_horizon = Field::Horizon
-            )));
-        }
-        if route == Route::Native && !native_certify && self.solver.is_some() {
-            return Err(Error::usage(format!(
-                "{f_via} native is tilekit's own search and takes no {f_solver} (with {f_certify}, {f_solver} names the SAT solver of the proof)",
-                f_via = Field::Via,
-                f_solver = Field::Solver,
+                "{f_plan} gives a plan to certify: it needs {f_certify}",
+                f_plan = Field::Plan,
                 f_certify = Field::Certify
             )));
         }
-        if native_certify && self.plan.is_some() {
-            return Err(Error::usage(format!(
-                "{f_plan} gives the plan to certify, so it goes with {f_via} sat, not {f_via} native",
-                f_plan = Field::Plan,
-                f_via = Field::Via
-            )));
-        }
-        if self.pdb.is_some() && route != Route::Native {
-            return Err(Error::Usage(format!(
-                "{f_pdb} picks the native search's pattern databases: it goes with {f_via} native, not {f_via} {}",
-                route.name(),
-                f_pdb = Field::Pdb,
-                f_via = Field::Via
-            )));
-        }
-        let mut plan_req = self;
-        apply_settings(&mut plan_req, route, native_certify)?;
-        let model = match (route, plan_req.model) {
-            // The tight model, stepped up from the bound, solves the case study at the
-            // faithful model's own horizon of 80 in about 0.1 s on every solver, microlp
-            // included; the faithful model there does not finish with microlp
-            // (docs/results/sliding-routes.md#case-study-every-route).
-            (Route::Milp, None) if plan_req.preset == Preset::Paper => SlidingModel::Neos,
-            (Route::Milp, None) => SlidingModel::Tight,
-            (Route::Milp, Some(m)) => match SlidingModel::of(m)? {
-                SlidingModel::Sat => {
-                    return Err(Error::usage(format!(
-                        "{f_via} milp solves {f_model} neos, flow or tight, not sat",
-                        f_via = Field::Via,
-                        f_model = Field::Model
-                    )));
-                }
-                other => other,
+        apply_settings(&mut self)?;
+        let model = match &self.method {
+            SlidingMethod::Milp(m) => match m.model.unwrap_or(if self.preset == Preset::Paper {
+                MilpModel::Neos
+            } else {
+                MilpModel::Tight
+            }) {
+                MilpModel::Neos => SlidingModel::Neos,
+                MilpModel::Flow => SlidingModel::Flow,
+                MilpModel::Tight => SlidingModel::Tight,
             },
-            (Route::Native, Some(m)) => {
-                return Err(Error::Usage(format!(
-                    "{f_via} native searches the puzzle itself and takes no {f_model} (got {})",
-                    m.name(),
-                    f_via = Field::Via,
-                    f_model = Field::Model
-                )));
-            }
-            (_, Some(m)) if m != ModelName::Sat => {
-                return Err(Error::Usage(format!(
-                    "{f_via} {} solves {f_model} sat, not {}",
-                    route.name(),
-                    m.name(),
-                    f_via = Field::Via,
-                    f_model = Field::Model
-                )));
+            SlidingMethod::Astar(a) => {
+                a.order()?;
+                a.batch()?;
+                SlidingModel::Sat
             }
             _ => SlidingModel::Sat,
         };
         Ok(SolvePlan {
-            route,
             model,
-            native_certify,
-            request: plan_req,
+            request: self,
         })
     }
 }
 
-/// The research parameters of a sliding solve, applied where they belong: `milp.step` to
-/// the MILP route, `certify.*` to a certificate, `astar.*` to best-first search; the native
+/// The research parameters of a sliding solve, applied where they belong: `milp.*` to the
+/// MILP route, `certify.*` to a certificate, `astar.*` to best-first search; the native
 /// search reads its own (`native.*`) when it builds its options ([`native_options`]). A key
-/// of a method this run does not use is refused. The MILP route steps by default (not under
-/// the paper preset, nor from an incumbent, which has a start of its own).
-fn apply_settings(req: &mut SolveRequest, route: Route, native_certify: bool) -> Result<(), Error> {
+/// of a method this run does not use is refused. Then the defaults that depend on the
+/// preset: the MILP route steps (not under the paper preset, nor from an incumbent, which
+/// has a start of its own), and a learned estimate gets its measured weight.
+fn apply_settings(req: &mut SolveRequest) -> Result<(), Error> {
     let usage = |e: ParamError| Error::Usage(e.to_string());
-    let certifying = req.certify.is_some();
+    let route = req.method.route();
+    let certify = match &mut req.method {
+        SlidingMethod::Native(n) => n.certificate.as_mut().map(|c| &mut c.options),
+        SlidingMethod::Sat(m) => m.certify.as_mut(),
+        _ => None,
+    };
+    let certifying = certify.is_some();
     let mut groups: Vec<&str> = match route {
         Route::Native => vec!["native."],
         Route::Milp => vec!["milp."],
         Route::Astar => vec!["astar."],
         _ => vec![],
     };
-    if certifying && (route == Route::Sat || native_certify) {
+    if certifying {
         groups.push("certify.");
     }
     let this = if certifying {
@@ -684,66 +556,81 @@ fn apply_settings(req: &mut SolveRequest, route: Route, native_certify: bool) ->
         format!("{f_via} {}", route.name(), f_via = Field::Via)
     };
     req.settings.only(&groups, &this).map_err(usage)?;
-    if route == Route::Milp {
-        req.step = req.step || (req.incumbent.is_none() && req.preset != Preset::Paper);
-    }
-    if route == Route::Astar
-        && req.preset != Preset::Paper
-        && req.astar.heuristic().learned()
-        && req.astar.weight.is_none()
-        && req.astar.suboptimality.is_none()
-    {
-        req.astar.weight = Some(LEARNED_WEIGHT);
-    }
     let settings = req.settings.clone();
+    let mut certify = certify;
     for (key, value) in settings.iter() {
-        match key {
-            "milp.step" => req.step = params::parse_bool(key, value).map_err(usage)?,
-            "astar.batch" => {
-                req.astar.batch = Some(params::parse_count(key, value).map_err(usage)?)
-            }
-            "astar.max_states" => {
-                req.astar.max_states = Some(params::parse_count(key, value).map_err(usage)?)
-            }
-            _ if key.starts_with("certify.") => {
-                let c = req
-                    .certify
-                    .as_mut()
-                    .expect("certify keys pass only with a certificate");
+        if let Some(c) = certify.as_deref_mut()
+            && key.starts_with("certify.")
+        {
+            apply_certify_key(c, key, value)?;
+        }
+    }
+    let paper = req.preset == Preset::Paper;
+    match &mut req.method {
+        SlidingMethod::Milp(m) => {
+            for (key, value) in settings.of(&["milp."]) {
                 match key {
-                    "certify.split" => {
-                        let d: usize = params::parse(key, value).map_err(usage)?;
-                        if d > 8 {
-                            return Err(usage(ParamError::value(key, value)));
-                        }
-                        c.split = d;
+                    "milp.step" => m.step = Some(params::parse_bool(key, value).map_err(usage)?),
+                    _ => return Err(usage(ParamError::Unknown { key: key.into() })),
+                }
+            }
+            m.step = Some(m.step.unwrap_or(m.incumbent.is_none() && !paper));
+        }
+        SlidingMethod::Astar(a) => {
+            if !paper && a.heuristic().learned() && a.weight.is_none() && a.suboptimality.is_none()
+            {
+                a.weight = Some(LEARNED_WEIGHT);
+            }
+            for (key, value) in settings.of(&["astar."]) {
+                match key {
+                    "astar.batch" => {
+                        a.batch = Some(params::parse_count(key, value).map_err(usage)?)
                     }
-                    "certify.split_jobs" => {
-                        let j: usize = params::parse_count(key, value).map_err(usage)?;
-                        if j > 256 {
-                            return Err(usage(ParamError::value(key, value)));
-                        }
-                        c.jobs = j;
-                    }
-                    "certify.direction" => {
-                        use crate::formulate::sliding_sat::Direction;
-                        (c.direction, c.race) = match value {
-                            "forward" => (Some(Direction::Forward), false),
-                            "backward" => (Some(Direction::Backward), false),
-                            "both" => (None, true),
-                            _ => return Err(usage(ParamError::value(key, value))),
-                        };
+                    "astar.max_states" => {
+                        a.max_states = Some(params::parse_count(key, value).map_err(usage)?)
                     }
                     _ => return Err(usage(ParamError::Unknown { key: key.into() })),
                 }
-                if c.race && c.split > 0 {
-                    return Err(Error::usage(
-                        "certify.direction = both races two whole refutations; it does not combine with certify.split",
-                    ));
-                }
             }
-            _ => {} // native.*: read by native_options
         }
+        _ => {} // native.*: read by native_options
+    }
+    Ok(())
+}
+
+/// One `certify.*` parameter.
+fn apply_certify_key(c: &mut CertifyOptions, key: &str, value: &str) -> Result<(), Error> {
+    let usage = |e: ParamError| Error::Usage(e.to_string());
+    match key {
+        "certify.split" => {
+            let d: usize = params::parse(key, value).map_err(usage)?;
+            if d > 8 {
+                return Err(usage(ParamError::value(key, value)));
+            }
+            c.split = d;
+        }
+        "certify.split_jobs" => {
+            let j: usize = params::parse_count(key, value).map_err(usage)?;
+            if j > 256 {
+                return Err(usage(ParamError::value(key, value)));
+            }
+            c.jobs = j;
+        }
+        "certify.direction" => {
+            use crate::formulate::sliding_sat::Direction;
+            (c.direction, c.race) = match value {
+                "forward" => (Some(Direction::Forward), false),
+                "backward" => (Some(Direction::Backward), false),
+                "both" => (None, true),
+                _ => return Err(usage(ParamError::value(key, value))),
+            };
+        }
+        _ => return Err(usage(ParamError::Unknown { key: key.into() })),
+    }
+    if c.race && c.split > 0 {
+        return Err(Error::usage(
+            "certify.direction = both races two whole refutations; it does not combine with certify.split",
+        ));
     }
     Ok(())
 }
@@ -753,12 +640,16 @@ fn apply_settings(req: &mut SolveRequest, route: Route, native_certify: bool) ->
 /// 89.2 % at 789 (`docs/results/learned.md#held-out-random-boards`).
 pub const LEARNED_WEIGHT: f64 = 0.98;
 
-/// The native search's options for `p`: the preset's, then `pdb`, the threads, and the
+/// The native search's options for `p`: the preset's, then the partition `pdb`, the threads, and the
 /// `native.*` parameters. Duplicate pruning to 12 moves is the one option measured both
 /// to cut nodes (by 27–30 %) and to run faster, on Korf's 100 0.397 s against 0.462 s
 /// (`docs/results/native-search.md#duplicate-pruning-fsm`); the others cut nodes at the
 /// price of time and memory.
-pub fn native_options(p: &SlidingPuzzle, req: &SolveRequest) -> Result<NativeOptions, Error> {
+pub fn native_options(
+    p: &SlidingPuzzle,
+    pdb: Option<&str>,
+    req: &SolveRequest,
+) -> Result<NativeOptions, Error> {
     let usage = |e: ParamError| Error::Usage(e.to_string());
     let (rows, cols) = (p.rows(), p.cols());
     let named = |name: &str| {
@@ -783,7 +674,7 @@ pub fn native_options(p: &SlidingPuzzle, req: &SolveRequest) -> Result<NativeOpt
             }
         }
     }
-    match req.pdb.as_deref() {
+    match pdb {
         Some("none") => {
             o.manhattan_only = true;
             o.partition = None;
@@ -827,36 +718,54 @@ pub fn solve(
         ))
     };
     let mut req = plan.request.clone();
-    let horizon = if matches!(plan.route, Route::Native | Route::Astar) {
-        None // the native search needs no horizon
-    } else {
-        horizon_of(req.horizon, p, goal, req.limits.time, progress)?
+    let asked = match &req.method {
+        SlidingMethod::Milp(m) => m.horizon,
+        SlidingMethod::Sat(m) => m.horizon,
+        // The searches need no horizon.
+        SlidingMethod::Native(_) | SlidingMethod::Astar(_) => None,
+    };
+    let horizon = match &req.method {
+        SlidingMethod::Milp(_) | SlidingMethod::Sat(_) => {
+            horizon_of(asked, p, goal, req.limits.time, progress)?
+        }
+        _ => None,
     };
     // An `auto` horizon is the native search's proven optimum, whose plan
     // replayed: a plan of exactly that length exists.
-    let known = horizon.filter(|_| matches!(req.horizon, Some(Horizon::Auto)));
+    let known = horizon.filter(|_| matches!(asked, Some(Horizon::Auto)));
     req.limits = plan.request.limits.remaining(started).ok_or_else(spent)?;
     let req = &req;
-    let mut rep = match plan.route {
-        Route::Native if plan.native_certify => {
-            let native = solve_native(p, goal, req, progress)?;
-            let Some(moves) = native.plan().map(<[Move]>::to_vec) else {
-                return Ok(native);
-            };
-            let mut req = req.clone();
-            req.limits = plan.request.limits.remaining(started).ok_or_else(spent)?;
-            let mut rep = solve_sat(p, goal, &req, horizon, Some(&moves), progress)?;
-            rep.solver_status =
-                "plan from the native solver (IDA*); SAT used for the proof only".into();
-            Ok(rep)
+    let mut rep = match &req.method {
+        SlidingMethod::Native(n) => {
+            let native = solve_native(p, goal, n.pdb.as_deref(), req, progress)?;
+            match (&n.certificate, native.plan()) {
+                (Some(cert), Some(moves)) => {
+                    let moves = moves.to_vec();
+                    let mut req = req.clone();
+                    req.limits = plan.request.limits.remaining(started).ok_or_else(spent)?;
+                    let sat = SatMethod {
+                        solver: cert.solver.clone(),
+                        encoding: cert.encoding,
+                        certify: Some(cert.options.clone()),
+                        ..SatMethod::default()
+                    };
+                    let mut rep = solve_sat(p, goal, &sat, &req, horizon, Some(&moves), progress)?;
+                    rep.solver_status =
+                        "plan from the native solver (IDA*); SAT used for the proof only".into();
+                    Ok(rep)
+                }
+                _ => Ok(native),
+            }
         }
-        Route::Native => solve_native(p, goal, req, progress),
-        Route::Astar => super::astar::solve(p, goal, &req.astar, req.limits.time, progress),
-        Route::Milp => match &req.incumbent {
-            Some(source) => solve_milp_from(p, goal, plan.model, req, horizon, source, progress),
-            None => solve_milp(p, goal, plan.model, req, horizon, progress),
+        SlidingMethod::Astar(a) => super::astar::solve(p, goal, a, req.limits.time, progress),
+        SlidingMethod::Milp(m) => match &m.incumbent {
+            Some(source) => solve_milp_from(p, goal, plan.model, m, req, horizon, source, progress),
+            None => solve_milp(p, goal, plan.model, m, req, horizon, progress),
         },
-        _ => solve_sat(p, goal, req, horizon, req.plan.as_deref(), progress),
+        SlidingMethod::Sat(m) => {
+            let given = m.plan.as_ref().map(|f| f.moves.as_slice());
+            solve_sat(p, goal, m, req, horizon, given, progress)
+        }
     }?;
     refute_claims(&mut rep, known);
     let budget = plan
@@ -1076,11 +985,12 @@ fn fill(rep: &mut Report, a: Answer<Vec<Move>>) {
 fn solve_native(
     p: &SlidingPuzzle,
     goal: Goal,
+    pdb: Option<&str>,
     req: &SolveRequest,
     progress: Progress<'_>,
 ) -> Result<Report, Error> {
     let started = Instant::now();
-    let opts = native_options(p, req)?;
+    let opts = native_options(p, pdb, req)?;
     let (r, db, heuristic) = search::solve_one(p, goal, &opts, Some(req.limits.time), progress)
         .map_err(|e| Error::Usage(e.to_string()))?;
     let mut rep = sliding_report("native", "ida*", r.lower_bound as usize);
@@ -1138,17 +1048,18 @@ fn solve_milp(
     p: &SlidingPuzzle,
     goal: Goal,
     model: SlidingModel,
+    m: &MilpMethod,
     req: &SolveRequest,
     horizon: Option<usize>,
     progress: Progress<'_>,
 ) -> Result<Report, Error> {
     let horizon = resolve_horizon(p, horizon)?;
-    if req.step {
-        return solve_milp_stepped(p, goal, model, req, horizon, progress);
+    if m.step == Some(true) {
+        return solve_milp_stepped(p, goal, model, m, req, horizon, progress);
     }
     let reg = registry(req)?;
     let chosen = reg.choose_milp();
-    let name = req.solver.as_deref().unwrap_or(&chosen);
+    let name = m.solver.as_deref().unwrap_or(&chosen);
     let solver = reg.milp(name)?;
     solve_milp_with(p, goal, model, horizon, &*solver, &req.limits, progress)
 }
@@ -1178,9 +1089,9 @@ fn incumbent_plan(
         }
     };
     let moves = match source {
-        Incumbent::Native => found(solve_native(p, goal, req, progress)?),
+        Incumbent::Native => found(solve_native(p, goal, None, req, progress)?),
         Incumbent::Astar => {
-            let flags = super::astar::AstarFlags {
+            let flags = super::astar::AstarMethod {
                 weight: Some(INCUMBENT_WEIGHT),
                 ..Default::default()
             };
@@ -1219,10 +1130,15 @@ fn read_incumbent(path: &Path) -> Result<Vec<Move>, Error> {
 /// of at most L − 2 moves is in the model). When L − 2 is below the admissible bound B no
 /// MILP is run: the heuristic alone proves the plan optimal, and the report says so rather
 /// than crediting a solver; likewise a `horizon` below B leaves nothing to refute.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the board, its goal and model, the method and the request it came in, the horizon, the plan's source and the progress line are all distinct inputs"
+)]
 fn solve_milp_from(
     p: &SlidingPuzzle,
     goal: Goal,
     model: SlidingModel,
+    m: &MilpMethod,
     req: &SolveRequest,
     horizon: Option<usize>,
     source: &Incumbent,
@@ -1235,7 +1151,7 @@ fn solve_milp_from(
     }
     let reg = registry(req)?;
     let chosen = reg.choose_milp();
-    let name = req.solver.as_deref().unwrap_or(&chosen);
+    let name = m.solver.as_deref().unwrap_or(&chosen);
     let solver = reg.milp(name)?;
     let moves = match incumbent_plan(p, goal, source, req, progress)? {
         Ok(m) => m,
@@ -1303,7 +1219,7 @@ fn solve_milp_from(
         return Ok(rep);
     }
     // With `step`: horizons B, B + 2, …, h; else h alone (every plan of at most h moves).
-    let from = if req.step { bound } else { h };
+    let from = if m.step == Some(true) { bound } else { h };
     progress(&format!(
         "incumbent: {origin}, {l} moves; asking the MILP for a plan of at most {h}"
     ));
@@ -1381,6 +1297,7 @@ fn solve_milp_stepped(
     p: &SlidingPuzzle,
     goal: Goal,
     model: SlidingModel,
+    m: &MilpMethod,
     req: &SolveRequest,
     horizon: usize,
     progress: Progress<'_>,
@@ -1388,7 +1305,7 @@ fn solve_milp_stepped(
     let started = Instant::now();
     let reg = registry(req)?;
     let chosen = reg.choose_milp();
-    let name = req.solver.as_deref().unwrap_or(&chosen);
+    let name = m.solver.as_deref().unwrap_or(&chosen);
     let solver = reg.milp(name)?;
     let Some((estimate, heuristic)) = root_bound(p, goal, Some(started + req.limits.time))? else {
         let why = bound_not_in_time();
@@ -1724,13 +1641,14 @@ pub fn judge_milp(
 fn solve_sat(
     p: &SlidingPuzzle,
     goal: Goal,
+    m: &SatMethod,
     req: &SolveRequest,
     horizon: Option<usize>,
     given: Option<&[Move]>,
     progress: Progress<'_>,
 ) -> Result<Report, Error> {
     let started = Instant::now();
-    let name = req.solver.as_deref().unwrap_or("varisat");
+    let name = m.solver.as_deref().unwrap_or("varisat");
     if horizon == Some(0) {
         return Err(Error::usage(format!(
             "{} must be at least 1",
@@ -1752,9 +1670,9 @@ fn solve_sat(
     // left, and the pattern-database clauses make that 3–4× faster end to end (README,
     // "Lower-bound clauses"); the horizon search keeps its old default, `pruned`, so that its
     // formulas and figures stay as they were (the `pdb` encoding is faster there too).
-    let encoding = req
+    let encoding = m
         .encoding
-        .unwrap_or(if given.is_some() && req.certify.is_some() {
+        .unwrap_or(if given.is_some() && m.certify.is_some() {
             sliding_sat::Encoding::Pdb
         } else {
             sliding_sat::Encoding::default()
@@ -1770,7 +1688,7 @@ fn solve_sat(
         })
     };
     let mut rep;
-    if let (Some(cert_opts), Some(moves)) = (&req.certify, given) {
+    if let (Some(cert_opts), Some(moves)) = (&m.certify, given) {
         let producer = Producer {
             solver: proof()?,
             limits: req.limits,
@@ -1788,7 +1706,7 @@ fn solve_sat(
         );
         // A plan the user gave (`plan`) that fails is the user's "no", not a solver
         // failure: no solver claimed it. (The native search's plan failing stays a failure.)
-        if req.plan.is_some() && rep.status == Status::Unverified {
+        if m.plan.is_some() && rep.status == Status::Unverified {
             rep.status = Status::NoSolution;
         }
         if rep.verified {
@@ -1809,7 +1727,7 @@ fn solve_sat(
             rep.certificate = Some(cert);
         }
     } else {
-        let (plan, certificate) = if let Some(cert_opts) = &req.certify {
+        let (plan, certificate) = if let Some(cert_opts) = &m.certify {
             if !p.is_solvable(goal) {
                 return Err(Error::Failure(
                     sat_horizon::SatPlanError::<String>::Unsolvable(goal).to_string(),
@@ -1878,7 +1796,7 @@ fn solve_sat(
         rep.certificate = certificate;
     }
     rep.encoding = Some(encoding);
-    rep.certificate_wanted = req.certify.is_some();
+    rep.certificate_wanted = m.certify.is_some();
     rep.seconds = started.elapsed().as_secs_f64();
     Ok(rep)
 }
@@ -2077,17 +1995,9 @@ fn export_command(
     req: &ExportRequest,
     progress: Progress<'_>,
 ) -> Result<Exported, Error> {
-    FAMILY.check_flags(
-        &req.given(),
-        &[
-            Field::Goal,
-            Field::Horizon,
-            Field::NeosInput,
-            Field::NeosSolver,
-            Field::Email,
-        ],
-    )?;
-    let goal = req.options.goal();
+    req.refuse_edge_options(&FAMILY)?;
+    let opts = req.options.sliding().map_err(|e| inst.hint(e))?;
+    let goal = opts.goal;
     let out = req.output.as_deref();
     let name = req.model.unwrap_or(ModelName::Neos);
     let m = SlidingModel::of(name)?;
@@ -2104,7 +2014,7 @@ fn export_command(
     }
     let p = parse(inst, goal)?;
     let limit = Duration::from_secs_f64(AUTO_HORIZON_SECONDS);
-    let t = horizon_of(req.options.horizon, &p, goal, limit, progress)?;
+    let t = horizon_of(opts.horizon, &p, goal, limit, progress)?;
     if fmt == Format::Neos {
         return Ok(Exported::NeosJob {
             model: name,
@@ -2125,51 +2035,29 @@ fn solve_command(
     req: &family::SolveRequest,
     progress: Progress<'_>,
 ) -> Result<Solved, Error> {
-    let mut takes = vec![
-        Field::Goal,
-        Field::Horizon,
-        Field::Encoding,
-        Field::Certify,
-        Field::Plan,
-        Field::Incumbent,
-        Field::Step,
-        Field::Pdb,
-    ];
-    takes.extend(super::astar::AstarFlags::FLAGS);
-    FAMILY
-        .check_flags(&req.given(), &takes)
-        .map_err(|e| inst.hint(e))?;
-    let goal = req.options.goal();
-    // The route rules first (an empty plan stands for `plan` while they are checked),
-    // then the plan file: a refused combination reads no plan.
+    let (goal, method) = match &req.method {
+        Method::Recommended => (Goal::default(), SlidingMethod::default()),
+        Method::Sliding { goal, method } => (*goal, method.clone()),
+        Method::Edge(_) => {
+            return Err(inst.hint(Error::usage(
+                "an edge-matching method does not apply to sliding-tile puzzles",
+            )));
+        }
+    };
     let mut plan = SolveRequest {
-        via: req.via,
-        model: req.model,
-        solver: req.solver.clone(),
-        horizon: req.options.horizon,
+        method,
         limits: req.limits,
         solvers_file: req.solvers_file.clone(),
-        encoding: req.encoding,
-        certify: req.certify.clone(),
-        plan: req.plan.as_ref().map(|_| Vec::new()),
-        incumbent: req.incumbent.clone(),
-        step: req.step,
-        astar: req.astar.clone(),
-        pdb: req.pdb.clone(),
         preset: req.preset,
         settings: req.settings.clone(),
     }
     .plan()
     .map_err(|e| inst.hint(e))?;
-    if let Some(path) = &req.plan {
-        plan.request.plan = Some(crate::puzzle::sliding::parse_moves(
-            &super::read_text(path, "plan")?,
-            &path.display().to_string(),
-        )?);
-    }
-    // An incumbent file is read now, like `plan`: its errors come before any search.
-    if let Some(Incumbent::File(path)) = &plan.request.incumbent {
-        plan.request.incumbent = Some(Incumbent::Moves {
+    // An incumbent file is read now: its errors come before any search.
+    if let SlidingMethod::Milp(m) = &mut plan.request.method
+        && let Some(Incumbent::File(path)) = &m.incumbent
+    {
+        m.incumbent = Some(Incumbent::Moves {
             moves: read_incumbent(path)?,
             from: path.clone(),
         });
@@ -2177,7 +2065,11 @@ fn solve_command(
     let p = parse(inst, goal)?;
     // A plan to certify that does not solve the board is the user's input error, like a bad
     // incumbent: said before any solver runs.
-    if let (Some(path), Some(moves)) = (&req.plan, &plan.request.plan) {
+    if let SlidingMethod::Sat(SatMethod {
+        plan: Some(MoveFile { moves, path }),
+        ..
+    }) = &plan.request.method
+    {
         let v = PlanChecker { goal }.check(&p, moves, None);
         if !v.errors.is_empty() {
             return Err(Error::Usage(format!(
@@ -2200,12 +2092,12 @@ fn verify_command(
     req: &VerifyRequest,
     progress: Progress<'_>,
 ) -> Result<Verified, Error> {
-    FAMILY.check_flags(&req.options.given(), &[Field::Goal, Field::Horizon])?;
-    let goal = req.options.goal();
+    let opts = req.options.sliding().map_err(|e| inst.hint(e))?;
+    let goal = opts.goal;
     let m = req.model.map(SlidingModel::of).transpose()?;
     let p = parse(inst, goal)?;
     let limit = Duration::from_secs_f64(AUTO_HORIZON_SECONDS);
-    let t = horizon_of(req.options.horizon, &p, goal, limit, progress)?;
+    let t = horizon_of(opts.horizon, &p, goal, limit, progress)?;
     let text = super::read_text(&req.solution, "solution")?;
     let v = verify(&p, goal, &text, &req.solution.display().to_string(), m, t)?;
     Ok(Verified {
@@ -2220,8 +2112,13 @@ fn verify_command(
 }
 
 fn render_command(inst: &Instance, req: &RenderRequest) -> Result<Rendered, Error> {
-    FAMILY.check_flags(&req.given(), &[Field::Goal])?;
-    let goal = req.options.goal();
+    let goal = req.options.sliding().map_err(|e| inst.hint(e))?.goal;
+    if req.ids {
+        return Err(inst.hint(Error::Usage(format!(
+            "{} does not apply to sliding-tile puzzles: leave it out",
+            Field::Ids
+        ))));
+    }
     let p = parse(inst, goal)?;
     let mut notes = Vec::new();
     let moves = match &req.solution {
@@ -2260,91 +2157,67 @@ fn render_command(inst: &Instance, req: &RenderRequest) -> Result<Rendered, Erro
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::route::astar::AstarMethod;
+    use crate::route::method::NativeMethod;
 
-    fn req() -> SolveRequest {
-        SolveRequest {
-            via: None,
-            model: None,
-            solver: None,
-            horizon: None,
-            limits: Limits::new(Duration::from_secs(10), 1),
-            solvers_file: None,
-            encoding: None,
-            certify: None,
-            plan: None,
-            incumbent: None,
-            step: false,
-            astar: Default::default(),
-            pdb: None,
-            preset: Preset::default(),
-            settings: Settings::default(),
-        }
+    fn req(method: SlidingMethod) -> SolveRequest {
+        SolveRequest::new(method, Limits::new(Duration::from_secs(10), 1))
+    }
+
+    fn err(r: SolveRequest) -> String {
+        r.plan().unwrap_err().to_string()
+    }
+
+    fn astar(a: AstarMethod) -> SlidingMethod {
+        SlidingMethod::Astar(a)
     }
 
     #[test]
-    fn astar_flags_belong_to_their_route() {
-        use crate::route::astar::AstarFlags;
-        let err = |r: SolveRequest| r.plan().unwrap_err().to_string();
-        let weighted = AstarFlags {
+    fn astar_numbers_are_checked_and_the_learned_weight_applied() {
+        let weighted = AstarMethod {
             weight: Some(1.2),
             ..Default::default()
         };
-        assert_eq!(
-            err(SolveRequest {
-                astar: weighted.clone(),
-                ..req()
-            }),
-            "`astar.weight` belongs to `via` astar, not `via` native"
-        );
-        let p = SolveRequest {
-            via: Some(Route::Astar),
-            astar: weighted.clone(),
-            ..req()
-        }
-        .plan()
-        .unwrap();
-        assert_eq!(p.route, Route::Astar);
-        assert_eq!(
-            err(SolveRequest {
-                via: Some(Route::Astar),
-                horizon: Some(Horizon::Steps(20)),
-                ..req()
-            }),
-            "`via` astar is tilekit's own best-first search and takes no `horizon`"
-        );
+        let p = req(astar(weighted.clone())).plan().unwrap();
+        assert_eq!(p.route(), Route::Astar);
         assert!(
-            err(SolveRequest {
-                via: Some(Route::Astar),
-                astar: AstarFlags {
-                    suboptimality: Some(0.1),
-                    ..weighted
-                },
-                ..req()
-            })
+            err(req(astar(AstarMethod {
+                suboptimality: Some(0.1),
+                ..weighted
+            })))
             .contains("give one")
         );
         assert!(
-            err(SolveRequest {
-                via: Some(Route::Astar),
-                astar: AstarFlags {
-                    weight: Some(-0.5),
-                    ..Default::default()
-                },
-                ..req()
-            })
+            err(req(astar(AstarMethod {
+                weight: Some(-0.5),
+                ..Default::default()
+            })))
             .contains("positive")
         );
+        let mut r = req(astar(AstarMethod::default()));
+        r.settings.push("astar.batch", "0").unwrap();
+        assert!(err(r).contains("astar.batch"));
         assert!(
-            err(SolveRequest {
-                via: Some(Route::Astar),
-                astar: AstarFlags {
-                    batch: Some(0),
-                    ..Default::default()
-                },
-                ..req()
-            })
+            err(req(astar(AstarMethod {
+                batch: Some(0),
+                ..Default::default()
+            })))
             .contains("`astar.batch` must be at least 1")
         );
+        // A learned estimate gets the measured weight unless a weight or a bound is given,
+        // and the paper preset keeps plain A*.
+        let learned = AstarMethod {
+            heuristic: Some(super::super::astar::AstarHeuristic::Ann),
+            ..Default::default()
+        };
+        let weight = |r: SolveRequest| match r.plan().unwrap().request.method {
+            SlidingMethod::Astar(a) => a.weight,
+            _ => unreachable!(),
+        };
+        assert_eq!(weight(req(astar(learned.clone()))), Some(LEARNED_WEIGHT));
+        let mut paper = req(astar(learned));
+        paper.preset = Preset::Paper;
+        assert_eq!(weight(paper), None);
     }
 
     fn cert() -> CertifyOptions {
@@ -2359,136 +2232,80 @@ mod tests {
         }
     }
 
-    fn err(r: SolveRequest) -> String {
-        r.plan().unwrap_err().to_string()
-    }
-
     #[test]
-    fn routes_default_and_imply() {
-        let p = req().plan().unwrap();
-        assert_eq!((p.route, p.native_certify), (Route::Native, false));
-        let p = SolveRequest {
-            encoding: Some(sliding_sat::Encoding::Strong),
-            ..req()
-        }
-        .plan()
-        .unwrap();
-        assert_eq!((p.route, p.model), (Route::Sat, SlidingModel::Sat));
-        let p = SolveRequest {
-            via: Some(Route::Milp),
-            ..req()
-        }
-        .plan()
-        .unwrap();
+    fn defaults_are_resolved_by_the_plan() {
+        let p = req(SlidingMethod::default()).plan().unwrap();
+        assert_eq!(p.route(), Route::Native);
+        let milp = |preset: Preset, m: MilpMethod| {
+            let mut r = req(SlidingMethod::Milp(m));
+            r.preset = preset;
+            let p = r.plan().unwrap();
+            match p.request.method {
+                SlidingMethod::Milp(m) => (p.model, m.step),
+                _ => unreachable!(),
+            }
+        };
         // The strengthened model, stepped up from the bound, unless the paper's is asked for.
-        assert_eq!(p.model, SlidingModel::Tight);
-        assert!(p.request.step);
-        let p = SolveRequest {
-            via: Some(Route::Milp),
-            preset: Preset::Paper,
-            ..req()
-        }
-        .plan()
-        .unwrap();
-        assert_eq!((p.model, p.request.step), (SlidingModel::Neos, false));
-        let p = SolveRequest {
-            via: Some(Route::Native),
-            certify: Some(cert()),
-            ..req()
-        }
-        .plan()
-        .unwrap();
-        assert!(p.native_certify);
+        assert_eq!(
+            milp(Preset::Recommended, MilpMethod::default()),
+            (SlidingModel::Tight, Some(true))
+        );
+        assert_eq!(
+            milp(Preset::Paper, MilpMethod::default()),
+            (SlidingModel::Neos, Some(false))
+        );
+        // An incumbent has a start of its own.
+        let from = MilpMethod {
+            incumbent: Some(Incumbent::Native),
+            model: Some(MilpModel::Flow),
+            ..Default::default()
+        };
+        assert_eq!(
+            milp(Preset::Recommended, from),
+            (SlidingModel::Flow, Some(false))
+        );
     }
 
     #[test]
-    fn route_rules_are_checked_once_here() {
-        assert_eq!(
-            err(SolveRequest {
-                via: Some(Route::Milp),
-                certify: Some(cert()),
-                ..req()
-            }),
-            "`certify` and `encoding` belong to `via` sat (or `via` native `certify`), not `via` milp"
+    fn parameters_of_other_methods_and_bad_limits_are_refused() {
+        let mut r = req(SlidingMethod::Milp(MilpMethod::default()));
+        r.settings.push("certify.split", "2").unwrap();
+        assert!(
+            err(r).contains("certify.split"),
+            "certify keys need a certificate"
         );
-        assert_eq!(
-            err(SolveRequest {
-                via: Some(Route::Native),
-                certify: Some(cert()),
-                plan: Some(vec![]),
-                ..req()
+        let mut r = req(SlidingMethod::Sat(SatMethod {
+            certify: Some(cert()),
+            ..Default::default()
+        }));
+        r.settings.push("certify.split", "9").unwrap();
+        assert!(err(r).contains("certify.split"));
+        let mut r = req(SlidingMethod::Native(NativeMethod {
+            pdb: None,
+            certificate: Some(super::super::method::Certificate {
+                solver: None,
+                encoding: None,
+                options: cert(),
             }),
-            "`plan` gives the plan to certify, so it goes with `via` sat, not `via` native"
-        );
+        }));
+        r.settings.push("certify.direction", "both").unwrap();
+        r.settings.push("certify.split", "2").unwrap();
+        assert!(err(r).contains("does not combine"));
         assert_eq!(
-            err(SolveRequest {
-                via: Some(Route::Milp),
-                plan: Some(vec![]),
-                ..req()
-            }),
-            "`plan` gives the plan to certify (`via` sat); the MILP route starts from a plan with `incumbent`"
-        );
-        for via in [Route::Native, Route::Sat, Route::Astar] {
-            assert_eq!(
-                err(SolveRequest {
-                    via: Some(via),
-                    step: true,
-                    ..req()
+            err(req(SlidingMethod::Sat(SatMethod {
+                plan: Some(MoveFile {
+                    moves: vec![],
+                    path: "p.txt".into()
                 }),
-                format!(
-                    "`step` steps the MILP route's horizon: it goes with `via` milp, not `via` {}",
-                    via.name()
-                )
-            );
-            assert_eq!(
-                err(SolveRequest {
-                    via: Some(via),
-                    incumbent: Some(Incumbent::Native),
-                    ..req()
-                }),
-                format!(
-                    "`incumbent` starts the MILP route from a plan: it goes with `via` milp, not `via` {}",
-                    via.name()
-                )
-            );
-        }
-        assert_eq!(
-            err(SolveRequest {
-                via: Some(Route::Milp),
-                model: Some(ModelName::Sat),
-                ..req()
-            }),
-            "`via` milp solves `model` neos, flow or tight, not sat"
+                ..Default::default()
+            }))),
+            "`plan` gives a plan to certify: it needs `certify`"
         );
         assert_eq!(
-            err(SolveRequest {
-                via: Some(Route::Native),
-                model: Some(ModelName::Flow),
-                ..req()
-            }),
-            "`via` native searches the puzzle itself and takes no `model` (got flow)"
-        );
-        assert_eq!(
-            err(SolveRequest {
-                via: Some(Route::Sat),
-                model: Some(ModelName::Neos),
-                ..req()
-            }),
-            "`via` sat solves `model` sat, not neos"
-        );
-        assert_eq!(
-            err(SolveRequest {
-                via: Some(Route::Milp),
-                model: Some(ModelName::Clique),
-                ..req()
-            }),
-            "`model` clique is not known for sliding puzzles: use neos, flow, tight or sat"
-        );
-        assert_eq!(
-            err(SolveRequest {
-                limits: Limits::new(Duration::ZERO, 1),
-                ..req()
-            }),
+            err(SolveRequest::new(
+                SlidingMethod::default(),
+                Limits::new(Duration::ZERO, 1)
+            )),
             "`limits.time_limit` must be a positive number of seconds"
         );
     }

@@ -154,7 +154,7 @@ fn astar(
             .map(|m| Method::parse(m))
             .collect::<Result<_, _>>()?,
         weights: a.weights,
-        batch: tilekit::route::astar::AstarFlags {
+        batch: tilekit::route::astar::AstarMethod {
             batch: a.batch,
             ..Default::default()
         }

@@ -16,9 +16,11 @@ use args::{Cli, Cmd, Common, GenerateCmd};
 use clap::Parser;
 use std::process::ExitCode;
 use tilekit::Error;
+use tilekit::formulate::edge_milp::EdgeMilpOptions;
+use tilekit::route::FamilyName;
 use tilekit::route::families::{self, read};
 use tilekit::route::family::{
-    ExportRequest, FamilyOptions, NeosJobFlags, RenderRequest, VerifyRequest,
+    ExportRequest, FamilyOptions, NeosJobFlags, RenderRequest, SlidingOptions, VerifyRequest,
 };
 use tilekit::route::output::write_to;
 
@@ -39,14 +41,38 @@ pub(crate) fn note(msg: &str) {
     let _ = writeln!(std::io::stderr().lock(), "tilekit: {msg}");
 }
 
-/// The family flags as the library takes them.
-pub(crate) fn family_options(c: &Common) -> FamilyOptions {
-    FamilyOptions {
-        goal: c.goal.map(Into::into),
-        horizon: c.horizon,
-        filter: c.filter,
-        fix_corner: c.fix_corner,
+/// The family flags as the library takes them, for an instance of `family`: the other
+/// family's flags are refused, by name.
+pub(crate) fn family_options(c: &Common, family: FamilyName) -> Result<FamilyOptions, Error> {
+    use tilekit::field::Field;
+    let (given, noun) = match family {
+        FamilyName::Sliding => (
+            [(c.filter, Field::Filter), (c.fix_corner, Field::FixCorner)],
+            "sliding-tile puzzles",
+        ),
+        FamilyName::Edge => (
+            [
+                (c.goal.is_some(), Field::Goal),
+                (c.horizon.is_some(), Field::Horizon),
+            ],
+            "edge-matching puzzles",
+        ),
+    };
+    if let Some((_, f)) = given.iter().find(|(on, _)| *on) {
+        return Err(Error::Usage(format!(
+            "{f} does not apply to {noun}: leave it out"
+        )));
     }
+    Ok(match family {
+        FamilyName::Sliding => FamilyOptions::Sliding(SlidingOptions {
+            goal: c.goal.map(Into::into).unwrap_or_default(),
+            horizon: c.horizon,
+        }),
+        FamilyName::Edge => FamilyOptions::Edge(EdgeMilpOptions {
+            filter_feasible: c.filter,
+            fix_first_corner: c.fix_corner,
+        }),
+    })
 }
 
 pub(crate) fn code(success: bool) -> ExitCode {
@@ -84,9 +110,15 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                     solver: neos_solver,
                     email,
                 },
-                options: family_options(&common),
+                options: FamilyOptions::Default,
             };
-            families::export(&read(&instance, common.family)?, &req, &progress_line)?;
+            let instance = read(&instance, common.family)?;
+            let req = ExportRequest {
+                options: family_options(&common, instance.family.name)
+                    .map_err(|e| instance.hint(e))?,
+                ..req
+            };
+            families::export(&instance, &req, &progress_line)?;
             Ok(ExitCode::SUCCESS)
         }
         cmd @ (Cmd::ExportSet(_) | Cmd::Run(_) | Cmd::RunTask(_) | Cmd::Report(_)) => {
@@ -100,12 +132,14 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             json,
             common,
         }) => {
+            let instance = read(&instance, common.family)?;
             let req = VerifyRequest {
                 solution,
                 model,
-                options: family_options(&common),
+                options: family_options(&common, instance.family.name)
+                    .map_err(|e| instance.hint(e))?,
             };
-            let v = families::verify(&read(&instance, common.family)?, &req, &progress_line)?;
+            let v = families::verify(&instance, &req, &progress_line)?;
             say(v.render(json))?;
             Ok(code(v.valid))
         }
@@ -140,15 +174,26 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             family,
             goal,
         }) => {
+            let instance = read(&instance, family)?;
+            let options = match (instance.family.name, goal) {
+                (FamilyName::Sliding, goal) => FamilyOptions::Sliding(SlidingOptions {
+                    goal: goal.map(Into::into).unwrap_or_default(),
+                    horizon: None,
+                }),
+                (FamilyName::Edge, Some(_)) => {
+                    return Err(instance.hint(Error::Usage(format!(
+                        "{} does not apply to edge-matching puzzles: leave it out",
+                        tilekit::field::Field::Goal
+                    ))));
+                }
+                (FamilyName::Edge, None) => FamilyOptions::Default,
+            };
             let req = RenderRequest {
                 solution,
                 ids,
-                options: FamilyOptions {
-                    goal: goal.map(Into::into),
-                    ..FamilyOptions::default()
-                },
+                options,
             };
-            let drawn = families::render(&read(&instance, family)?, &req)?;
+            let drawn = families::render(&instance, &req)?;
             write_to(Some(&output), drawn.svg.as_bytes())?;
             for n in &drawn.notes {
                 note(n);

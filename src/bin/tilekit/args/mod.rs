@@ -10,6 +10,7 @@ pub(crate) mod bench;
 mod campaign;
 mod export;
 pub(crate) mod flags;
+mod method;
 mod neos;
 pub(crate) mod solve;
 mod values;
