@@ -123,6 +123,83 @@ fn a_matrix_of_real_solvers_is_verified_stored_and_agrees() {
     }
     let total = count(&db, "SELECT count(*) FROM runs");
 
+    // Every external run is measured apart from its cell and keeps its logs; an embedded
+    // engine runs inside tilekit and has neither.
+    let embedded_list = embedded()
+        .split(',')
+        .map(|e| format!("'{e}'"))
+        .collect::<Vec<_>>()
+        .join(",");
+    let unmeasured = count(
+        &db,
+        &format!(
+            "SELECT count(*) FROM runs WHERE solver NOT IN ({embedded_list}) AND (solver_wall_s IS NULL OR solver_cpu_s IS NULL OR solver_max_rss_kb IS NULL OR solver_max_rss_kb <= 0 OR log_dir IS NULL OR solver_wall_s > seconds + 0.01)"
+        ),
+    );
+    assert_eq!(unmeasured, 0, "external runs without measurements or logs");
+    assert_eq!(
+        count(
+            &db,
+            &format!(
+                "SELECT count(*) FROM runs WHERE solver IN ({embedded_list}) AND (solver_wall_s IS NOT NULL OR log_dir IS NOT NULL)"
+            )
+        ),
+        0
+    );
+    let logs: Vec<(String, String, String)> = {
+        let conn = Connection::open(&db).unwrap();
+        let mut stmt = conn
+            .prepare("SELECT solver, log_dir, command FROM runs WHERE log_dir IS NOT NULL")
+            .unwrap();
+        stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap()
+    };
+    for (solver, dir, command) in &logs {
+        let dir = d.join(dir);
+        for f in ["command.sh", "stdout.txt", "stderr.txt"] {
+            assert!(
+                dir.join(f).is_file(),
+                "{solver}: {} lacks {f}",
+                dir.display()
+            );
+        }
+        let script = std::fs::read_to_string(dir.join("command.sh")).unwrap();
+        assert!(script.contains(command.as_str()), "{script}\n{command}");
+        assert!(!command.contains("SOLUTION"), "{command}");
+    }
+    // CBC's command, run again from its logs, writes its solution there again, as it did.
+    let (_, cbc_dir, _) = logs
+        .iter()
+        .find(|(s, _, c)| s == "cbc" && c.contains(".lp"))
+        .expect("a CBC run on an LP file");
+    let cbc_dir = d.join(cbc_dir);
+    let kept: Vec<PathBuf> = std::fs::read_dir(&cbc_dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "sol"))
+        .collect();
+    assert_eq!(
+        kept.len(),
+        1,
+        "CBC's solution file kept in {}",
+        cbc_dir.display()
+    );
+    let before = std::fs::read_to_string(&kept[0]).unwrap();
+    std::fs::remove_file(&kept[0]).unwrap();
+    let again = std::process::Command::new("sh")
+        .arg(cbc_dir.join("command.sh"))
+        .output()
+        .unwrap();
+    assert!(again.status.success(), "{again:?}");
+    let after = std::fs::read_to_string(&kept[0]).unwrap();
+    assert_eq!(
+        before.lines().next(),
+        after.lines().next(),
+        "the rerun's status line"
+    );
+
     // A re-run runs nothing; with three rows deleted it runs exactly those three.
     let r = run(
         &sliding,
@@ -197,6 +274,44 @@ fn a_matrix_of_real_solvers_is_verified_stored_and_agrees() {
         std::fs::read_to_string(rep.join("summary.md"))
             .unwrap()
             .contains("## Conflicts: 0")
+    );
+
+    // A database of the previous schema (no measurements) opens, keeps its rows and takes
+    // new ones.
+    {
+        let conn = Connection::open(&db).unwrap();
+        for c in [
+            "solver_wall_s",
+            "solver_cpu_s",
+            "solver_max_rss_kb",
+            "log_dir",
+        ] {
+            conn.execute(&format!("ALTER TABLE runs DROP COLUMN {c}"), [])
+                .unwrap();
+        }
+        conn.pragma_update(None, "user_version", 2).unwrap();
+        conn.execute(
+            "DELETE FROM runs WHERE id = (SELECT max(id) FROM runs WHERE solver = 'cbc')",
+            [],
+        )
+        .unwrap();
+    }
+    let r = run(
+        &sliding,
+        &db,
+        &["--solvers", &solvers, "--time-limit", "5", "--jobs", "2"],
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert_eq!(summary(&r)["ran"], 1, "{}", r.stdout);
+    assert_eq!(count(&db, "PRAGMA user_version"), 3);
+    assert_eq!(count(&db, "SELECT count(*) FROM runs"), total);
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(*) FROM runs WHERE solver = 'cbc' AND solver_cpu_s IS NOT NULL"
+        ),
+        1,
+        "the new row is measured, the old ones are not"
     );
 }
 

@@ -32,6 +32,23 @@ fn export(dir: &Path, args: &[&str]) -> PathBuf {
     dir.join("manifest.json")
 }
 
+/// A command with its numbers with a fraction (the time left to the solver, which differs
+/// from run to run) replaced by `T`.
+fn without_times(command: &str) -> String {
+    command
+        .split(' ')
+        .map(|w| {
+            let bare = w.trim_matches('\'');
+            if bare.contains('.') && bare.parse::<f64>().is_ok() {
+                "T"
+            } else {
+                w
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// The rows of a database, without what differs between executors (host, times, executor,
 /// shard), sorted.
 fn rows(db: &Path) -> Vec<String> {
@@ -47,7 +64,10 @@ fn rows(db: &Path) -> Vec<String> {
             let mut v = Vec::new();
             for i in 0..14 {
                 let x: rusqlite::types::Value = r.get(i)?;
-                v.push(format!("{x:?}"));
+                v.push(match x {
+                    rusqlite::types::Value::Text(c) if i == 12 => without_times(&c),
+                    x => format!("{x:?}"),
+                });
             }
             Ok(v.join(" | "))
         })
@@ -143,6 +163,21 @@ fn the_slurm_executor_stores_the_rows_a_local_run_stores() {
     let (a, b) = (rows(&local), rows(&remote));
     assert!(!a.is_empty());
     assert_eq!(a, b, "local and Slurm rows differ");
+    // The Slurm tasks measure their solvers and keep their logs beside the database too.
+    let measured =
+        "SELECT count(*) FROM runs WHERE solver_cpu_s IS NOT NULL AND log_dir IS NOT NULL";
+    assert!(count(&local, measured) > 0);
+    assert_eq!(count(&remote, measured), count(&local, measured));
+    let dir: String = Connection::open(&remote)
+        .unwrap()
+        .query_row(
+            "SELECT log_dir FROM runs WHERE log_dir IS NOT NULL",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let logs = remote.parent().unwrap().join(dir);
+    assert!(logs.join("command.sh").is_file(), "{}", logs.display());
     assert_eq!(
         count(
             &remote,

@@ -348,6 +348,7 @@ pub(crate) fn run_cell(
     solver: &MatrixSolver,
     limits: &Limits,
     executor: &str,
+    logs: Option<&Path>,
 ) -> RunRow {
     let started = Instant::now();
     let path = base.join(&f.path);
@@ -363,7 +364,8 @@ pub(crate) fn run_cell(
         }
         MatrixSolver::Embedded { name, version, .. } => format!("embedded:{name} {version}"),
     };
-    let result = solve_cell(base, m, f, solver, &path, limits);
+    let (result, processes) =
+        crate::solve::external::recording(|| solve_cell(base, m, f, solver, &path, limits));
     // A solver may write to the file it is given. The set is then damaged for every later
     // cell and run, so the cell that saw it happen says so, instead of the next run.
     let result = match manifest::sha256_file(&path) {
@@ -386,13 +388,117 @@ pub(crate) fn run_cell(
         executor: executor.into(),
         shard: None,
     };
-    RunRow::of(
+    let mut row = RunRow::of(
         &f.sha256,
         origin,
         limits,
         result,
         started.elapsed().as_secs_f64(),
-    )
+    );
+    if !processes.is_empty() {
+        let secs = |d: std::time::Duration| d.as_secs_f64();
+        let m = &mut row.measured;
+        m.solver_wall_s = Some(processes.iter().map(|p| secs(p.output.elapsed)).sum());
+        m.solver_cpu_s = Some(processes.iter().map(|p| secs(p.output.cpu)).sum());
+        m.solver_max_rss_kb = processes
+            .iter()
+            .map(|p| i64::try_from(p.output.max_rss_kb).unwrap_or(i64::MAX))
+            .max();
+        if let Some(root) = logs {
+            let name = format!(
+                "{}-{}.{}.{}s.{}t",
+                Path::new(&f.path)
+                    .file_name()
+                    .map_or_else(|| "model".into(), |n| n.to_string_lossy()),
+                &f.sha256[..f.sha256.len().min(10)],
+                solver.name(),
+                limits.time.as_secs_f64(),
+                limits.threads
+            );
+            match write_logs(&root.join(&name), &row, &f.path, &processes) {
+                Ok(command) => {
+                    row.command = command;
+                    row.measured.log_dir = Some(format!(
+                        "{}/{name}",
+                        root.file_name()
+                            .map_or_else(|| "logs".into(), |n| n.to_string_lossy())
+                    ));
+                }
+                // The answer is worth more than its logs: the row is kept and says why.
+                Err(e) => row.errors.push(format!("the run's logs: {e}")),
+            }
+        }
+    }
+    row
+}
+
+/// The logs directory of the results database `db`: `DB.logs` beside it.
+pub(crate) fn logs_dir(db: &Path) -> PathBuf {
+    let mut p = db.as_os_str().to_owned();
+    p.push(".logs");
+    PathBuf::from(p)
+}
+
+/// Keep what a cell's solver processes left in `dir` (replaced if it exists): for each
+/// process `command.sh` (rerunnable: it runs the solver in this directory on the set's file,
+/// and the solution lands here again), `stdout.txt`, `stderr.txt` and the solution file it
+/// wrote, under the name it had. A second process of the same cell gets the suffix `.2`, and
+/// so on. Returns the first command as the row stores it.
+fn write_logs(
+    dir: &Path,
+    row: &RunRow,
+    file: &str,
+    processes: &[crate::solve::external::ProcessRecord],
+) -> std::io::Result<String> {
+    use super::slurm::shell_quote;
+    if dir.exists() {
+        std::fs::remove_dir_all(dir)?;
+    }
+    std::fs::create_dir_all(dir)?;
+    let mut first = None;
+    for (k, p) in processes.iter().enumerate() {
+        let suffix = if k == 0 {
+            String::new()
+        } else {
+            format!(".{}", k + 1)
+        };
+        // The solver ran in a temporary directory that is gone: paths into it now point
+        // here, where the script runs.
+        let here = |a: &str| match &p.cwd {
+            Some(cwd) => a.replace(&*cwd.to_string_lossy(), "."),
+            None => a.to_string(),
+        };
+        let command: Vec<String> = p.command.iter().map(|a| shell_quote(&here(a))).collect();
+        let command = command.join(" ");
+        let o = &p.output;
+        let script = format!(
+            "#!/bin/sh\n# {solver} on {file} (time limit {limit} s, threads {threads}): {exit}\n# solver wall {wall:.3} s, CPU {cpu:.3} s, peak memory {rss} kB; row status {status}\ncd \"$(dirname \"$0\")\" && exec {command}\n",
+            solver = row.solver,
+            limit = row.time_limit,
+            threads = row.threads,
+            exit = o.describe_exit(),
+            wall = o.elapsed.as_secs_f64(),
+            cpu = o.cpu.as_secs_f64(),
+            rss = o.max_rss_kb,
+            status = row.status,
+        );
+        let script_path = dir.join(format!("command{suffix}.sh"));
+        std::fs::write(&script_path, script)?;
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&script_path, std::fs::Permissions::from_mode(0o755))?;
+        }
+        std::fs::write(dir.join(format!("stdout{suffix}.txt")), &o.stdout)?;
+        std::fs::write(dir.join(format!("stderr{suffix}.txt")), &o.stderr)?;
+        if let Some((path, bytes)) = &p.solution {
+            let name = path
+                .file_name()
+                .map_or_else(|| "solution".into(), |n| n.to_string_lossy().into_owned());
+            std::fs::write(dir.join(format!("{name}{suffix}")), bytes)?;
+        }
+        first.get_or_insert(command);
+    }
+    Ok(first.unwrap_or_default())
 }
 
 fn solve_cell(

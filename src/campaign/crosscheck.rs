@@ -275,6 +275,7 @@ mod tests {
                 shard: None,
                 tilekit_version: "0".into(),
                 finished_at: 0,
+                measured: Default::default(),
             },
             instance_sha256: "i".into(),
             instance: "inst".into(),

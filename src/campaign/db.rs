@@ -1,6 +1,7 @@
 //! The results database of `tilekit run` (SQLite through rusqlite, bundled). Its schema is
-//! the guide's (`docs/src/campaigns.md#the-database`); `PRAGMA user_version` says which version wrote it, and a database of another
-//! version is refused rather than half read.
+//! the guide's (`docs/src/campaigns.md#the-database`); `PRAGMA user_version` says which
+//! version wrote it. The previous version is migrated in place (its runs keep empty
+//! measurements); any other is refused rather than half read.
 //!
 //! One row per cell (file × solver × time limit × threads, a UNIQUE key), written in its own
 //! transaction as the cell finishes, so a killed run keeps every finished cell and a re-run
@@ -14,7 +15,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
 
 /// The schema version this tilekit writes and reads.
-pub const USER_VERSION: i64 = 2;
+pub const USER_VERSION: i64 = 3;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -33,6 +34,7 @@ CREATE TABLE IF NOT EXISTS runs(
   verified INTEGER NOT NULL, errors TEXT NOT NULL, solver_status TEXT NOT NULL,
   seconds REAL NOT NULL, host TEXT NOT NULL, command TEXT NOT NULL, executor TEXT NOT NULL,
   shard TEXT, tilekit_version TEXT NOT NULL, finished_at INTEGER NOT NULL,
+  solver_wall_s REAL, solver_cpu_s REAL, solver_max_rss_kb INTEGER, log_dir TEXT,
   UNIQUE(file_sha256, solver, time_limit, threads));
 CREATE TABLE IF NOT EXISTS remote_jobs(
   file_sha256 TEXT NOT NULL, solver TEXT NOT NULL, time_limit REAL NOT NULL,
@@ -88,6 +90,25 @@ pub struct RunRow {
     pub tilekit_version: String,
     /// When it finished (Unix seconds).
     pub finished_at: i64,
+    /// What the solver's processes used, and where their logs are.
+    #[serde(default, flatten)]
+    pub measured: Measured,
+}
+
+/// What a cell's solver processes used, measured by the kernel apart from the cell's own
+/// work (model checks, decoding, verification), and where their logs are kept. Empty for an
+/// embedded engine, which runs inside tilekit.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Measured {
+    /// Wall seconds of the solver's processes, spawn to exit.
+    pub solver_wall_s: Option<f64>,
+    /// Their user and system CPU seconds, the children they waited for included.
+    pub solver_cpu_s: Option<f64>,
+    /// The peak resident memory of the largest of them, in kilobytes.
+    pub solver_max_rss_kb: Option<i64>,
+    /// The directory of the run's logs (command, stdout, stderr, solution file), relative to
+    /// the database's directory.
+    pub log_dir: Option<String>,
 }
 
 /// Who ran a cell and how: the parts of a row that do not come from the answer.
@@ -136,6 +157,7 @@ impl RunRow {
             shard: origin.shard,
             tilekit_version: env!("CARGO_PKG_VERSION").into(),
             finished_at: unix_now(),
+            measured: Measured::default(),
         };
         match result {
             Ok(rep) => {
@@ -243,7 +265,19 @@ impl Db {
         let tables: i64 = conn
             .query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))
             .map_err(|e| db_error(&name, e))?;
-        if version != USER_VERSION && !(version == 0 && tables == 0) {
+        // Version 2 lacks only the solver's measurements and log directory: added, empty.
+        if version == 2 {
+            conn.execute_batch(
+                "BEGIN;
+                 ALTER TABLE runs ADD COLUMN solver_wall_s REAL;
+                 ALTER TABLE runs ADD COLUMN solver_cpu_s REAL;
+                 ALTER TABLE runs ADD COLUMN solver_max_rss_kb INTEGER;
+                 ALTER TABLE runs ADD COLUMN log_dir TEXT;
+                 PRAGMA user_version = 3;
+                 COMMIT;",
+            )
+            .map_err(|e| db_error(&name, e))?;
+        } else if version != USER_VERSION && !(version == 0 && tables == 0) {
             return Err(Error::Usage(format!(
                 "{name}: a results database of schema version {version}; this tilekit writes version {USER_VERSION}: use another {}",
                 Field::Db
@@ -403,12 +437,14 @@ impl Db {
         let n = self
             .conn
             .execute(
-                &format!("{verb} INTO runs(file_sha256, solver, solver_version, time_limit, threads, status, objective, bound, optimal, verified, errors, solver_status, seconds, host, command, executor, shard, tilekit_version, finished_at, solver_claim) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)"),
+                &format!("{verb} INTO runs(file_sha256, solver, solver_version, time_limit, threads, status, objective, bound, optimal, verified, errors, solver_status, seconds, host, command, executor, shard, tilekit_version, finished_at, solver_claim, solver_wall_s, solver_cpu_s, solver_max_rss_kb, log_dir) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)"),
                 params![
                     r.file_sha256, r.solver, r.solver_version, r.time_limit, r.threads, r.status,
                     r.objective, r.bound, r.optimal, r.verified, errors, r.solver_status,
                     r.seconds, r.host, r.command, r.executor, r.shard, r.tilekit_version,
-                    r.finished_at, r.solver_claim.map(crate::route::Claim::as_str)
+                    r.finished_at, r.solver_claim.map(crate::route::Claim::as_str),
+                    r.measured.solver_wall_s, r.measured.solver_cpu_s,
+                    r.measured.solver_max_rss_kb, r.measured.log_dir
                 ],
             )
             .map_err(|e| self.err(e))?;
@@ -424,7 +460,7 @@ impl Db {
                         r.objective, r.bound, r.optimal, r.verified, r.errors, r.solver_status, r.seconds,
                         r.host, r.command, r.executor, r.shard, r.tilekit_version, r.finished_at,
                         i.sha256, i.id, i.family, f.model, f.format, f.path, f.horizon, i.known_optimum, i.optimum_source,
-                        r.solver_claim
+                        r.solver_claim, r.solver_wall_s, r.solver_cpu_s, r.solver_max_rss_kb, r.log_dir
                  FROM runs r JOIN files f ON f.sha256 = r.file_sha256 JOIN instances i ON i.sha256 = f.instance_sha256
                  ORDER BY i.id, r.id",
             )
@@ -458,6 +494,12 @@ impl Db {
                         shard: r.get(17)?,
                         tilekit_version: r.get(18)?,
                         finished_at: r.get(19)?,
+                        measured: Measured {
+                            solver_wall_s: r.get(30)?,
+                            solver_cpu_s: r.get(31)?,
+                            solver_max_rss_kb: r.get(32)?,
+                            log_dir: r.get(33)?,
+                        },
                     },
                     instance_sha256: r.get(20)?,
                     instance: r.get(21)?,
@@ -570,6 +612,7 @@ mod tests {
             shard: None,
             tilekit_version: "0".into(),
             finished_at: 0,
+            measured: Default::default(),
         }
     }
 

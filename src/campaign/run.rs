@@ -62,6 +62,7 @@ pub fn run(
             damaged,
         });
     }
+    let logs = &super::cells::logs_dir(&req.db);
     let (tx, rx) = mpsc::channel::<RunRow>();
     let next = AtomicUsize::new(0);
     let total = pending.len();
@@ -81,6 +82,7 @@ pub fn run(
                         &solvers[c.solver],
                         &req.limits,
                         "local",
+                        Some(logs),
                     );
                     if tx.send(row).is_err() {
                         return;

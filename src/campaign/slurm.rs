@@ -62,6 +62,10 @@ pub struct Plan {
     pub threads: u32,
     /// Where the shards go (absolute).
     pub shards: PathBuf,
+    /// Where the runs' logs go (absolute): the database's logs directory, which the
+    /// cluster's nodes share with it. Absent in a plan of an earlier tilekit: no logs.
+    #[serde(default)]
+    pub logs: Option<PathBuf>,
     /// The cells of each task: (file SHA-256, solver).
     pub tasks: Vec<Vec<(String, String)>>,
 }
@@ -122,6 +126,7 @@ pub(crate) fn submit(
         time_limit: req.limits.time.as_secs_f64(),
         threads: req.limits.threads,
         shards: work.join("shards"),
+        logs: Some(absolute(&super::cells::logs_dir(&req.db))?),
         tasks: cells.chunks(per).map(<[_]>::to_vec).collect(),
     };
     // The next free plan number: earlier plans (and their shards) stay for collect.
@@ -261,7 +266,7 @@ fn wait_for(job: &str, bound: Duration, progress: Progress<'_>) -> Result<(), Er
     }
 }
 
-fn shell_quote(s: &str) -> String {
+pub(crate) fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
 }
 
@@ -322,7 +327,7 @@ pub fn run_task(plan_path: &Path, task: usize) -> Result<usize, Error> {
             .iter()
             .find(|s| s.name() == name)
             .ok_or_else(|| Error::Usage(format!("the plan names an unknown solver {name}")))?;
-        let mut row = cells::run_cell(&base, &m, f, solver, &limits, "slurm");
+        let mut row = cells::run_cell(&base, &m, f, solver, &limits, "slurm", plan.logs.as_deref());
         row.shard = Some(shard.clone());
         let mut line = serde_json::to_string(&row).expect("a row serialises");
         line.push('\n');

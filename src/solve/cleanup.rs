@@ -66,6 +66,40 @@ impl Tracked {
         }
         r
     }
+
+    /// [`Tracked::reap`] by `wait4`, which also returns what the child used: its CPU time
+    /// and peak memory, its own reaped children's included (the kernel adds them in when
+    /// they are waited for). After this `child` must not be waited for again.
+    pub fn reap_with_usage(
+        &self,
+        child: &std::process::Child,
+        block: bool,
+    ) -> std::io::Result<Option<(std::process::ExitStatus, libc::rusage)>> {
+        use std::os::unix::process::ExitStatusExt;
+        let mut l = live();
+        let pid = child.id() as libc::pid_t;
+        let mut status: libc::c_int = 0;
+        // SAFETY: rusage is a plain C struct for which all-zero bytes are a valid value.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        let flags = if block { 0 } else { libc::WNOHANG };
+        let r = loop {
+            // SAFETY: wait4 writes only into the two locals it is handed.
+            let r = unsafe { libc::wait4(pid, &mut status, flags, &mut usage) };
+            if r == -1 && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted
+            {
+                continue;
+            }
+            break r;
+        };
+        match r {
+            -1 => Err(std::io::Error::last_os_error()),
+            0 => Ok(None),
+            _ => {
+                l.groups.retain(|(k, _)| *k != self.0);
+                Ok(Some((std::process::ExitStatus::from_raw(status), usage)))
+            }
+        }
+    }
 }
 
 /// A temporary directory that a signal also removes, and that the next run removes when

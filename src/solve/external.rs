@@ -79,6 +79,11 @@ pub struct RunOutput {
     pub elapsed: Duration,
     /// True when we killed the process at the time limit.
     pub timed_out: bool,
+    /// User and system CPU time of the process and of the children it waited for.
+    pub cpu: Duration,
+    /// Peak resident memory in kilobytes: the largest of the process and the children it
+    /// waited for.
+    pub max_rss_kb: u64,
 }
 
 impl RunOutput {
@@ -188,9 +193,9 @@ pub fn run(spec: &RunSpec) -> Result<RunOutput, RunError> {
     let deadline = start + spec.time_limit;
     let mut nap = Duration::from_millis(1);
     let mut timed_out = false;
-    let status = loop {
-        match group.reap(&mut child, false) {
-            Ok(Some(st)) => break st,
+    let (status, usage) = loop {
+        match group.reap_with_usage(&child, false) {
+            Ok(Some(done)) => break done,
             Ok(None) => {}
             Err(source) => {
                 kill_group(&mut child);
@@ -202,7 +207,7 @@ pub fn run(spec: &RunSpec) -> Result<RunOutput, RunError> {
             timed_out = true;
             kill_group(&mut child);
             break group
-                .reap(&mut child, true)
+                .reap_with_usage(&child, true)
                 .map_err(|source| RunError::Wait {
                     program: program.clone(),
                     source,
@@ -232,14 +237,97 @@ pub fn run(spec: &RunSpec) -> Result<RunOutput, RunError> {
     let text = |h: JoinHandle<Vec<u8>>| {
         String::from_utf8_lossy(&h.join().unwrap_or_default()).into_owned()
     };
-    Ok(RunOutput {
+    let tv =
+        |t: libc::timeval| Duration::new(t.tv_sec.max(0) as u64, (t.tv_usec.max(0) as u32) * 1000);
+    let output = RunOutput {
         status: status.code(),
         signal: status.signal(),
         stdout: text(out),
         stderr: text(err),
         elapsed,
         timed_out,
-    })
+        cpu: tv(usage.ru_utime) + tv(usage.ru_stime),
+        // Linux counts ru_maxrss in kilobytes.
+        max_rss_kb: usage.ru_maxrss.max(0) as u64,
+    };
+    record(spec, &output);
+    Ok(output)
+}
+
+/// What [`recording`] keeps of one process: the command as run, where, and what it left.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProcessRecord {
+    /// The program and its arguments, as run.
+    pub command: Vec<String>,
+    /// Its working directory.
+    pub cwd: Option<PathBuf>,
+    /// Its exit, output (each stream cut to its last [`LOG_CAP`] bytes) and measurements.
+    pub output: RunOutput,
+    /// The solution file it wrote, when its caller attached one ([`record_solution`]): the
+    /// file's path and its first [`LOG_CAP`] bytes.
+    pub solution: Option<(PathBuf, Vec<u8>)>,
+}
+
+/// The most of each stream (and of a solution file) a record keeps: a solver's log past a
+/// megabyte is noise, and a campaign keeps one per run.
+pub const LOG_CAP: usize = 1 << 20;
+
+thread_local! {
+    static RECORDS: std::cell::RefCell<Option<Vec<ProcessRecord>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Run `f`, keeping a record of every process the solver objects start on this thread
+/// meanwhile: a campaign measures and logs its runs this way without every solver object
+/// carrying a logger. Records nest: an inner call keeps its own, the outer one sees none of
+/// them.
+pub fn recording<T>(f: impl FnOnce() -> T) -> (T, Vec<ProcessRecord>) {
+    let outer = RECORDS.with(|r| r.borrow_mut().replace(Vec::new()));
+    let value = f();
+    let records = RECORDS.with(|r| std::mem::replace(&mut *r.borrow_mut(), outer));
+    (value, records.unwrap_or_default())
+}
+
+fn record(spec: &RunSpec, output: &RunOutput) {
+    RECORDS.with(|r| {
+        if let Some(records) = r.borrow_mut().as_mut() {
+            let tail = |s: &str| {
+                let mut from = s.len().saturating_sub(LOG_CAP);
+                while !s.is_char_boundary(from) {
+                    from += 1;
+                }
+                s[from..].to_string()
+            };
+            records.push(ProcessRecord {
+                command: std::iter::once(spec.program.clone())
+                    .chain(spec.args.iter().cloned())
+                    .collect(),
+                cwd: spec.cwd.clone(),
+                output: RunOutput {
+                    stdout: tail(&output.stdout),
+                    stderr: tail(&output.stderr),
+                    ..output.clone()
+                },
+                solution: None,
+            });
+        }
+    });
+}
+
+/// Attach the solution file at `path` (its first [`LOG_CAP`] bytes) to the last process
+/// recorded on this thread, when one is being recorded and the file exists.
+pub fn record_solution(path: &std::path::Path) {
+    RECORDS.with(|r| {
+        if let Some(last) = r.borrow_mut().as_mut().and_then(|v| v.last_mut()) {
+            use std::io::Read;
+            let mut bytes = Vec::new();
+            if let Ok(f) = std::fs::File::open(path)
+                && f.take(LOG_CAP as u64).read_to_end(&mut bytes).is_ok()
+            {
+                last.solution = Some((path.to_path_buf(), bytes));
+            }
+        }
+    });
 }
 
 /// Ask the kernel to SIGKILL the child when the thread that started it ends (with tilekit,

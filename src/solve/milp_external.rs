@@ -279,6 +279,7 @@ pub(crate) fn launch(
         cwd: Some(workdir),
         stop: stop.cloned(),
     })?;
+    external::record_solution(&sol_path);
     Ok((run, sol_path))
 }
 
