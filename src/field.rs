@@ -63,6 +63,8 @@ fields! {
     TimeLimit => "limits.time_limit",
     /// The threads a method or a solver may use.
     Threads => "limits.threads",
+    /// The resident memory an external solver may hold.
+    MemoryLimit => "limits.memory",
     /// The bundle of choices a run starts from.
     Preset => "preset",
     /// A research parameter by key.

@@ -431,8 +431,8 @@ fn a_solver_claiming_a_worse_optimum_is_refuted_at_its_cell_and_by_the_cross_che
     );
     // The liar's refuted claim counts as failed, not solved; HiGHS's as solved.
     let csv = std::fs::read_to_string(d.join("rep/solved.csv")).unwrap();
-    assert!(csv.contains("sliding,liar-cbc: neos lp,1,0,0,1\n"), "{csv}");
-    assert!(csv.contains("sliding,highs: neos lp,1,1,0,0\n"), "{csv}");
+    assert!(csv.contains("sliding,liar-cbc: neos lp,1,0,0,1,0\n"), "{csv}");
+    assert!(csv.contains("sliding,highs: neos lp,1,1,0,0,0\n"), "{csv}");
     // Running again finds the same conflicts from the stored rows alone.
     let r = run(
         &m,
@@ -759,5 +759,90 @@ fn a_run_killed_half_way_keeps_its_rows_and_the_rerun_completes_them_once() {
             &db,
             "SELECT count(*) FROM (SELECT DISTINCT file_sha256, solver, time_limit, threads FROM runs)"
         )
+    );
+}
+
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
+#[test]
+fn a_solver_past_its_memory_limit_is_killed_and_stored_as_such() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let set = export(
+        &d.join("s"),
+        &["short15:1", "--models", "neos", "--formats", "lp"],
+    );
+    // A "solver" that takes 400 MB of resident memory and holds it, and real HiGHS.
+    let reg = d.join("solvers.toml");
+    std::fs::write(
+        &reg,
+        r#"[solver.hog]
+kind = "milp"
+command = "python3"
+input = "lp"
+args = ["-c", "import time; x = bytearray(400_000_000); time.sleep(20)", "{model}", "{solution}"]
+solution = "highs"
+
+[solver.highs]
+kind = "milp"
+command = "highs"
+input = "lp"
+args = ["--model_file", "{model}", "--solution_file", "{solution}", "--time_limit", "{time_limit}"]
+solution = "highs"
+"#,
+    )
+    .unwrap();
+    let db = d.join("r.sqlite");
+    let r = run(
+        &set,
+        &db,
+        &[
+            "--solvers",
+            "hog,highs",
+            "--solvers-file",
+            s(&reg),
+            "--time-limit",
+            "30",
+            "--memory-limit",
+            "100",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let (status, wall, rss, errors): (String, f64, i64, String) = Connection::open(&db)
+        .unwrap()
+        .query_row(
+            "SELECT status, solver_wall_s, solver_max_rss_kb, errors FROM runs WHERE solver = 'hog'",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )
+        .unwrap();
+    assert_eq!(status, "memory_limit", "{errors}");
+    assert!(errors.contains("memory limit of 100 MB"), "{errors}");
+    assert!(
+        wall < 10.0,
+        "killed when it passed the limit, not at the time limit: {wall} s"
+    );
+    assert!(rss >= 100_000, "its peak memory passed the limit: {rss} kB");
+    // The real solver under the same limit is untouched.
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(*) FROM runs WHERE solver = 'highs' AND status = 'solved' AND verified = 1"
+        ),
+        1
+    );
+    // An embedded engine cannot be held to the limit: refused before anything runs.
+    let r = run(
+        &set,
+        &d.join("other.sqlite"),
+        &["--solvers", "microlp", "--memory-limit", "100"],
+    );
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains("--memory-limit holds external solvers"),
+        "{}",
+        r.stderr
     );
 }

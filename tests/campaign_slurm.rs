@@ -163,6 +163,18 @@ fn the_slurm_executor_stores_the_rows_a_local_run_stores() {
     let (a, b) = (rows(&local), rows(&remote));
     assert!(!a.is_empty());
     assert_eq!(a, b, "local and Slurm rows differ");
+    // The batch script asks for the time its tasks need.
+    let scripts: Vec<String> = std::fs::read_dir(remote.with_extension("sqlite.slurm"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".sh"))
+        .map(|e| std::fs::read_to_string(e.path()).unwrap())
+        .collect();
+    assert!(
+        !scripts.is_empty() && scripts.iter().all(|s| s.contains("#SBATCH --time=")),
+        "{scripts:?}"
+    );
     // The Slurm tasks measure their solvers and keep their logs beside the database too.
     let measured =
         "SELECT count(*) FROM runs WHERE solver_cpu_s IS NOT NULL AND log_dir IS NOT NULL";

@@ -364,8 +364,9 @@ pub(crate) fn run_cell(
         }
         MatrixSolver::Embedded { name, version, .. } => format!("embedded:{name} {version}"),
     };
-    let (result, processes) =
-        crate::solve::external::recording(|| solve_cell(base, m, f, solver, &path, limits));
+    let (result, processes) = crate::solve::external::supervised(limits.memory, || {
+        crate::solve::external::recording(|| solve_cell(base, m, f, solver, &path, limits))
+    });
     // A solver may write to the file it is given. The set is then damaged for every later
     // cell and run, so the cell that saw it happen says so, instead of the next run.
     let result = match manifest::sha256_file(&path) {
@@ -395,6 +396,16 @@ pub(crate) fn run_cell(
         result,
         started.elapsed().as_secs_f64(),
     );
+    // A solver killed for its memory has its own status, whatever its output made of it.
+    if let Some(p) = processes.iter().find(|p| p.output.memory_out.is_some()) {
+        row.status = "memory_limit".into();
+        row.objective = None;
+        row.bound = None;
+        row.optimal = false;
+        row.verified = false;
+        row.solver_claim = None;
+        row.errors = vec![format!("{}: {}", solver.name(), p.output.describe_exit())];
+    }
     if !processes.is_empty() {
         let secs = |d: std::time::Duration| d.as_secs_f64();
         let m = &mut row.measured;
@@ -640,6 +651,17 @@ pub(crate) fn prepare(req: &RunRequest, progress: Progress<'_>) -> Result<Prepar
     let m = Manifest::read(&req.manifest)?;
     let base = base_dir(&req.manifest);
     let solvers = resolve_solvers(&req.solvers, req.solvers_file.as_deref())?;
+    if req.limits.memory.is_some()
+        && let Some(e) = solvers
+            .iter()
+            .find(|s| matches!(s, MatrixSolver::Embedded { .. }))
+    {
+        return Err(Error::Usage(format!(
+            "{} holds external solvers; {} runs inside tilekit and cannot be held to it: run it without the limit",
+            Field::MemoryLimit,
+            e.name()
+        )));
+    }
     let all = cells(&m, &solvers);
     if all.is_empty() {
         return Err(Error::Usage(format!(

@@ -55,6 +55,8 @@ pub struct ConfigStats {
     pub solved: usize,
     /// Runs stopped by the time limit.
     pub time_limit: usize,
+    /// Runs killed at the memory limit.
+    pub memory_limit: usize,
     /// Solver errors, answers that failed verification and claims the cross-check refutes.
     pub failed: usize,
     /// The shifted geometric mean of the times (unsolved at the time limit).
@@ -162,6 +164,7 @@ pub fn stats(runs: &[StoredRun], refuted: &BTreeSet<i64>, shift: f64) -> Vec<Con
                 runs: rs.len(),
                 solved: rs.iter().filter(|r| solved(r)).count(),
                 time_limit: rs.iter().filter(|r| r.row.status == "time_limit").count(),
+                memory_limit: rs.iter().filter(|r| r.row.status == "memory_limit").count(),
                 failed: rs
                     .iter()
                     .filter(|r| {
@@ -261,16 +264,17 @@ pub fn report(req: &ReportRequest) -> Result<(ReportSummary, Vec<Conflict>), Err
 }
 
 fn solved_csv(table: &[ConfigStats]) -> String {
-    let mut s = String::from("family,configuration,runs,solved,time_limit,failed\n");
+    let mut s = String::from("family,configuration,runs,solved,time_limit,failed,memory_limit\n");
     for t in table {
         s.push_str(&format!(
-            "{},{},{},{},{},{}\n",
+            "{},{},{},{},{},{},{}\n",
             t.family,
             super::manifest::csv_field(&t.config),
             t.runs,
             t.solved,
             t.time_limit,
-            t.failed
+            t.failed,
+            t.memory_limit
         ));
     }
     s
@@ -306,11 +310,11 @@ fn summary_md(
         instances.len(),
         table.len()
     );
-    s.push_str("| family | configuration | runs | solved | time limit | failed | SGM (s) |\n|---|---|---:|---:|---:|---:|---:|\n");
+    s.push_str("| family | configuration | runs | solved | time limit | memory limit | failed | SGM (s) |\n|---|---|---:|---:|---:|---:|---:|---:|\n");
     for t in table {
         s.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {:.3} |\n",
-            t.family, t.config, t.runs, t.solved, t.time_limit, t.failed, t.sgm
+            "| {} | {} | {} | {} | {} | {} | {} | {:.3} |\n",
+            t.family, t.config, t.runs, t.solved, t.time_limit, t.memory_limit, t.failed, t.sgm
         ));
     }
     s.push_str(&format!("\n## Conflicts: {}\n\n", conflicts.len()));
@@ -345,16 +349,17 @@ fn index_html(
         "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>tilekit campaign report</title>\n<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #999;padding:2px 8px}td.n{text-align:right}</style></head><body>\n<h1>Campaign report</h1>\n",
     );
     s.push_str(&format!(
-        "<p>Solved: a proven optimum or infeasibility (MILP), a verified model or UNSAT (CNF, clique); failed: a solver error, an answer that failed verification, or a claim the conflicts below refute. SGM: shifted geometric mean of wall seconds, shift {shift} s, unsolved at the time limit.</p>\n<table><tr><th>family</th><th>configuration</th><th>runs</th><th>solved</th><th>time limit</th><th>failed</th><th>SGM (s)</th></tr>\n"
+        "<p>Solved: a proven optimum or infeasibility (MILP), a verified model or UNSAT (CNF, clique); failed: a solver error, an answer that failed verification, or a claim the conflicts below refute. SGM: shifted geometric mean of wall seconds, shift {shift} s, unsolved at the time limit.</p>\n<table><tr><th>family</th><th>configuration</th><th>runs</th><th>solved</th><th>time limit</th><th>memory limit</th><th>failed</th><th>SGM (s)</th></tr>\n"
     ));
     for t in table {
         s.push_str(&format!(
-            "<tr><td>{}</td><td>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{:.3}</td></tr>\n",
+            "<tr><td>{}</td><td>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{:.3}</td></tr>\n",
             html_escape(&t.family),
             html_escape(&t.config),
             t.runs,
             t.solved,
             t.time_limit,
+            t.memory_limit,
             t.failed,
             t.sgm
         ));

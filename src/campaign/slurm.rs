@@ -58,6 +58,9 @@ pub struct Plan {
     pub solvers_file: Option<PathBuf>,
     /// Seconds per cell.
     pub time_limit: f64,
+    /// Bytes of resident memory each solver may hold (absent: no limit).
+    #[serde(default)]
+    pub memory_limit: Option<u64>,
     /// Threads per cell.
     pub threads: u32,
     /// Where the shards go (absolute).
@@ -124,6 +127,7 @@ pub(crate) fn submit(
         solvers: req.solvers.clone(),
         solvers_file: req.solvers_file.as_deref().map(absolute).transpose()?,
         time_limit: req.limits.time.as_secs_f64(),
+        memory_limit: req.limits.memory,
         threads: req.limits.threads,
         shards: work.join("shards"),
         logs: Some(absolute(&super::cells::logs_dir(&req.db))?),
@@ -139,11 +143,12 @@ pub(crate) fn submit(
     let exe = std::env::current_exe()
         .map_err(|e| Error::Failure(format!("cannot find this tilekit's own path: {e}")))?;
     let script = format!(
-        "#!/bin/sh\n# tilekit run on Slurm: plan {n}, {} cells in {} tasks\n#SBATCH --job-name=tilekit-{n}\n#SBATCH --array=0-{}\n#SBATCH --cpus-per-task={}\n#SBATCH --output={}/logs/%A_%a.out\nexec {} run-task {} \"$SLURM_ARRAY_TASK_ID\"\n",
+        "#!/bin/sh\n# tilekit run on Slurm: plan {n}, {} cells in {} tasks\n#SBATCH --job-name=tilekit-{n}\n#SBATCH --array=0-{}\n#SBATCH --cpus-per-task={}\n{}#SBATCH --output={}/logs/%A_%a.out\nexec {} run-task {} \"$SLURM_ARRAY_TASK_ID\"\n",
         cells.len(),
         plan.tasks.len(),
         plan.tasks.len() - 1,
         plan.threads.max(1),
+        resource_lines(per, plan.time_limit, plan.memory_limit),
         shell_quote(&work.display().to_string()),
         shell_quote(&exe.display().to_string()),
         shell_quote(&plan_path.display().to_string()),
@@ -266,6 +271,23 @@ fn wait_for(job: &str, bound: Duration, progress: Progress<'_>) -> Result<(), Er
     }
 }
 
+/// The `#SBATCH` lines that ask for what a task needs: `--time` for `cells` cells of `limit`
+/// seconds each (the limit, the 10 % plus 2 s a killed solver is given, and a minute for
+/// checking and verifying), and, under a memory limit, `--mem` for it and 512 MB for
+/// tilekit itself. A scheduler that knows the time a job needs can backfill it.
+fn resource_lines(cells: usize, limit: f64, memory: Option<u64>) -> String {
+    let seconds = cells as f64 * (limit * 1.1 + 2.0 + 60.0);
+    let minutes = (seconds / 60.0).ceil().max(1.0) as u64;
+    let mut lines = format!("#SBATCH --time={minutes}\n");
+    if let Some(bytes) = memory {
+        lines.push_str(&format!(
+            "#SBATCH --mem={}M\n",
+            bytes.div_ceil(1_000_000) + 512
+        ));
+    }
+    lines
+}
+
 pub(crate) fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
 }
@@ -301,10 +323,13 @@ pub fn run_task(plan_path: &Path, task: usize) -> Result<usize, Error> {
         .parent()
         .map_or(PathBuf::from("."), Path::to_path_buf);
     let solvers = cells::resolve_solvers(&plan.solvers, plan.solvers_file.as_deref())?;
-    let limits = Limits::new(
-        crate::route::seconds("the plan's time limit", plan.time_limit)?,
-        plan.threads,
-    );
+    let limits = Limits {
+        memory: plan.memory_limit,
+        ..Limits::new(
+            crate::route::seconds("the plan's time limit", plan.time_limit)?,
+            plan.threads,
+        )
+    };
     let job = std::env::var("SLURM_ARRAY_JOB_ID")
         .or_else(|_| std::env::var("SLURM_JOB_ID"))
         .unwrap_or_else(|_| "local".into());
@@ -476,4 +501,19 @@ pub fn collect_run(
         },
         c,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_task_asks_for_the_time_and_memory_its_cells_need() {
+        // Four cells of 60 s: 4 × (66 + 2 + 60) s = 512 s, so 9 minutes.
+        assert_eq!(resource_lines(4, 60.0, None), "#SBATCH --time=9\n");
+        assert_eq!(
+            resource_lines(1, 1.0, Some(2_000_000_000)),
+            "#SBATCH --time=2\n#SBATCH --mem=2512M\n"
+        );
+    }
 }

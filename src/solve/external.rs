@@ -84,11 +84,21 @@ pub struct RunOutput {
     /// Peak resident memory in kilobytes: the largest of the process and the children it
     /// waited for.
     pub max_rss_kb: u64,
+    /// The memory limit it ran under, in bytes, when its processes passed it together and
+    /// were killed for it.
+    pub memory_out: Option<u64>,
 }
 
 impl RunOutput {
     /// "exit code N", "signal N" or "killed at the time limit", for messages.
     pub fn describe_exit(&self) -> String {
+        if let Some(limit) = self.memory_out {
+            return format!(
+                "killed at the memory limit of {} MB after {:.1} s",
+                limit / 1_000_000,
+                self.elapsed.as_secs_f64()
+            );
+        }
         match (self.timed_out, self.status, self.signal) {
             (true, _, _) => format!(
                 "killed at the time limit after {:.1} s",
@@ -193,6 +203,9 @@ pub fn run(spec: &RunSpec) -> Result<RunOutput, RunError> {
     let deadline = start + spec.time_limit;
     let mut nap = Duration::from_millis(1);
     let mut timed_out = false;
+    let memory_limit = SUPERVISION.with(|s| s.get());
+    let mut memory_out = None;
+    let mut next_look = start;
     let (status, usage) = loop {
         match group.reap_with_usage(&child, false) {
             Ok(Some(done)) => break done,
@@ -203,8 +216,21 @@ pub fn run(spec: &RunSpec) -> Result<RunOutput, RunError> {
             }
         }
         let now = Instant::now();
-        if now >= deadline || spec.stop.as_ref().is_some_and(StopFlag::is_raised) {
-            timed_out = true;
+        // The group's resident memory, looked at ten times a second: a solver that passes
+        // the limit between two looks holds it for at most 0.1 s more.
+        if let Some(limit) = memory_limit
+            && now >= next_look
+        {
+            next_look = now + MEMORY_LOOK;
+            if group_rss_bytes(child.id()) > limit {
+                memory_out = Some(limit);
+            }
+        }
+        if memory_out.is_some()
+            || now >= deadline
+            || spec.stop.as_ref().is_some_and(StopFlag::is_raised)
+        {
+            timed_out = memory_out.is_none();
             kill_group(&mut child);
             break group
                 .reap_with_usage(&child, true)
@@ -249,6 +275,7 @@ pub fn run(spec: &RunSpec) -> Result<RunOutput, RunError> {
         cpu: tv(usage.ru_utime) + tv(usage.ru_stime),
         // Linux counts ru_maxrss in kilobytes.
         max_rss_kb: usage.ru_maxrss.max(0) as u64,
+        memory_out,
     };
     record(spec, &output);
     Ok(output)
@@ -271,6 +298,60 @@ pub struct ProcessRecord {
 /// The most of each stream (and of a solution file) a record keeps: a solver's log past a
 /// megabyte is noise, and a campaign keeps one per run.
 pub const LOG_CAP: usize = 1 << 20;
+
+/// How often a memory limit is looked at.
+const MEMORY_LOOK: Duration = Duration::from_millis(100);
+
+/// The resident memory of every process in the process group `pgid`, in bytes, from
+/// `/proc/PID/stat` (field 5 is the group, field 24 the resident pages). A process that ends
+/// while it is read is skipped.
+pub fn group_rss_bytes(pgid: u32) -> u64 {
+    // SAFETY: sysconf has no preconditions.
+    let page = u64::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).unwrap_or(4096);
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    let mut total = 0;
+    for e in dir.flatten() {
+        let name = e.file_name();
+        if !name.to_string_lossy().bytes().all(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        let Ok(stat) = std::fs::read_to_string(e.path().join("stat")) else {
+            continue;
+        };
+        // The command name (field 2) may hold spaces and parentheses: fields are counted
+        // after its last ')'.
+        let Some(rest) = stat.rfind(')').map(|i| &stat[i + 1..]) else {
+            continue;
+        };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        // rest starts at field 3 (state): field 5 is index 2, field 24 index 21.
+        if fields.get(2).and_then(|g| g.parse::<u32>().ok()) == Some(pgid) {
+            total += fields
+                .get(21)
+                .and_then(|r| r.parse::<u64>().ok())
+                .unwrap_or(0)
+                * page;
+        }
+    }
+    total
+}
+
+thread_local! {
+    static SUPERVISION: std::cell::Cell<Option<u64>> = const { std::cell::Cell::new(None) };
+}
+
+/// Run `f` with every process the solver objects start on this thread killed once its
+/// process group holds more than `memory` bytes of resident memory (`None`: no limit); its
+/// [`RunOutput::memory_out`] says so. As with [`recording`], a campaign sets this per cell
+/// without every solver object carrying it.
+pub fn supervised<T>(memory: Option<u64>, f: impl FnOnce() -> T) -> T {
+    let outer = SUPERVISION.with(|s| s.replace(memory));
+    let value = f();
+    SUPERVISION.with(|s| s.set(outer));
+    value
+}
 
 thread_local! {
     static RECORDS: std::cell::RefCell<Option<Vec<ProcessRecord>>> =

@@ -48,12 +48,21 @@ pub struct Limits {
     pub time: Duration,
     /// Threads, for solvers that take them ([`Capabilities::threads`]).
     pub threads: u32,
+    /// Resident memory, in bytes, that an external solver's processes may hold together
+    /// before they are killed (`None`: no limit). Enforced on the processes a
+    /// [`external::supervised`] call starts; an embedded engine runs inside tilekit and
+    /// cannot be held to it.
+    pub memory: Option<u64>,
 }
 
 impl Limits {
-    /// A run of at most `time` on `threads` threads.
+    /// A run of at most `time` on `threads` threads, with no memory limit.
     pub fn new(time: Duration, threads: u32) -> Self {
-        Limits { time, threads }
+        Limits {
+            time,
+            threads,
+            memory: None,
+        }
     }
 
     /// What is left of these limits `since` work began (`None`: nothing): a command's limit

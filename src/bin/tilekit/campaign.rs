@@ -105,6 +105,7 @@ fn run_matrix(cmd: Cmd) -> Result<ExitCode, Error> {
         no_wait,
         jobs_file,
         json,
+        memory_limit,
     }) = cmd
     else {
         unreachable!("run_matrix is called for `run` only")
@@ -139,11 +140,22 @@ fn run_matrix(cmd: Cmd) -> Result<ExitCode, Error> {
     if cells_per_task == 0 {
         return Err(Error::usage("--cells-per-task must be at least 1"));
     }
+    if memory_limit == Some(0) {
+        return Err(Error::usage("--memory-limit must be at least 1 (MB)"));
+    }
+    if executor == ExecutorArg::Neos && memory_limit.is_some() {
+        return Err(Error::usage(
+            "--memory-limit holds the solvers run here or on Slurm; NEOS sets its own",
+        ));
+    }
     let req = RunRequest {
         manifest,
         solvers,
         db: db.clone(),
-        limits: tilekit::route::limits(time_limit, threads)?,
+        limits: tilekit::solve::Limits {
+            memory: memory_limit.map(|mb| mb.saturating_mul(1_000_000)),
+            ..tilekit::route::limits(time_limit, threads)?
+        },
         jobs,
         solvers_file,
         retry_errors,

@@ -35,6 +35,10 @@ pub(crate) struct RunArgs {
     /// Cells run at the same time.
     #[arg(long, default_value_t = 1)]
     pub(crate) jobs: usize,
+    /// Resident memory each external solver may hold, in MB; past it the run is killed
+    /// and stored as `memory_limit`.
+    #[arg(long, value_name = "MB")]
+    pub(crate) memory_limit: Option<u64>,
     /// Solver registry file (else $TILEKIT_SOLVERS, ./solvers.toml, built-in).
     #[arg(long)]
     pub(crate) solvers_file: Option<PathBuf>,

@@ -17,6 +17,7 @@ pub(crate) fn flag(field: Field) -> &'static str {
         Field::SolversFile => "--solvers-file",
         Field::TimeLimit => "--time-limit",
         Field::Threads => "--threads",
+        Field::MemoryLimit => "--memory-limit",
         Field::Preset => "--preset",
         Field::Set => "--set",
         Field::Params => "--params",
