@@ -838,7 +838,11 @@ fn the_solu_file_and_the_expected_answers_agree_with_the_solvers() {
 #[test]
 fn the_gbd_hashes_are_gbd_tools_own() {
     crate::common::require("gbdc");
-    for (set, compress) in [("short8:1-3", "none"), ("meta2010:3-4", "gz")] {
+    for (set, compress) in [
+        ("short8:1-3", "none"),
+        ("meta2010:3-4", "gz"),
+        ("short8:1-2", "xz"),
+    ] {
         let dir = tempfile::tempdir().unwrap();
         let d = dir.path();
         let m = export(
@@ -865,4 +869,207 @@ fn the_gbd_hashes_are_gbd_tools_own() {
             assert_eq!(f["gbd"].as_str(), Some(theirs.trim()), "{}", path.display());
         }
     }
+}
+
+/// The issue's own example: an xz set of MPS and CNF files, each passing `xz -t`, with its
+/// `.solu` optima and CNF answers, and `run` reading the xz files through their solvers.
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
+#[test]
+fn an_xz_set_passes_xz_and_its_solvers_run_on_it() {
+    crate::common::require("xz");
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let set = d.join("set");
+    let m = export(
+        &set,
+        &[
+            "short8:1-4",
+            "--models",
+            "neos,sat",
+            "--formats",
+            "mps,cnf",
+            "--horizon",
+            "auto",
+            "--compress",
+            "xz",
+        ],
+    );
+    let files = m["files"].as_array().unwrap();
+    assert_eq!(files.len(), 8);
+    for f in files {
+        let path = set.join(f["path"].as_str().unwrap());
+        assert!(
+            path.to_string_lossy().ends_with(".xz"),
+            "{}",
+            path.display()
+        );
+        assert_eq!(f["compressed"], "xz");
+        run("xz", &["-t", s(&path)], d);
+        if f["format"] == "cnf" {
+            assert_eq!(f["expected"], "sat", "{f}");
+            assert!(f["gbd"].as_str().is_some_and(|g| g.len() == 32), "{f}");
+        }
+    }
+    let solu = std::fs::read_to_string(set.join("solutions.solu")).unwrap();
+    for inst in m["instances"].as_array().unwrap() {
+        let line = format!(
+            "=opt= {}.neos {}",
+            inst["id"].as_str().unwrap(),
+            inst["known_optimum"]
+        );
+        assert!(solu.lines().any(|l| l == line), "{line} in {solu}");
+    }
+    // The same bytes again: xz is written with one thread at a fixed level.
+    let again = export(
+        &d.join("again"),
+        &[
+            "short8:1-4",
+            "--models",
+            "neos,sat",
+            "--formats",
+            "mps,cnf",
+            "--horizon",
+            "auto",
+            "--compress",
+            "xz",
+        ],
+    );
+    let hashes = |m: &Value| -> Vec<String> {
+        m["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["sha256"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(hashes(&m), hashes(&again));
+    // `run` hands each solver the decompressed file (CP-SAT reads the MPS files, CaDiCaL the
+    // CNF); every answer verifies.
+    let db = d.join("r.sqlite");
+    let r = tilekit(
+        Path::new("."),
+        &[
+            "run",
+            s(&set.join("manifest.json")),
+            "--solvers",
+            "cpsat,cadical",
+            "--db",
+            s(&db),
+            "--time-limit",
+            "30",
+            "--json",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let v: Value = serde_json::from_str(r.stdout.trim()).unwrap();
+    assert_eq!(v["cells"], 8, "{v}");
+    assert_eq!(v["errors"], 0, "{v}");
+    assert_eq!(v["conflict_count"], 0, "{v}");
+}
+
+/// Without a known optimum, an edge board's best known value goes into the `.solu` as
+/// `=best=`, from tilekit's own shipped board (re-checked) or a published score.
+#[test]
+fn best_known_boards_give_best_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let m = export(d, &["meta2010:10", "--models", "milp", "--formats", "lp"]);
+    let inst = &m["instances"][0];
+    assert!(inst["known_optimum"].is_null());
+    let best = inst["best_known"].as_u64().expect("a best known value");
+    // META 10×10 has 180 inner seams; tilekit's boards match at least 174.
+    assert!(best <= 6, "{inst}");
+    assert!(
+        inst["best_source"]
+            .as_str()
+            .is_some_and(|s| s.contains("models/edge-matching/boards/10x10")),
+        "{inst}"
+    );
+    let solu = std::fs::read_to_string(d.join("solutions.solu")).unwrap();
+    assert_eq!(solu, format!("=best= meta2010-10x10.milp {best}\n"));
+    // Eternity II: the published 470 is better than any board shipped here, and says so.
+    let e = tempfile::tempdir().unwrap();
+    let m = export(e.path(), &["eii", "--models", "milp", "--formats", "lp"]);
+    assert_eq!(m["instances"][0]["best_known"], 10);
+    assert!(
+        m["instances"][0]["best_source"]
+            .as_str()
+            .is_some_and(|s| s.contains("no board checked here"))
+    );
+}
+
+/// `verify --manifest`: the model, horizon and options come from the manifest, and the file
+/// must still be the one exported.
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
+#[test]
+fn verify_takes_the_model_and_options_from_the_manifest() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let m = export(
+        d,
+        &[
+            "short8:2",
+            "--models",
+            "flow",
+            "--formats",
+            "lp",
+            "--horizon",
+            "auto",
+        ],
+    );
+    let file = d.join(m["files"][0]["path"].as_str().unwrap());
+    let sol = d.join("cbc.sol");
+    run("cbc", &[s(&file), "-solve", "-solu", s(&sol)], d);
+    let manifest = d.join("manifest.json");
+    let ok = tilekit(
+        Path::new("."),
+        &["verify", s(&file), s(&sol), "--manifest", s(&manifest)],
+    );
+    assert_eq!(ok.code, 0, "{}{}", ok.stdout, ok.stderr);
+    assert!(ok.stdout.starts_with("valid:"), "{}", ok.stdout);
+    // Options the manifest gives are not given twice.
+    let twice = tilekit(
+        Path::new("."),
+        &[
+            "verify",
+            s(&file),
+            s(&sol),
+            "--manifest",
+            s(&manifest),
+            "--horizon",
+            "9",
+        ],
+    );
+    assert_eq!(twice.code, 2);
+    assert!(
+        twice.stderr.contains("--horizon comes from the manifest"),
+        "{}",
+        twice.stderr
+    );
+    // A file that is not the set's, or no longer the one exported, is refused.
+    let other = tilekit(
+        Path::new("."),
+        &["verify", s(&sol), s(&sol), "--manifest", s(&manifest)],
+    );
+    assert_eq!(other.code, 2);
+    assert!(other.stderr.contains("not a file of"), "{}", other.stderr);
+    let mut text = std::fs::read_to_string(&file).unwrap();
+    text.push_str("\\ edited\n");
+    std::fs::write(&file, text).unwrap();
+    let changed = tilekit(
+        Path::new("."),
+        &["verify", s(&file), s(&sol), "--manifest", s(&manifest)],
+    );
+    assert_eq!(changed.code, 2);
+    assert!(
+        changed.stderr.contains("changed since it was exported"),
+        "{}",
+        changed.stderr
+    );
 }

@@ -431,7 +431,10 @@ fn a_solver_claiming_a_worse_optimum_is_refuted_at_its_cell_and_by_the_cross_che
     );
     // The liar's refuted claim counts as failed, not solved; HiGHS's as solved.
     let csv = std::fs::read_to_string(d.join("rep/solved.csv")).unwrap();
-    assert!(csv.contains("sliding,liar-cbc: neos lp,1,0,0,1,0\n"), "{csv}");
+    assert!(
+        csv.contains("sliding,liar-cbc: neos lp,1,0,0,1,0\n"),
+        "{csv}"
+    );
     assert!(csv.contains("sliding,highs: neos lp,1,1,0,0,0\n"), "{csv}");
     // Running again finds the same conflicts from the stored rows alone.
     let r = run(

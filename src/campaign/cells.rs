@@ -276,11 +276,7 @@ pub(crate) fn check_file(
             goal: None,
             filter: m.options.filter,
             fix_corner: m.options.fix_corner,
-            compress: if f.compressed.is_some() {
-                Compress::Gz
-            } else {
-                Compress::None
-            },
+            compress: Compress::of_manifest(f.compressed.as_deref()),
             jobs: 1,
             output: scratch.path().to_path_buf(),
             command: Vec::new(),
@@ -364,9 +360,22 @@ pub(crate) fn run_cell(
         }
         MatrixSolver::Embedded { name, version, .. } => format!("embedded:{name} {version}"),
     };
-    let (result, processes) = crate::solve::external::supervised(limits.memory, || {
-        crate::solve::external::recording(|| solve_cell(base, m, f, solver, &path, limits))
-    });
+    // Solvers read gzip themselves, where they read it at all; an xz file, the SAT
+    // communities' distribution format, is decompressed for them first.
+    let plain = match (Compress::of_manifest(f.compressed.as_deref()), solver) {
+        (Compress::Xz, MatrixSolver::External { .. }) => Some(decompressed(&path)),
+        _ => None,
+    };
+    let (result, processes) = match &plain {
+        Some(Err(e)) => (Err(Error::Failure(e.to_string())), Vec::new()),
+        Some(Ok((_dir, plain))) => crate::solve::external::supervised(limits.memory, || {
+            crate::solve::external::recording(|| solve_cell(base, m, f, solver, plain, limits))
+        }),
+        None => crate::solve::external::supervised(limits.memory, || {
+            crate::solve::external::recording(|| solve_cell(base, m, f, solver, &path, limits))
+        }),
+    };
+    drop(plain);
     // A solver may write to the file it is given. The set is then damaged for every later
     // cell and run, so the cell that saw it happen says so, instead of the next run.
     let result = match manifest::sha256_file(&path) {
@@ -441,6 +450,19 @@ pub(crate) fn run_cell(
         }
     }
     row
+}
+
+/// The xz file at `path` decompressed into a temporary directory (removed when the first
+/// value is dropped), under its name without `.xz`.
+fn decompressed(path: &Path) -> Result<(crate::solve::cleanup::TempDir, PathBuf), Error> {
+    let dir = crate::solve::cleanup::tempdir().map_err(Error::failure)?;
+    let name = path
+        .file_name()
+        .map_or_else(|| "model".into(), |n| n.to_string_lossy().into_owned());
+    let plain = dir.path().join(name.strip_suffix(".xz").unwrap_or(&name));
+    export_set::decompress_file(Compress::Xz, path, &plain)
+        .map_err(|e| Error::Failure(format!("{}: cannot decompress: {e}", path.display())))?;
+    Ok((dir, plain))
 }
 
 /// The logs directory of the results database `db`: `DB.logs` beside it.

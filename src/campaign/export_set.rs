@@ -41,6 +41,9 @@ pub enum Compress {
     None,
     /// gzip (fixed header: no name, no time), for solvers that read it.
     Gz,
+    /// xz (level 6, CRC-64), the SAT and MaxSAT communities' choice for distributing
+    /// benchmarks; `run` decompresses a file for its solver.
+    Xz,
 }
 
 impl Compress {
@@ -49,6 +52,25 @@ impl Compress {
         match self {
             Compress::None => "none",
             Compress::Gz => "gz",
+            Compress::Xz => "xz",
+        }
+    }
+
+    /// The compression a manifest's `compressed` field names (`None`: plain).
+    pub fn of_manifest(compressed: Option<&str>) -> Self {
+        match compressed {
+            Some("xz") => Compress::Xz,
+            Some(_) => Compress::Gz,
+            None => Compress::None,
+        }
+    }
+
+    /// The file name's suffix.
+    fn suffix(self) -> &'static str {
+        match self {
+            Compress::None => "",
+            Compress::Gz => ".gz",
+            Compress::Xz => ".xz",
         }
     }
 }
@@ -290,7 +312,7 @@ pub fn export_set(req: &ExportSetRequest, progress: Progress<'_>) -> Result<Expo
             family: inst.family.name().into(),
             model: c.model.name().into(),
             format: c.format.name().into(),
-            compressed: (req.compress == Compress::Gz).then(|| "gz".into()),
+            compressed: (req.compress != Compress::None).then(|| req.compress.name().into()),
             horizon: c.horizon.map(|(t, _)| t as u64),
             horizon_source: c.horizon.map(|(_, s)| s.into()),
             size: r.size,
@@ -298,6 +320,8 @@ pub fn export_set(req: &ExportSetRequest, progress: Progress<'_>) -> Result<Expo
             optimum_source: inst.optimum_source.clone(),
             expected: None,
             gbd: None,
+            best_known: inst.best_known.as_ref().map(|b| b.0),
+            best_source: inst.best_known.as_ref().map(|b| b.1.clone()),
         };
         file.expected = file.expected_answer().map(String::from);
         file.gbd = r.gbd.clone();
@@ -489,6 +513,8 @@ fn write_instance(dir: &Path, inst: &SetInstance) -> Result<InstanceEntry, Error
         goal: inst.goal.map(|g| g.to_string()),
         known_optimum: inst.known_optimum,
         optimum_source: inst.optimum_source.clone(),
+        best_known: inst.best_known.as_ref().map(|b| b.0),
+        best_source: inst.best_known.as_ref().map(|b| b.1.clone()),
     })
 }
 
@@ -569,12 +595,12 @@ fn cell(
     horizon: Option<(usize, &'static str)>,
 ) -> Cell {
     let ext = format.aliases().first().copied().unwrap_or(format.name());
-    let gz = if req.compress == Compress::Gz {
-        ".gz"
-    } else {
-        ""
-    };
-    let path = format!("files/{}.{}.{ext}{gz}", inst.id, model.name());
+    let path = format!(
+        "files/{}.{}.{ext}{}",
+        inst.id,
+        model.name(),
+        req.compress.suffix()
+    );
     let key = format!(
         "tilekit {} · instance {} · model {} · format {} · horizon {} · filter {} · fix-corner {} · compress {}",
         env!("CARGO_PKG_VERSION"),
@@ -596,7 +622,8 @@ fn cell(
     }
 }
 
-/// The GBD identifier of the CNF file at `path`, read through gzip when it is compressed.
+/// The GBD identifier of the CNF file at `path`, read through its decompressor when it is
+/// compressed.
 fn gbd_of(path: &Path, compress: Compress) -> Result<String, Error> {
     let failed =
         |e: std::io::Error| Error::Failure(format!("{}: cannot read back: {e}", path.display()));
@@ -604,6 +631,7 @@ fn gbd_of(path: &Path, compress: Compress) -> Result<String, Error> {
     match compress {
         Compress::None => crate::format::dimacs_cnf::gbd_hash(file),
         Compress::Gz => crate::format::dimacs_cnf::gbd_hash(flate2::read::GzDecoder::new(file)),
+        Compress::Xz => crate::format::dimacs_cnf::gbd_hash(liblzma::read::XzDecoder::new(file)),
     }
     .map_err(failed)
 }
@@ -655,7 +683,7 @@ fn write_file(
     let instance = families::read(instance_file, Some(family))?;
     let plain = match req.compress {
         Compress::None => target.to_path_buf(),
-        Compress::Gz => {
+        Compress::Gz | Compress::Xz => {
             let name = target
                 .file_name()
                 .map_or("model".into(), |n| n.to_string_lossy());
@@ -683,9 +711,9 @@ fn write_file(
         ..Default::default()
     };
     let counts = families::export(&instance, &export, progress)?;
-    if req.compress == Compress::Gz {
+    if req.compress != Compress::None {
         let _record = crate::solve::cleanup::track_path(&plain);
-        let result = gzip(&plain, target);
+        let result = compress_file(req.compress, &plain, target);
         let _ = std::fs::remove_file(&plain);
         result?;
     }
@@ -720,19 +748,42 @@ pub fn rebuild(
     Ok(sha)
 }
 
-/// gzip `from` into `to` with a fixed header (no file name, time 0) and level, so the same
-/// input gives the same bytes.
-fn gzip(from: &Path, to: &Path) -> Result<(), Error> {
+/// Compress `from` into `to`, so that the same input gives the same bytes: gzip with a fixed
+/// header (no file name, time 0) and level; xz at level 6 with one thread (the multi-threaded
+/// encoder's blocks depend on the machine).
+fn compress_file(how: Compress, from: &Path, to: &Path) -> Result<(), Error> {
     let mut input = std::fs::File::open(from)
         .map_err(|e| Error::Failure(format!("{}: cannot read: {e}", from.display())))?;
     output::stream_to(Some(to), |w| {
-        let mut gz = flate2::GzBuilder::new()
-            .mtime(0)
-            .write(w, flate2::Compression::new(6));
-        std::io::copy(&mut input, &mut gz).map_err(Error::failure)?;
-        gz.finish().map_err(Error::failure)?;
+        match how {
+            Compress::Xz => {
+                let mut xz = liblzma::write::XzEncoder::new(w, 6);
+                std::io::copy(&mut input, &mut xz).map_err(Error::failure)?;
+                xz.finish().map_err(Error::failure)?;
+            }
+            _ => {
+                let mut gz = flate2::GzBuilder::new()
+                    .mtime(0)
+                    .write(w, flate2::Compression::new(6));
+                std::io::copy(&mut input, &mut gz).map_err(Error::failure)?;
+                gz.finish().map_err(Error::failure)?;
+            }
+        }
         Ok(())
     })
+}
+
+/// Decompress the model file `from` (compressed `how`) into `to`, for a solver that reads
+/// only plain files.
+pub(crate) fn decompress_file(how: Compress, from: &Path, to: &Path) -> std::io::Result<()> {
+    let input = std::fs::File::open(from)?;
+    let mut out = std::io::BufWriter::new(std::fs::File::create(to)?);
+    match how {
+        Compress::Xz => std::io::copy(&mut liblzma::read::XzDecoder::new(input), &mut out)?,
+        Compress::Gz => std::io::copy(&mut flate2::read::GzDecoder::new(input), &mut out)?,
+        Compress::None => std::io::copy(&mut std::io::BufReader::new(input), &mut out)?,
+    };
+    std::io::Write::flush(&mut out)
 }
 
 /// The journal's records by path (the last record of a path wins; a torn last line, from a

@@ -88,6 +88,13 @@ pub struct InstanceEntry {
     pub known_optimum: Option<u64>,
     /// Where it comes from.
     pub optimum_source: Option<String>,
+    /// The best objective known when no optimum is (unmatched seams: the fewest on a known
+    /// board), for MIPLIB's `=best=`; absent otherwise and in older manifests.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub best_known: Option<u64>,
+    /// Where `best_known` comes from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub best_source: Option<String>,
 }
 
 /// One model file.
@@ -129,6 +136,13 @@ pub struct FileEntry {
     /// ([`crate::format::dimacs_cnf::gbd_hash`]), the same compressed or not.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gbd: Option<String>,
+    /// The best objective known when no optimum is (unmatched seams: the fewest on a known
+    /// board), for MIPLIB's `=best=`; absent otherwise and in older manifests.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub best_known: Option<u64>,
+    /// Where `best_known` comes from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub best_source: Option<String>,
 }
 
 impl FileEntry {
@@ -162,7 +176,10 @@ impl FileEntry {
             return None;
         }
         let file = self.path.rsplit('/').next().unwrap_or(&self.path);
-        let file = file.strip_suffix(".gz").unwrap_or(file);
+        let file = file
+            .strip_suffix(".gz")
+            .or_else(|| file.strip_suffix(".xz"))
+            .unwrap_or(file);
         let name = file
             .strip_suffix(&format!(".{}", self.format))
             .unwrap_or(file);
@@ -170,7 +187,10 @@ impl FileEntry {
             match (self.known_optimum, self.family.as_str(), self.horizon) {
                 (Some(k), "sliding", Some(t)) if t < k => format!("=inf= {name}"),
                 (Some(k), _, _) => format!("=opt= {name} {k}"),
-                (None, _, _) => format!("=unkn= {name}"),
+                (None, _, _) => match self.best_known {
+                    Some(b) => format!("=best= {name} {b}"),
+                    None => format!("=unkn= {name}"),
+                },
             },
         )
     }

@@ -17,3 +17,4 @@ pub mod report;
 pub mod run;
 pub mod sets;
 pub mod slurm;
+pub mod verify;

@@ -30,6 +30,8 @@ pub struct SetInstance {
     pub known_optimum: Option<u64>,
     /// Where `known_optimum` comes from.
     pub optimum_source: Option<String>,
+    /// Without a known optimum: the best objective known, and where it comes from.
+    pub best_known: Option<(u64, String)>,
 }
 
 /// A resolved set: its instances in the set's own order.
@@ -276,6 +278,17 @@ macro_rules! squares {
 }
 
 const META2010: [(u32, &str); 14] = squares!("meta2010", "pieces");
+
+/// `(instance id, file name, board)` of a board shipped in `models/edge-matching/boards/`.
+macro_rules! board {
+    ($id:literal, $file:literal) => {
+        (
+            $id,
+            $file,
+            include_str!(concat!("../../models/edge-matching/boards/", $file)),
+        )
+    };
+}
 const BRENDAN1: [(u32, &str); 14] = squares!("brendan_set1", "pieces");
 /// Brendan's own perfect boards for set 1, sides 3 to 9.
 const BRENDAN1_SOLUTIONS: [(u32, &str); 7] = [
@@ -499,6 +512,7 @@ fn sliding(
         goal: Some(goal),
         known_optimum: Some(optimal.into()),
         optimum_source: Some(source.to_string()),
+        best_known: None,
     }
 }
 
@@ -524,14 +538,77 @@ fn edge(id: String, text: &str, solution: Option<&str>) -> Result<SetInstance, E
         }
         None => (None, None),
     };
+    let best_known = match known_optimum {
+        Some(_) => None,
+        None => best_known(&id, text)?,
+    };
     Ok(SetInstance {
         id,
         family: FamilyName::Edge,
         text: text.to_string(),
         goal: None,
+        best_known,
         known_optimum,
         optimum_source,
     })
+}
+
+/// tilekit's own best boards, shipped in `models/edge-matching/boards/`: (instance id, file
+/// name, board).
+const BEST_BOARDS: [(&str, &str, &str); 15] = [
+    board!("meta2010-10x10", "10x10-beam-60s.txt"),
+    board!("meta2010-10x10", "10x10-dfs-60s.txt"),
+    board!("meta2010-12x12", "12x12-beam+lns-60s.txt"),
+    board!("meta2010-12x12", "12x12-beam-60s.txt"),
+    board!("meta2010-12x12", "12x12-dfs-60s.txt"),
+    board!("meta2010-14x14", "14x14-beam-60s-seed2.txt"),
+    board!("meta2010-14x14", "14x14-beam-60s.txt"),
+    board!("meta2010-14x14", "14x14-dfs-60s.txt"),
+    board!("meta2010-16x16", "16x16-beam+lns-3600s.txt"),
+    board!("meta2010-16x16", "16x16-beam-60s.txt"),
+    board!("meta2010-16x16", "16x16-dfs-60s.txt"),
+    board!("eii", "EII-beam+lns-3600s.txt"),
+    board!("eii", "EII-beam-2100s.txt"),
+    board!("eii", "EII-beam-60s.txt"),
+    board!("eii", "EII-dfs-60s.txt"),
+];
+
+/// Published best scores without a board here: (instance id, unmatched seams, source).
+const PUBLISHED_BEST: [(&str, u64, &str); 1] = [(
+    "eii",
+    10,
+    "470 of 480 matched by Joshua Blackwood's search (published 2024; no board checked here)",
+)];
+
+/// The best objective known for edge instance `id`: the fewest unmatched seams of tilekit's
+/// shipped boards, each re-checked here by the independent checker, or a published score
+/// when it is lower (said so in the source).
+fn best_known(id: &str, text: &str) -> Result<Option<(u64, String)>, Error> {
+    let mut best: Option<(u64, String)> = None;
+    let boards = BEST_BOARDS.iter().filter(|(i, _, _)| *i == id);
+    for (_, name, board) in boards {
+        let p = EdgePuzzle::parse(text, id).map_err(Error::failure)?;
+        let b = edge_puzzle::parse_any_board(board, name, &p).map_err(Error::failure)?;
+        let v = BoardChecker.check(&p, &b, None);
+        let unmatched = v.objective.filter(|_| v.valid).ok_or_else(|| {
+            Error::Failure(format!(
+                "{id}: the shipped board {name} fails the checker: {}",
+                v.errors.join("; ")
+            ))
+        })? as u64;
+        if best.as_ref().is_none_or(|(u, _)| unmatched < *u) {
+            best = Some((
+                unmatched,
+                format!("tilekit's board models/edge-matching/boards/{name}, re-checked here"),
+            ));
+        }
+    }
+    for (_, unmatched, source) in PUBLISHED_BEST.iter().filter(|(i, _, _)| *i == id) {
+        if best.as_ref().is_none_or(|(u, _)| *unmatched < *u) {
+            best = Some((*unmatched, (*source).to_string()));
+        }
+    }
+    Ok(best)
 }
 
 /// `generate:edge:…` or `generate:sliding:…`.
@@ -603,6 +680,7 @@ fn generate(spec: &str, rest: &str) -> Result<InstanceSet, Error> {
                 goal: None,
                 known_optimum: Some(0),
                 optimum_source: Some("planted perfect board (tilekit generate edge)".into()),
+                best_known: None,
             });
         }
     } else {
@@ -634,6 +712,7 @@ fn generate(spec: &str, rest: &str) -> Result<InstanceSet, Error> {
                 // A walk bounds the optimum from above only.
                 known_optimum: None,
                 optimum_source: None,
+                best_known: None,
             });
         }
     }
@@ -746,6 +825,7 @@ fn from_files(spec: &str, files: Vec<PathBuf>, goal: Option<Goal>) -> Result<Ins
             goal: (family == FamilyName::Sliding).then(|| goal.unwrap_or_default()),
             known_optimum: None,
             optimum_source: None,
+            best_known: None,
         });
     }
     Ok(InstanceSet {

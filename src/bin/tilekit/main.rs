@@ -128,6 +128,38 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
         Cmd::Verify(args::VerifyArgs {
             instance,
             solution,
+            manifest: Some(manifest),
+            model,
+            json,
+            common,
+        }) => {
+            use tilekit::field::Field;
+            let given = [
+                (model.is_some(), Field::Model),
+                (common.family.is_some(), Field::Family),
+                (common.goal.is_some(), Field::Goal),
+                (common.horizon.is_some(), Field::Horizon),
+                (common.filter, Field::Filter),
+                (common.fix_corner, Field::FixCorner),
+            ];
+            if let Some((_, f)) = given.iter().find(|(on, _)| *on) {
+                return Err(Error::Usage(format!(
+                    "{f} comes from the manifest with --manifest: leave it out"
+                )));
+            }
+            let v = tilekit::campaign::verify::verify_file(
+                &manifest,
+                &instance,
+                &solution,
+                &progress_line,
+            )?;
+            say(v.render(json))?;
+            Ok(code(v.valid))
+        }
+        Cmd::Verify(args::VerifyArgs {
+            instance,
+            solution,
+            manifest: None,
             model,
             json,
             common,

@@ -23,6 +23,8 @@ pub(crate) enum CompressArg {
     None,
     /// gzip.
     Gz,
+    /// xz.
+    Xz,
 }
 
 impl From<CompressArg> for tilekit::campaign::export_set::Compress {
@@ -30,6 +32,7 @@ impl From<CompressArg> for tilekit::campaign::export_set::Compress {
         match c {
             CompressArg::None => Self::None,
             CompressArg::Gz => Self::Gz,
+            CompressArg::Xz => Self::Xz,
         }
     }
 }
@@ -108,7 +111,8 @@ pub(crate) struct ExportSetArgs {
     /// Edge milp and sat: fix the first corner piece in the top-left corner.
     #[arg(long)]
     pub(crate) fix_corner: bool,
-    /// Store the model files gzip-compressed (the solvers that read .gz: docs/src/export.md).
+    /// Store the model files compressed: gz (read by the solvers listed in
+    /// docs/src/export.md) or xz (decompressed by `run` for its solvers).
     #[arg(long, value_enum, default_value_t = CompressArg::None)]
     pub(crate) compress: CompressArg,
     /// Files written at the same time.

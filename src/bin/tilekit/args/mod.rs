@@ -163,10 +163,14 @@ pub(crate) enum GenerateCmd {
 /// The arguments of `verify`.
 #[derive(clap::Args)]
 pub(crate) struct VerifyArgs {
-    /// The instance file.
+    /// The instance file; with --manifest, the model file of the set the solver read.
     pub(crate) instance: PathBuf,
     /// The solution file.
     pub(crate) solution: PathBuf,
+    /// The manifest of an exported set: the model, horizon and options come from it, and
+    /// the model file must still hash to its SHA-256.
+    #[arg(long, value_name = "MANIFEST")]
+    pub(crate) manifest: Option<PathBuf>,
     /// The model a raw solver output belongs to (sliding: neos, flow, tight or sat; edge: milp,
     /// clique, sat or maxsat).
     #[arg(long, value_parser = model_names())]
