@@ -176,6 +176,8 @@ const OTHER_PROGRAMS: &[(&str, &[&str])] = &[
             "--array",
             "--cpus-per-task",
             "--output",
+            "--time",
+            "--mem",
         ],
     ),
     ("certify/mod.rs", &["--skip-unit-deletions"]),

@@ -286,6 +286,7 @@ mod tests {
             horizon: Some(9),
             known_optimum: Some(5.0),
             optimum_source: Some("test".into()),
+            best_known: None,
         }
     }
 

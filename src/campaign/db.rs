@@ -21,7 +21,7 @@ const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS instances(
   sha256 TEXT PRIMARY KEY, id TEXT NOT NULL, family TEXT NOT NULL, goal TEXT,
-  known_optimum REAL, optimum_source TEXT);
+  known_optimum REAL, optimum_source TEXT, best_known REAL, best_source TEXT);
 CREATE TABLE IF NOT EXISTS files(
   sha256 TEXT PRIMARY KEY, instance_sha256 TEXT NOT NULL REFERENCES instances(sha256),
   path TEXT NOT NULL, model TEXT NOT NULL, format TEXT NOT NULL, compressed TEXT,
@@ -201,6 +201,8 @@ pub struct StoredRun {
     pub known_optimum: Option<f64>,
     /// Where it comes from.
     pub optimum_source: Option<String>,
+    /// Without a known optimum, the best objective known (a shipped board, a published score).
+    pub best_known: Option<f64>,
 }
 
 /// This machine's name.
@@ -265,7 +267,8 @@ impl Db {
         let tables: i64 = conn
             .query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))
             .map_err(|e| db_error(&name, e))?;
-        // Version 2 lacks only the solver's measurements and log directory: added, empty.
+        // Version 2 lacks only the solver's measurements, the log directory and the best
+        // known values: added, empty.
         if version == 2 {
             conn.execute_batch(
                 "BEGIN;
@@ -273,6 +276,8 @@ impl Db {
                  ALTER TABLE runs ADD COLUMN solver_cpu_s REAL;
                  ALTER TABLE runs ADD COLUMN solver_max_rss_kb INTEGER;
                  ALTER TABLE runs ADD COLUMN log_dir TEXT;
+                 ALTER TABLE instances ADD COLUMN best_known REAL;
+                 ALTER TABLE instances ADD COLUMN best_source TEXT;
                  PRAGMA user_version = 3;
                  COMMIT;",
             )
@@ -364,8 +369,10 @@ impl Db {
             .map_err(|e| db_error(&self.path, e))?;
         for i in instances {
             tx.execute(
-                "INSERT OR IGNORE INTO instances(sha256, id, family, goal, known_optimum, optimum_source) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                params![i.sha256, i.id, i.family, i.goal, i.known_optimum.map(|x| x as f64), i.optimum_source],
+                // A later manifest may know a better board: the best known value follows it.
+                "INSERT INTO instances(sha256, id, family, goal, known_optimum, optimum_source, best_known, best_source) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+                 ON CONFLICT(sha256) DO UPDATE SET best_known = excluded.best_known, best_source = excluded.best_source",
+                params![i.sha256, i.id, i.family, i.goal, i.known_optimum.map(|x| x as f64), i.optimum_source, i.best_known.map(|x| x as f64), i.best_source],
             )
             .map_err(|e| db_error(&self.path, e))?;
         }
@@ -460,7 +467,8 @@ impl Db {
                         r.objective, r.bound, r.optimal, r.verified, r.errors, r.solver_status, r.seconds,
                         r.host, r.command, r.executor, r.shard, r.tilekit_version, r.finished_at,
                         i.sha256, i.id, i.family, f.model, f.format, f.path, f.horizon, i.known_optimum, i.optimum_source,
-                        r.solver_claim, r.solver_wall_s, r.solver_cpu_s, r.solver_max_rss_kb, r.log_dir
+                        r.solver_claim, r.solver_wall_s, r.solver_cpu_s, r.solver_max_rss_kb, r.log_dir,
+                        i.best_known
                  FROM runs r JOIN files f ON f.sha256 = r.file_sha256 JOIN instances i ON i.sha256 = f.instance_sha256
                  ORDER BY i.id, r.id",
             )
@@ -510,6 +518,7 @@ impl Db {
                     horizon: r.get::<_, Option<i64>>(26)?.map(|h| h as u64),
                     known_optimum: r.get(27)?,
                     optimum_source: r.get(28)?,
+                    best_known: r.get(34)?,
                 })
             })
             .map_err(|e| self.err(e))?;

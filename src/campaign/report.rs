@@ -61,6 +61,10 @@ pub struct ConfigStats {
     pub failed: usize,
     /// The shifted geometric mean of the times (unsolved at the time limit).
     pub sgm: f64,
+    /// The mean anytime score of its runs that have one ([`quality`]; NaN: none has).
+    pub score: f64,
+    /// The mean primal gap of its runs that have one (NaN: none has).
+    pub gap: f64,
 }
 
 /// Did the run answer its model completely?
@@ -127,6 +131,67 @@ pub fn profile(
         .collect()
 }
 
+/// The reference objective of each instance (by SHA-256) for the quality measures: the
+/// known optimum, else the best of the best known value and every verified objective the
+/// campaign found (the virtual best), counting no run in `refuted`. Both families minimise a
+/// count (moves, unmatched seams), so the lowest is best.
+pub fn references(runs: &[StoredRun], refuted: &BTreeSet<i64>) -> BTreeMap<String, f64> {
+    let mut refs: BTreeMap<String, f64> = BTreeMap::new();
+    let mut lower = |inst: &str, v: f64| {
+        let e = refs.entry(inst.to_string()).or_insert(v);
+        *e = e.min(v);
+    };
+    for r in runs {
+        if let Some(k) = r.known_optimum {
+            lower(&r.instance_sha256, k);
+            continue;
+        }
+        if let Some(b) = r.best_known {
+            lower(&r.instance_sha256, b);
+        }
+        if r.row.status == "solved"
+            && r.row.verified
+            && !refuted.contains(&r.id)
+            && let Some(o) = r.row.objective
+        {
+            lower(&r.instance_sha256, o);
+        }
+    }
+    refs
+}
+
+/// The quality of one run against its instance's reference: the primal gap
+/// |objective − reference| / max(objective, reference) (0 when both are 0), and the MaxSAT
+/// Evaluation's anytime score (reference + 1) / (objective + 1), 0 without a verified answer.
+/// A proven infeasible model has neither (its answer is right, and no objective is asked), nor
+/// has a run of an instance with no reference.
+pub fn quality(
+    r: &StoredRun,
+    refs: &BTreeMap<String, f64>,
+    refuted: &BTreeSet<i64>,
+) -> (Option<f64>, Option<f64>) {
+    let Some(&reference) = refs.get(&r.instance_sha256) else {
+        return (None, None);
+    };
+    if r.row.status == "infeasible" {
+        return (None, None);
+    }
+    let found = (r.row.status == "solved" && r.row.verified && !refuted.contains(&r.id))
+        .then_some(r.row.objective)
+        .flatten();
+    match found {
+        Some(o) => {
+            let gap = if o == reference {
+                0.0
+            } else {
+                (o - reference).abs() / o.abs().max(reference.abs())
+            };
+            (Some(gap), Some(((reference + 1.0) / (o + 1.0)).min(1.0)))
+        }
+        None => (None, Some(0.0)),
+    }
+}
+
 fn config_of(r: &StoredRun) -> String {
     format!("{}: {} {}", r.row.solver, r.model, r.format)
 }
@@ -140,6 +205,14 @@ pub fn refuted(conflicts: &[Conflict]) -> BTreeSet<i64> {
 /// it claimed.
 pub fn stats(runs: &[StoredRun], refuted: &BTreeSet<i64>, shift: f64) -> Vec<ConfigStats> {
     let solved = |r: &StoredRun| solved(r) && !refuted.contains(&r.id);
+    let refs = references(runs, refuted);
+    let mean = |xs: Vec<f64>| {
+        if xs.is_empty() {
+            f64::NAN
+        } else {
+            xs.iter().sum::<f64>() / xs.len() as f64
+        }
+    };
     let mut by: BTreeMap<(String, String), Vec<&StoredRun>> = BTreeMap::new();
     for r in runs {
         by.entry((r.family.clone(), config_of(r)))
@@ -173,6 +246,16 @@ pub fn stats(runs: &[StoredRun], refuted: &BTreeSet<i64>, shift: f64) -> Vec<Con
                     })
                     .count(),
                 sgm: shifted_geometric_mean(&times, shift),
+                score: mean(
+                    rs.iter()
+                        .filter_map(|r| quality(r, &refs, refuted).1)
+                        .collect(),
+                ),
+                gap: mean(
+                    rs.iter()
+                        .filter_map(|r| quality(r, &refs, refuted).0)
+                        .collect(),
+                ),
             }
         })
         .collect()
@@ -219,6 +302,10 @@ pub fn report(req: &ReportRequest) -> Result<(ReportSummary, Vec<Conflict>), Err
     };
     write("solved.csv", &solved_csv(&table))?;
     write("sgm.csv", &sgm_csv(&table, req.shift))?;
+    write("quality.csv", &quality_csv(&table))?;
+    let refs = references(&runs, &refuted);
+    write("runs.csv", &runs_csv(&runs, &refs, &refuted))?;
+    write("paver.trc", &paver_trace(&runs, &refuted))?;
     let mut charts = Vec::new();
     let families: Vec<String> = {
         let mut f: Vec<String> = runs.iter().map(|r| r.family.clone()).collect();
@@ -236,6 +323,8 @@ pub fn report(req: &ReportRequest) -> Result<(ReportSummary, Vec<Conflict>), Err
                 .or_default()
                 .insert(r.instance.clone(), t);
         }
+        let virtual_best = virtual_best(&times);
+        times.insert(VIRTUAL_BEST.into(), virtual_best);
         let profile_svg = profile_chart(family, &profile(&times))?;
         let cactus_svg = cactus_chart(family, &times)?;
         let (p, c) = (
@@ -280,6 +369,154 @@ fn solved_csv(table: &[ConfigStats]) -> String {
     s
 }
 
+/// The name of the virtual best solver's line in the charts.
+pub const VIRTUAL_BEST: &str = "virtual best";
+
+/// The virtual best solver (Paver's `CAN_SOLVE`): on each problem, the fastest time any
+/// configuration solved it in.
+pub fn virtual_best(
+    times: &BTreeMap<String, BTreeMap<String, Option<f64>>>,
+) -> BTreeMap<String, Option<f64>> {
+    let mut best: BTreeMap<String, Option<f64>> = BTreeMap::new();
+    for per in times.values() {
+        for (problem, t) in per {
+            let b = best.entry(problem.clone()).or_insert(None);
+            if let Some(t) = t {
+                *b = Some(b.map_or(*t, |b: f64| b.min(*t)));
+            }
+        }
+    }
+    best
+}
+
+fn number(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:.4}")
+    } else {
+        String::new()
+    }
+}
+
+fn opt(x: Option<f64>) -> String {
+    x.map_or_else(String::new, |x| x.to_string())
+}
+
+fn quality_csv(table: &[ConfigStats]) -> String {
+    let mut s = String::from("family,configuration,runs,mean_score,mean_gap\n");
+    for t in table {
+        s.push_str(&format!(
+            "{},{},{},{},{}\n",
+            t.family,
+            super::manifest::csv_field(&t.config),
+            t.runs,
+            number(t.score),
+            number(t.gap)
+        ));
+    }
+    s
+}
+
+/// One row per run, tidy (for pandas, R, a spreadsheet): the run, its file and instance, the
+/// reference objective, and its gap and anytime score ([`quality`]).
+fn runs_csv(runs: &[StoredRun], refs: &BTreeMap<String, f64>, refuted: &BTreeSet<i64>) -> String {
+    use super::manifest::csv_field;
+    let mut s = String::from(
+        "id,instance,family,model,format,path,horizon,solver,solver_version,time_limit,threads,status,verified,optimal,solver_claim,refuted,objective,bound,known_optimum,best_known,reference,gap,score,seconds,solver_wall_s,solver_cpu_s,solver_max_rss_kb,executor,host,finished_at,log_dir\n",
+    );
+    for r in runs {
+        let w = &r.row;
+        let (gap, score) = quality(r, refs, refuted);
+        let fields = [
+            r.id.to_string(),
+            csv_field(&r.instance),
+            r.family.clone(),
+            r.model.clone(),
+            r.format.clone(),
+            csv_field(&r.path),
+            r.horizon.map_or_else(String::new, |h| h.to_string()),
+            csv_field(&w.solver),
+            csv_field(w.solver_version.as_deref().unwrap_or("")),
+            w.time_limit.to_string(),
+            w.threads.to_string(),
+            w.status.clone(),
+            (w.verified as u8).to_string(),
+            (w.optimal as u8).to_string(),
+            w.solver_claim
+                .map_or("", crate::route::Claim::as_str)
+                .to_string(),
+            (refuted.contains(&r.id) as u8).to_string(),
+            opt(w.objective),
+            opt(w.bound),
+            opt(r.known_optimum),
+            opt(r.best_known),
+            opt(refs.get(&r.instance_sha256).copied()),
+            gap.map_or_else(String::new, number),
+            score.map_or_else(String::new, number),
+            w.seconds.to_string(),
+            opt(w.measured.solver_wall_s),
+            opt(w.measured.solver_cpu_s),
+            w.measured
+                .solver_max_rss_kb
+                .map_or_else(String::new, |k| k.to_string()),
+            w.executor.clone(),
+            csv_field(&w.host),
+            w.finished_at.to_string(),
+            csv_field(w.measured.log_dir.as_deref().unwrap_or("")),
+        ];
+        s.push_str(&fields.join(","));
+        s.push('\n');
+    }
+    s
+}
+
+/// The runs as a GAMS/Paver trace file: `InputFileName` is the model file's name without its
+/// format and compression (the `.solu` file's names), the statuses GAMS's codes (model: 1
+/// optimal, 8 an integer solution, 19 infeasible with no solution, 14 no solution returned;
+/// solver: 1 normal completion, 3 a resource interrupt, 10 a solver failure, which is what
+/// an answer failing verification is). A refuted claim of optimality is reported as a plain
+/// solution. Missing values are `NA`.
+fn paver_trace(runs: &[StoredRun], refuted: &BTreeSet<i64>) -> String {
+    let mut s = String::from(
+        "* Trace Record Definition\n* InputFileName,ModelType,SolverName,Direction,ModelStatus,SolverStatus,ObjectiveValue,ObjectiveValueEstimate,SolverTime\n*\n",
+    );
+    let na = |x: Option<f64>| x.map_or_else(|| "NA".to_string(), |x| x.to_string());
+    for r in runs {
+        let w = &r.row;
+        let file = r.path.rsplit('/').next().unwrap_or(&r.path);
+        let file = file
+            .strip_suffix(".gz")
+            .or_else(|| file.strip_suffix(".xz"))
+            .unwrap_or(file);
+        let name = file.strip_suffix(&format!(".{}", r.format)).unwrap_or(file);
+        let model_type = match r.format.as_str() {
+            "lp" | "mps" | "gms" | "opb" => "MIP",
+            "cnf" => "SAT",
+            "wcnf" | "wcnf-legacy" | "wbo" => "MAXSAT",
+            _ => "CLIQUE",
+        };
+        let claimed_optimal = super::crosscheck::optimal_or_claimed(w) && !refuted.contains(&r.id);
+        let (model_status, solver_status) = match w.status.as_str() {
+            "solved" if w.verified && claimed_optimal => (1, 1),
+            "solved" if w.verified => (8, 1),
+            "infeasible" => (19, 1),
+            "unbounded" => (3, 1),
+            "time_limit" | "memory_limit" => (14, 3),
+            "no_solution" => (14, 1),
+            _ => (14, 10),
+        };
+        let objective = if w.verified { w.objective } else { None };
+        s.push_str(&format!(
+            "{},{model_type},{},0,{model_status},{solver_status},{},{},{}\n",
+            super::manifest::csv_field(name),
+            super::manifest::csv_field(&w.solver),
+            na(objective),
+            na(w.bound),
+            w.measured.solver_wall_s.unwrap_or(w.seconds)
+        ));
+    }
+    s
+}
+
 fn sgm_csv(table: &[ConfigStats], shift: f64) -> String {
     let mut s = format!("family,configuration,runs,sgm_seconds_shift_{shift}\n");
     for t in table {
@@ -304,17 +541,26 @@ fn summary_md(
     let instances: std::collections::BTreeSet<&str> =
         runs.iter().map(|r| r.instance_sha256.as_str()).collect();
     let mut s = format!(
-        "# Campaign report: {}\n\n{} runs on {} instances, {} configurations. Solved: a proven optimum or infeasibility (MILP), a verified model or UNSAT (CNF, clique); failed: a solver error, an answer that failed verification, or a claim the conflicts below refute. Times are wall seconds per run, tilekit's model building included; the shifted geometric mean (shift {shift} s) counts unsolved runs at their time limit.\n\n",
+        "# Campaign report: {}\n\n{} runs on {} instances, {} configurations. Solved: a proven optimum or infeasibility (MILP), a verified model or UNSAT (CNF, clique); failed: a solver error, an answer that failed verification, or a claim the conflicts below refute. Times are wall seconds per run, tilekit's model building included; the shifted geometric mean (shift {shift} s) counts unsolved runs at their time limit. Score: the MaxSAT Evaluation's anytime score, (reference + 1) / (objective + 1), 0 without a verified answer; gap: |objective − reference| / max of the two; the reference is the known optimum, else the best of the best known value and every verified answer (runs.csv has them per run).\n\n",
         db.display(),
         runs.len(),
         instances.len(),
         table.len()
     );
-    s.push_str("| family | configuration | runs | solved | time limit | memory limit | failed | SGM (s) |\n|---|---|---:|---:|---:|---:|---:|---:|\n");
+    s.push_str("| family | configuration | runs | solved | time limit | memory limit | failed | SGM (s) | score | gap |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for t in table {
         s.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {} | {:.3} |\n",
-            t.family, t.config, t.runs, t.solved, t.time_limit, t.memory_limit, t.failed, t.sgm
+            "| {} | {} | {} | {} | {} | {} | {} | {:.3} | {} | {} |\n",
+            t.family,
+            t.config,
+            t.runs,
+            t.solved,
+            t.time_limit,
+            t.memory_limit,
+            t.failed,
+            t.sgm,
+            dash(t.score),
+            dash(t.gap)
         ));
     }
     s.push_str(&format!("\n## Conflicts: {}\n\n", conflicts.len()));
@@ -330,6 +576,15 @@ fn summary_md(
         ));
     }
     s
+}
+
+/// A mean for a table: three decimals, or a dash when there is none.
+fn dash(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x:.3}")
+    } else {
+        "–".into()
+    }
 }
 
 fn html_escape(s: &str) -> String {
@@ -349,11 +604,11 @@ fn index_html(
         "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>tilekit campaign report</title>\n<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #999;padding:2px 8px}td.n{text-align:right}</style></head><body>\n<h1>Campaign report</h1>\n",
     );
     s.push_str(&format!(
-        "<p>Solved: a proven optimum or infeasibility (MILP), a verified model or UNSAT (CNF, clique); failed: a solver error, an answer that failed verification, or a claim the conflicts below refute. SGM: shifted geometric mean of wall seconds, shift {shift} s, unsolved at the time limit.</p>\n<table><tr><th>family</th><th>configuration</th><th>runs</th><th>solved</th><th>time limit</th><th>memory limit</th><th>failed</th><th>SGM (s)</th></tr>\n"
+        "<p>Solved: a proven optimum or infeasibility (MILP), a verified model or UNSAT (CNF, clique); failed: a solver error, an answer that failed verification, or a claim the conflicts below refute. SGM: shifted geometric mean of wall seconds, shift {shift} s, unsolved at the time limit.</p>\n<table><tr><th>family</th><th>configuration</th><th>runs</th><th>solved</th><th>time limit</th><th>memory limit</th><th>failed</th><th>SGM (s)</th><th>score</th><th>gap</th></tr>\n"
     ));
     for t in table {
         s.push_str(&format!(
-            "<tr><td>{}</td><td>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{:.3}</td></tr>\n",
+            "<tr><td>{}</td><td>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{}</td><td class=n>{:.3}</td><td class=n>{}</td><td class=n>{}</td></tr>\n",
             html_escape(&t.family),
             html_escape(&t.config),
             t.runs,
@@ -361,7 +616,9 @@ fn index_html(
             t.time_limit,
             t.memory_limit,
             t.failed,
-            t.sgm
+            t.sgm,
+            dash(t.score),
+            dash(t.gap)
         ));
     }
     s.push_str("</table>\n");

@@ -1,4 +1,4 @@
-//! `tilekit verify --manifest`: a solver's answer for one model file of an exported set,
+//! `tilekit verify` against an exported set's manifest: a solver's answer for one model file,
 //! judged with the options the set was exported with. The manifest names the file's
 //! instance, model, horizon and options, so nothing has to be repeated by hand (a horizon
 //! given wrong would judge the answer against another model); and the file must still hash
