@@ -157,3 +157,117 @@ fn neos_takes_milp_files_only_and_no_solver_list() {
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("leave --solvers out"), "{}", r.stderr);
 }
+
+/// NEOS's etiquette: never more than ten jobs out at once, however many files; the long
+/// queue for a limit past the short queue's five minutes; an account's submission when
+/// `$NEOS_USERNAME` and `$NEOS_PASSWORD` are set.
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
+#[test]
+fn a_neos_campaign_keeps_to_ten_jobs_out_and_the_right_queue() {
+    use crate::common::neos_server::start_logging_server;
+    use crate::common::{Opts, tilekit_with};
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let r = tilekit(
+        d,
+        &[
+            "export-set",
+            "short8:1-12",
+            "--models",
+            "neos",
+            "--formats",
+            "lp",
+            "-o",
+            "set",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let (url, log) = start_logging_server(Mode::Normal);
+    let user = std::ffi::OsStr::new("ada");
+    let password = std::ffi::OsStr::new("secret");
+    let run = |db: &str, limit: &str, extra: &[&str]| {
+        let mut a = vec![
+            "run",
+            "set/manifest.json",
+            "--db",
+            db,
+            "--executor",
+            "neos",
+            "--server",
+            &url,
+            "--email",
+            "campaign@example.org",
+            "--neos-interval",
+            "0",
+            "--time-limit",
+            limit,
+            "--json",
+        ];
+        a.extend_from_slice(extra);
+        tilekit_with(
+            &Opts {
+                dir: Some(d),
+                env: &[("NEOS_USERNAME", user), ("NEOS_PASSWORD", password)],
+                ..Opts::default()
+            },
+            &a,
+        )
+    };
+    let r = run("r.sqlite", "60", &[]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let v: Value = serde_json::from_str(r.stdout.trim()).unwrap();
+    assert_eq!(v["ran"], 12, "{v}");
+    {
+        let l = log.lock().unwrap();
+        assert_eq!(l.max_outstanding, 10, "{l:?}");
+        let submissions = l
+            .methods
+            .iter()
+            .filter(|m| m.ends_with("ubmitJob"))
+            .collect::<Vec<_>>();
+        assert_eq!(submissions.len(), 12);
+        assert!(
+            submissions.iter().all(|m| *m == "authenticatedSubmitJob"),
+            "{submissions:?}"
+        );
+        assert!(
+            l.priorities.iter().all(|p| p == "short"),
+            "{:?}",
+            l.priorities
+        );
+    }
+    // Submitting only: ten jobs go, the rest wait for a run that fetches those.
+    let r = run("s.sqlite", "600", &["--no-wait"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert_eq!(
+        count(&d.join("s.sqlite"), "SELECT count(*) FROM remote_jobs"),
+        10
+    );
+    assert!(r.stdout.contains("2 cells left to send"), "{}", r.stdout);
+    assert_eq!(
+        log.lock().unwrap().priorities.last().map(String::as_str),
+        Some("long"),
+        "a 600 s limit goes to the long queue"
+    );
+    let r = run("s.sqlite", "600", &[]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert_eq!(count(&d.join("s.sqlite"), "SELECT count(*) FROM runs"), 12);
+    // Half an account is refused before anything is sent.
+    let r = tilekit_with(
+        &Opts {
+            dir: Some(d),
+            env: &[("NEOS_USERNAME", user)],
+            ..Opts::default()
+        },
+        &["neos", "ping", "--server", &url],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("NEOS_PASSWORD is not"), "{}", r.stderr);
+    // The queue, as the server shows it.
+    let r = tilekit(d, &["neos", "queue", "--server", &url]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.starts_with("Running:"), "{}", r.stdout);
+}

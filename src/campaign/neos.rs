@@ -41,6 +41,10 @@ pub struct NeosOptions {
     pub max_wait: Duration,
 }
 
+/// The most jobs a campaign has out on NEOS at once: NEOS asks its users to submit no more
+/// than 10 to 15 at a time.
+pub const MAX_OUTSTANDING: usize = 10;
+
 /// The database key of a NEOS cell.
 fn key<'a>(f: &'a FileEntry, solver: &'a str, time_limit: f64, threads: u32) -> CellKey<'a> {
     CellKey {
@@ -147,8 +151,13 @@ pub fn run(
         }
     }
     cells::record_files(&mut db, &m)?;
-    // One client per job (a client holds its connection settings only).
-    let client = || Client::new(&opts.server, ClientOptions::default());
+    // One client per job (a client holds its connection settings only), submitting under
+    // the account in $NEOS_USERNAME and $NEOS_PASSWORD when they are set.
+    let client_options = ClientOptions {
+        credentials: crate::neos::client::Credentials::from_env()?,
+        ..ClientOptions::default()
+    };
+    let client = || Client::new(&opts.server, client_options.clone());
     client()?;
     let job_file = opts.job_file.clone().unwrap_or_else(|| {
         let mut p = req.db.clone().into_os_string();
@@ -160,100 +169,121 @@ pub fn run(
         poll: Duration::from_secs(2),
         follow: false,
     };
-    // Submit what has no job yet, spaced by the interval.
-    let mut last: Option<Instant> = None;
-    let mut submitted = 0;
-    for (f, input) in &pending {
-        let name = label(&solver, *input);
-        if db.remote_job(&key(f, &name, tl, threads))?.is_some() {
-            continue;
+    // NEOS's short queue runs a job for at most 5 minutes.
+    let priority = Priority::for_limit(req.limits.time);
+    let job_of = |input: InputMethod| JobRequest {
+        category: "milp".into(),
+        solver: solver.clone(),
+        input,
+        priority,
+        email: email.clone(),
+    };
+    // The jobs already out (a run with no_wait, or one killed half-way, left them), oldest
+    // first, then the cells still to send.
+    let mut outstanding: std::collections::VecDeque<(&FileEntry, InputMethod)> =
+        std::collections::VecDeque::new();
+    let mut to_send = Vec::new();
+    for &(f, input) in &pending {
+        match db.remote_job(&key(f, &label(&solver, input), tl, threads))? {
+            Some(_) => outstanding.push_back((f, input)),
+            None => to_send.push((f, input)),
         }
-        if let Some(t) = last {
-            let gap = opts.interval.saturating_sub(t.elapsed());
-            std::thread::sleep(gap);
-        }
-        let inst = instance(&base, &m, f)?;
-        let job = JobRequest {
-            category: "milp".into(),
-            solver: solver.clone(),
-            input: *input,
-            priority: Priority::Short,
-            email: email.clone(),
-        };
-        let neos = route_neos::executor(&inst, &f.path, &job, client()?, job_file.clone())?
-            .with_wait(wait.clone());
-        let rec = route_neos::submit(&inst, &neos, &req.limits)?;
-        last = Some(Instant::now());
-        db.add_remote_job(
-            &key(f, &name, tl, threads),
-            &rec.server,
-            rec.number,
-            rec.submitted as i64,
-        )?;
-        submitted += 1;
-        progress(&crate::route::step(
-            submitted,
-            pending.len() as u64,
-            &format!("NEOS job {} for {}", rec.number, f.path),
-        ));
     }
+    let mut to_send = to_send.into_iter();
+    let mut last: Option<Instant> = None;
+    let (mut submitted, mut ran, mut errors) = (0u64, 0, 0);
     let mut notes = Vec::new();
-    let (mut ran, mut errors) = (0, 0);
-    if opts.no_wait {
-        notes.push(format!(
-            "{submitted} NEOS jobs submitted now; run the same command again (without {}) to fetch and verify them", Field::NoWait
-        ));
-    } else {
-        let store = JobStore::open(&job_file)?;
-        for (f, input) in &pending {
-            let name = label(&solver, *input);
-            let Some((server, number)) = db.remote_job(&key(f, &name, tl, threads))? else {
-                continue;
+    let store_of = || JobStore::open(&job_file);
+    loop {
+        // Send while fewer than MAX_OUTSTANDING jobs are out, spaced by the interval.
+        while outstanding.len() < MAX_OUTSTANDING {
+            let Some((f, input)) = to_send.next() else {
+                break;
             };
-            let Some(rec) = store.get(number, &server).cloned() else {
-                notes.push(format!(
-                    "NEOS job {number} ({}) is not in the job file {}: its password is lost, so it cannot be fetched",
-                    f.path,
-                    job_file.display()
-                ));
-                continue;
-            };
-            let started = Instant::now();
+            if let Some(t) = last {
+                std::thread::sleep(opts.interval.saturating_sub(t.elapsed()));
+            }
             let inst = instance(&base, &m, f)?;
-            let job = JobRequest {
-                category: "milp".into(),
-                solver: solver.clone(),
-                input: *input,
-                priority: Priority::Short,
-                email: email.clone(),
-            };
-            let neos = route_neos::executor(&inst, &f.path, &job, client()?, job_file.clone())?
-                .with_wait(wait.clone());
-            let result = neos
-                .collect(&rec)
-                .map_err(Error::from)
-                .and_then(|sol| inst.judge(&name, &sol));
-            let origin = RunOrigin {
-                solver: name.clone(),
-                solver_version: None,
-                command: format!("neos job {number} at {server}"),
-                executor: "neos".into(),
-                shard: Some(number.to_string()),
-            };
-            let row = RunRow::of(
-                &f.sha256,
-                origin,
-                &req.limits,
-                result,
-                started.elapsed().as_secs_f64(),
-            );
-            if row.status == "error" {
-                errors += 1;
-            }
-            if db.insert(&row, req.retry_errors)? {
-                ran += 1;
-            }
+            let neos =
+                route_neos::executor(&inst, &f.path, &job_of(input), client()?, job_file.clone())?
+                    .with_wait(wait.clone());
+            let rec = route_neos::submit(&inst, &neos, &req.limits)?;
+            last = Some(Instant::now());
+            db.add_remote_job(
+                &key(f, &label(&solver, input), tl, threads),
+                &rec.server,
+                rec.number,
+                rec.submitted as i64,
+            )?;
+            submitted += 1;
+            outstanding.push_back((f, input));
+            progress(&crate::route::step(
+                submitted,
+                pending.len() as u64,
+                &format!("NEOS job {} for {}", rec.number, f.path),
+            ));
         }
+        if opts.no_wait {
+            break;
+        }
+        // Fetch the oldest job, which frees a place for the next.
+        let Some((f, input)) = outstanding.pop_front() else {
+            break;
+        };
+        let name = label(&solver, input);
+        let Some((server, number)) = db.remote_job(&key(f, &name, tl, threads))? else {
+            continue;
+        };
+        let Some(rec) = store_of()?.get(number, &server).cloned() else {
+            notes.push(format!(
+                "NEOS job {number} ({}) is not in the job file {}: its password is lost, so it cannot be fetched",
+                f.path,
+                job_file.display()
+            ));
+            continue;
+        };
+        let started = Instant::now();
+        let inst = instance(&base, &m, f)?;
+        let neos =
+            route_neos::executor(&inst, &f.path, &job_of(input), client()?, job_file.clone())?
+                .with_wait(wait.clone());
+        let result = neos
+            .collect(&rec)
+            .map_err(Error::from)
+            .and_then(|sol| inst.judge(&name, &sol));
+        let origin = RunOrigin {
+            solver: name.clone(),
+            solver_version: None,
+            command: format!("neos job {number} at {server}"),
+            executor: "neos".into(),
+            shard: Some(number.to_string()),
+        };
+        let row = RunRow::of(
+            &f.sha256,
+            origin,
+            &req.limits,
+            result,
+            started.elapsed().as_secs_f64(),
+        );
+        if row.status == "error" {
+            errors += 1;
+        }
+        if db.insert(&row, req.retry_errors)? {
+            ran += 1;
+        }
+    }
+    if opts.no_wait {
+        let left = to_send.len();
+        notes.push(format!(
+            "{submitted} NEOS jobs submitted now ({} out at most at a time, as NEOS asks){}; run the same command again (without {}) to fetch and verify them",
+            MAX_OUTSTANDING,
+            if left > 0 {
+                format!(", {left} cells left to send once those are fetched")
+            } else {
+                String::new()
+            },
+            Field::NoWait
+        ));
     }
     let conflicts = cells::cross_check(&mut db, &m)?;
     Ok(RunSummary {

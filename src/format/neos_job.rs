@@ -76,6 +76,19 @@ pub enum Priority {
 }
 
 impl Priority {
+    /// The most a `short` job may run on NEOS.
+    pub const SHORT_LIMIT: std::time::Duration = std::time::Duration::from_secs(300);
+
+    /// The priority a job of `limit` needs: `short` up to [`Priority::SHORT_LIMIT`], whose
+    /// output streams while it runs, else `long`.
+    pub fn for_limit(limit: std::time::Duration) -> Self {
+        if limit <= Self::SHORT_LIMIT {
+            Priority::Short
+        } else {
+            Priority::Long
+        }
+    }
+
     /// Parse `short` or `long`.
     pub fn parse(s: &str) -> Option<Self> {
         match s.to_ascii_lowercase().as_str() {

@@ -358,6 +358,9 @@ pub struct ClientOptions {
     pub retries: u32,
     /// Wait before the first retry; doubled for each further one (capped at 30 s).
     pub backoff: Duration,
+    /// A NEOS account: jobs are then submitted with `authenticatedSubmitJob`, and appear in
+    /// the account's job list on the NEOS site.
+    pub credentials: Option<Credentials>,
 }
 
 impl Default for ClientOptions {
@@ -366,6 +369,43 @@ impl Default for ClientOptions {
             timeout: Duration::from_secs(60),
             retries: 3,
             backoff: Duration::from_secs(1),
+            credentials: None,
+        }
+    }
+}
+
+/// A NEOS user name and password.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Credentials {
+    /// The user name.
+    pub username: String,
+    /// The password.
+    pub password: String,
+}
+
+impl std::fmt::Debug for Credentials {
+    /// The password is never printed.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Credentials")
+            .field("username", &self.username)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Credentials {
+    /// The account in `$NEOS_USERNAME` and `$NEOS_PASSWORD`, as NEOS's own Python client
+    /// reads them: `None` when neither is set, an error when only one is.
+    pub fn from_env() -> Result<Option<Credentials>, NeosError> {
+        let get = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
+        match (get("NEOS_USERNAME"), get("NEOS_PASSWORD")) {
+            (Some(username), Some(password)) => Ok(Some(Credentials { username, password })),
+            (None, None) => Ok(None),
+            (Some(_), None) => Err(NeosError::Usage(
+                "NEOS_USERNAME is set but NEOS_PASSWORD is not: set both for authenticated submission, or neither".into(),
+            )),
+            (None, Some(_)) => Err(NeosError::Usage(
+                "NEOS_PASSWORD is set but NEOS_USERNAME is not: set both for authenticated submission, or neither".into(),
+            )),
         }
     }
 }
@@ -585,11 +625,23 @@ impl Client {
         expect_strings("listSolversInCategory", v)
     }
 
-    /// `submitJob(xml)`: the job number and its password.
+    /// `submitJob(xml)`, or `authenticatedSubmitJob(xml, user, password)` with
+    /// [`ClientOptions::credentials`]: the job number and its password.
     pub fn submit_job(&self, xml: &str) -> Result<(i64, String), NeosError> {
-        let v = self.call("submitJob", &[Value::Str(xml.to_string())], false)?;
+        let (method, params) = match &self.opts.credentials {
+            Some(c) => (
+                "authenticatedSubmitJob",
+                vec![
+                    Value::Str(xml.to_string()),
+                    Value::Str(c.username.clone()),
+                    Value::Str(c.password.clone()),
+                ],
+            ),
+            None => ("submitJob", vec![Value::Str(xml.to_string())]),
+        };
+        let v = self.call(method, &params, false)?;
         let malformed = |d: String| NeosError::Malformed {
-            method: "submitJob".into(),
+            method: method.into(),
             detail: d,
         };
         match v {
@@ -655,6 +707,12 @@ impl Client {
     pub fn get_final_results(&self, job: i64, password: &str) -> Result<Vec<u8>, NeosError> {
         let v = self.call("getFinalResults", &job_params(job, password), true)?;
         bytes_of("getFinalResults", job, &v)
+    }
+
+    /// `printQueue()`: the server's queue, as text.
+    pub fn print_queue(&self) -> Result<String, NeosError> {
+        let v = self.call("printQueue", &[], true)?;
+        expect_string("printQueue", v)
     }
 
     /// `killJob(job, password)`: the server's reply text.

@@ -713,6 +713,7 @@ mod tests {
                 timeout: Duration::from_secs(2),
                 retries: 0,
                 backoff: Duration::ZERO,
+                credentials: None,
             },
         )
         .unwrap();

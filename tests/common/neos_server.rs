@@ -63,9 +63,23 @@ struct Job {
     password: String,
     status: &'static str,
     output: Vec<u8>,
+    /// Its final results were fetched: it no longer counts as out.
+    fetched: bool,
 }
 
 type Jobs = Arc<Mutex<HashMap<i64, Job>>>;
+
+/// What a fake NEOS saw: every method called, in order, the priority of every job
+/// submitted, and the most jobs that were out at once (submitted, final results not yet
+/// fetched).
+#[derive(Debug, Default)]
+pub(crate) struct ServerLog {
+    pub(crate) methods: Vec<String>,
+    pub(crate) priorities: Vec<String>,
+    pub(crate) max_outstanding: usize,
+}
+
+type Log = Arc<Mutex<ServerLog>>;
 
 /// Start a fake NEOS on 127.0.0.1; returns its URL.
 pub(crate) fn start_server(mode: Mode) -> String {
@@ -81,27 +95,37 @@ pub(crate) fn start_server_with_gams(mode: Mode, gams: &Path) -> String {
 /// Start a fake NEOS on 127.0.0.1; returns its URL and the number of `submitJob` calls it
 /// has received so far (every one, in every [`Mode`], whether the job was accepted or not).
 pub(crate) fn start_counting_server(mode: Mode) -> (String, Arc<AtomicUsize>) {
-    start(mode, PathBuf::from("gams"))
+    let (url, submits, _) = start(mode, PathBuf::from("gams"));
+    (url, submits)
+}
+
+/// Start a fake NEOS on 127.0.0.1; returns its URL and what it sees ([`ServerLog`]).
+pub(crate) fn start_logging_server(mode: Mode) -> (String, Log) {
+    let (url, _, log) = start(mode, PathBuf::from("gams"));
+    (url, log)
 }
 
 /// Start a fake NEOS whose GAMS jobs run `gams`.
-fn start(mode: Mode, gams: PathBuf) -> (String, Arc<AtomicUsize>) {
+fn start(mode: Mode, gams: PathBuf) -> (String, Arc<AtomicUsize>, Log) {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
     let addr = listener.local_addr().unwrap();
     assert!(addr.ip().is_loopback());
     let jobs: Jobs = Arc::new(Mutex::new(HashMap::new()));
     let submits = Arc::new(AtomicUsize::new(0));
     let counter = submits.clone();
+    let log: Log = Arc::default();
+    let seen = log.clone();
     std::thread::spawn(move || {
         for stream in listener.incoming().take(MAX_CONNECTIONS) {
             let Ok(stream) = stream else { continue };
             let jobs = jobs.clone();
             let submits = submits.clone();
             let gams = gams.clone();
-            std::thread::spawn(move || handle(stream, mode, jobs, &submits, &gams));
+            let log = log.clone();
+            std::thread::spawn(move || handle(stream, mode, jobs, &submits, &gams, &log));
         }
     });
-    (format!("http://{addr}"), counter)
+    (format!("http://{addr}"), counter, seen)
 }
 
 /// Read one HTTP request (headers, then Content-Length bytes of body).
@@ -237,11 +261,24 @@ fn fault(code: i64, msg: &str) -> String {
 
 /// Serve one connection: one request, one answer as `mode` says; `submits` counts the
 /// `submitJob` calls (a hanging server's too).
-fn handle(mut stream: TcpStream, mode: Mode, jobs: Jobs, submits: &AtomicUsize, gams: &Path) {
+fn handle(
+    mut stream: TcpStream,
+    mode: Mode,
+    jobs: Jobs,
+    submits: &AtomicUsize,
+    gams: &Path,
+    log: &Log,
+) {
     let Some(body) = read_request(&mut stream) else {
         return;
     };
-    let (method, params) = parse_call(&body);
+    let (mut method, mut params) = parse_call(&body);
+    log.lock().unwrap().methods.push(method.clone());
+    // An account's submission is a submission with two more parameters.
+    if method == "authenticatedSubmitJob" {
+        method = "submitJob".into();
+        params.truncate(1);
+    }
     if method == "submitJob" {
         submits.fetch_add(1, Ordering::SeqCst);
     }
@@ -269,7 +306,7 @@ fn handle(mut stream: TcpStream, mode: Mode, jobs: Jobs, submits: &AtomicUsize, 
     let reply = match mode {
         Mode::Fault => fault(1, "NEOS is down for maintenance"),
         Mode::Malformed => "<?xml version='1.0'?><methodResponse><params><param><value><str".into(),
-        _ => dispatch(&method, &params, &jobs, mode, gams),
+        _ => dispatch(&method, &params, &jobs, mode, gams, log),
     };
     let head = format!(
         "HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
@@ -296,9 +333,19 @@ fn with_job<T>(
     Ok(f(job))
 }
 
-fn dispatch(method: &str, params: &[P], jobs: &Jobs, mode: Mode, gams: &Path) -> String {
+fn dispatch(method: &str, params: &[P], jobs: &Jobs, mode: Mode, gams: &Path, log: &Log) -> String {
     match method {
         "ping" => ok(v_str("NeosServer is alive\n")),
+        "printQueue" => {
+            let map = jobs.lock().unwrap();
+            let mut lines = vec!["Running:".to_string()];
+            let mut numbers: Vec<&i64> = map.keys().collect();
+            numbers.sort();
+            for n in numbers {
+                lines.push(format!("  {n} {}", map[n].status));
+            }
+            ok(v_str(&lines.join("\n")))
+        }
         "listAllSolvers" => ok(v_array(&SOLVERS.map(v_str))),
         "listSolversInCategory" => {
             let Some(P::Str(cat)) = params.first() else {
@@ -340,9 +387,16 @@ fn dispatch(method: &str, params: &[P], jobs: &Jobs, mode: Mode, gams: &Path) ->
                     password: password.clone(),
                     status: "Waiting",
                     output: Vec::new(),
+                    fetched: false,
                 },
             );
+            let out = map.values().filter(|j| !j.fetched).count();
             drop(map);
+            {
+                let mut l = log.lock().unwrap();
+                l.priorities.push(spec.priority.as_str().to_string());
+                l.max_outstanding = l.max_outstanding.max(out);
+            }
             let jobs = jobs.clone();
             let gams = gams.to_path_buf();
             std::thread::spawn(move || {
@@ -389,7 +443,12 @@ fn dispatch(method: &str, params: &[P], jobs: &Jobs, mode: Mode, gams: &Path) ->
             // Blocks until the job is done, like NEOS (bounded here).
             let deadline = Instant::now() + Duration::from_secs(300);
             loop {
-                match with_job(jobs, params, |j| (j.status, j.output.clone())) {
+                match with_job(jobs, params, |j| {
+                    if j.status == "Done" {
+                        j.fetched = true;
+                    }
+                    (j.status, j.output.clone())
+                }) {
                     Ok(("Done", out)) => return ok(v_b64(&out)),
                     Ok(_) if Instant::now() < deadline => {
                         std::thread::sleep(Duration::from_millis(100))

@@ -77,6 +77,7 @@ fn client_of(o: &NeosOpts) -> Result<Client, NeosError> {
             timeout: secs("timeout", o.timeout)?,
             retries: o.retries.min(10),
             backoff,
+            credentials: tilekit::neos::client::Credentials::from_env()?,
         },
     )
 }
@@ -148,16 +149,26 @@ fn job_of(m: &ModelOpts, email: String) -> JobRequest {
         solver: route_neos::neos_solver_name(&m.solver),
         input: m.input.into(),
         priority: match m.priority {
-            PriorityArg::Short => Priority::Short,
-            PriorityArg::Long => Priority::Long,
+            Some(PriorityArg::Short) => Priority::Short,
+            Some(PriorityArg::Long) => Priority::Long,
+            None => Priority::for_limit(Duration::from_secs_f64(m.time_limit.max(0.0))),
         },
         email,
     }
 }
 
-/// The limits of a remote run: `--time-limit` for the remote solver, one thread.
+/// The limits of a remote run: `--time-limit` for the remote solver, one thread. A short
+/// job runs at most 5 minutes on NEOS, so a longer limit asks for the long queue.
 fn limits_of(m: &ModelOpts) -> Result<Limits, NeosError> {
-    Ok(Limits::new(secs("time-limit", m.time_limit)?, 1))
+    let limit = secs("time-limit", m.time_limit)?;
+    if m.priority == Some(PriorityArg::Short) && limit > Priority::SHORT_LIMIT {
+        return Err(NeosError::Usage(format!(
+            "--priority short jobs run at most {} s on NEOS: use --priority long (the default above it) for --time-limit {}",
+            Priority::SHORT_LIMIT.as_secs(),
+            m.time_limit
+        )));
+    }
+    Ok(Limits::new(limit, 1))
 }
 
 /// Format a report exactly as `tilekit solve` prints it.
@@ -194,6 +205,15 @@ fn execute_inner(cmd: NeosCmd, progress: &(dyn Fn(&str) + Sync)) -> Result<NeosO
                 serde_json::json!({"server": c.url(), "reply": s.trim()}).to_string()
             } else {
                 s.trim().to_string()
+            }))
+        }
+        NeosCmd::Queue(crate::args::NeosPingArgs { opts }) => {
+            let c = client_of(&opts)?;
+            let q = c.print_queue()?;
+            Ok(NeosOutcome::text(if opts.json {
+                serde_json::json!({"server": c.url(), "queue": q}).to_string()
+            } else {
+                q.trim_end().to_string()
             }))
         }
         NeosCmd::Solvers(crate::args::NeosSolversArgs { category, opts }) => {

@@ -73,9 +73,9 @@ pub(crate) struct ModelOpts {
     /// NEOS category.
     #[arg(long, default_value = "milp")]
     pub category: String,
-    /// short (≤ 5 min, output streams) or long.
-    #[arg(long, value_enum, default_value = "short")]
-    pub priority: PriorityArg,
+    /// short (≤ 5 min, output streams) or long [default: short up to --time-limit 300]
+    #[arg(long, value_enum)]
+    pub priority: Option<PriorityArg>,
     /// The remote solver's time limit in seconds: written into GAMS models (`reslim`); LP and
     /// MPS jobs cannot carry one (NEOS's queue limits apply).
     #[arg(long, default_value_t = 280.0)]
@@ -90,6 +90,9 @@ pub(crate) struct ModelOpts {
 pub(crate) enum NeosCmd {
     /// Check that the server answers.
     Ping(NeosPingArgs),
+
+    /// Show the server's queue: the jobs running and waiting.
+    Queue(NeosPingArgs),
 
     /// List the server's solvers (all, or those of one category as `solver:input`).
     Solvers(NeosSolversArgs),
