@@ -53,10 +53,12 @@ pub mod model;
 pub mod neos;
 pub mod puzzle;
 pub mod render;
+pub mod rng;
 pub mod route;
 pub mod search;
 pub mod solve;
 pub mod verify;
+pub mod work;
 
 pub use error::InputError;
 pub use model::cnf::{BoolVar, Cnf, Lit};

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 fn level(module: &str) -> Option<u8> {
     Some(match module {
-        "error" | "field" => 0,
+        "error" | "field" | "rng" | "work" => 0,
         "model" | "puzzle" => 1,
         "formulate" | "verify" => 2,
         "format" => 3,

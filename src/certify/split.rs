@@ -31,8 +31,7 @@ use crate::model::cnf::{Cnf, Lit};
 use crate::puzzle::sliding::{Goal, Move, SlidingPuzzle};
 use crate::solve::Limits;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 /// One cube: DIMACS literals in decision order, and what they say in words.
@@ -335,16 +334,13 @@ pub fn run_leaves(
     deadline: Instant,
 ) -> Result<Vec<LeafReport>, CertifyError> {
     let base = std::fs::read(base_path).map_err(io_err(base_path))?;
-    let next = AtomicUsize::new(0);
+    // A SAT leaf (a shorter plan) or a failure ends the certificate: the leaves not yet
+    // started are then not run.
     let stop = std::sync::atomic::AtomicBool::new(false);
-    let results: Mutex<Vec<Option<Result<LeafReport, CertifyError>>>> =
-        Mutex::new((0..cubes.len()).map(|_| None).collect());
-    let worker = || {
-        loop {
-            let i = next.fetch_add(1, Ordering::SeqCst);
-            if i >= cubes.len() {
-                return;
-            }
+    let results = crate::work::par_map(
+        cubes.len(),
+        jobs,
+        |i| {
             let r = if stop.load(Ordering::SeqCst) || Instant::now() >= deadline {
                 Ok(not_run(&cubes[i]))
             } else {
@@ -356,20 +352,11 @@ pub fn run_leaves(
             if matches!(&r, Ok(l) if l.outcome == LeafOutcome::Sat) || r.is_err() {
                 stop.store(true, Ordering::SeqCst);
             }
-            results.lock().expect("no worker panics while holding it")[i] = Some(r);
-        }
-    };
-    std::thread::scope(|scope| {
-        for _ in 0..jobs.max(1) {
-            scope.spawn(worker);
-        }
-    });
-    let results = results.into_inner().expect("no worker panicked");
-    let mut leaves = Vec::with_capacity(cubes.len());
-    for (i, r) in results.into_iter().enumerate() {
-        leaves.push(r.unwrap_or_else(|| Ok(not_run(&cubes[i])))?);
-    }
-    Ok(leaves)
+            r
+        },
+        |_| {},
+    );
+    results.into_iter().collect()
 }
 
 fn not_run(cube: &Cube) -> LeafReport {

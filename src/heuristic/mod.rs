@@ -54,38 +54,8 @@ pub enum HeuristicError {
     },
 }
 
-/// A small, fixed, reproducible generator (xorshift64*): a run is a function of its seed.
-#[derive(Debug, Clone)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// The generator of `seed`.
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    /// Uniform in `0..n` (`n ≥ 1`).
-    pub fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() >> 11) % n.max(1) as u64) as usize
-    }
-    /// Uniform in `[0, 1)`.
-    pub fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-    /// Shuffle `v` in place (Fisher–Yates).
-    pub fn shuffle<T>(&mut self, v: &mut [T]) {
-        for i in (1..v.len()).rev() {
-            let j = self.below(i + 1);
-            v.swap(i, j);
-        }
-    }
-}
+/// The library's one seeded generator: a run is a function of its seed.
+pub use crate::rng::Rng;
 
 /// Where progress lines go (the same shape as `route::Progress`, which this module, below the
 /// routes, does not use).

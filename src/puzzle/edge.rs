@@ -926,24 +926,7 @@ pub fn score(puzzle: &EdgePuzzle, board: &Board) -> Score {
     sc
 }
 
-/// xorshift64*: tiny, fixed and reproducible across platforms (same as the sliding walks).
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    /// Uniform in `0..n` (n ≥ 1); the modulo bias is negligible for puzzle sizes.
-    fn below(&mut self, n: usize) -> usize {
-        ((self.next() >> 11) % n as u64) as usize
-    }
-}
+use crate::rng::Rng;
 
 /// Generate a random `rows × cols` instance with a planted perfect board.
 ///

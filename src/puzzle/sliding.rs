@@ -470,15 +470,10 @@ impl SlidingPuzzle {
         seed: u64,
     ) -> (SlidingPuzzle, Vec<Move>) {
         let mut p = SlidingPuzzle::solved(rows, cols, goal);
-        let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mut rng = crate::rng::Rng::new(seed);
         let mut walk = Vec::with_capacity(len);
         while walk.len() < len {
-            // xorshift64*: fixed, dependency-free, reproducible across platforms.
-            state ^= state >> 12;
-            state ^= state << 25;
-            state ^= state >> 27;
-            let r = state.wrapping_mul(0x2545_F491_4F6C_DD1D);
-            let m = Move::ALL[(r >> 60) as usize % 4];
+            let m = Move::ALL[(rng.next_u64() >> 60) as usize % 4];
             if walk.last().is_some_and(|&l: &Move| l.inverse() == m) {
                 continue;
             }

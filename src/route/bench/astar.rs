@@ -20,8 +20,6 @@ use crate::search::sets::BenchSet;
 use crate::search::{NativeSolver, NativeStatus};
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// The boards of a run.
@@ -352,36 +350,7 @@ fn cases(
     }
 }
 
-/// `f(i)` for every `i < n` on `jobs` threads, in index order; `tick(done)` after each.
-fn par_map<T: Send>(
-    n: usize,
-    jobs: usize,
-    f: impl Fn(usize) -> T + Sync,
-    tick: impl Fn(usize) + Sync,
-) -> Vec<T> {
-    let slots: Vec<Mutex<Option<T>>> = (0..n).map(|_| Mutex::new(None)).collect();
-    let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
-    std::thread::scope(|s| {
-        for _ in 0..jobs.max(1) {
-            s.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= n {
-                        return;
-                    }
-                    let v = f(i);
-                    *slots[i].lock().expect("no panics hold it") = Some(v);
-                    tick(done.fetch_add(1, Ordering::Relaxed) + 1);
-                }
-            });
-        }
-    });
-    slots
-        .into_iter()
-        .map(|s| s.into_inner().expect("no panics").expect("every index ran"))
-        .collect()
-}
+use crate::work::par_map;
 
 struct One {
     nodes: u64,
