@@ -19,10 +19,9 @@ use super::manifest::{
 use super::sets::{self, SetInstance};
 use crate::field::Field;
 use crate::format::Format;
-use crate::formulate::edge_milp::EdgeMilpOptions;
 use crate::puzzle::sliding::{Goal, SlidingPuzzle};
 use crate::route::edge::EdgeModel;
-use crate::route::family::{ExportRequest, FamilyOptions, Horizon, SlidingOptions};
+use crate::route::family::{ExportRequest, Horizon};
 use crate::route::sliding::{self, SlidingModel};
 use crate::route::{Error, FamilyName, ModelName, Progress, families, output};
 use serde::{Deserialize, Serialize};
@@ -676,11 +675,7 @@ fn write_file(
     target: &Path,
     progress: Progress<'_>,
 ) -> Result<(String, u64, Option<Size>), Error> {
-    let family = match inst.family.as_str() {
-        "edge" => FamilyName::Edge,
-        _ => FamilyName::Sliding,
-    };
-    let instance = families::read(instance_file, Some(family))?;
+    let instance = families::read(instance_file, Some(inst.family_name()))?;
     let plain = match req.compress {
         Compress::None => target.to_path_buf(),
         Compress::Gz | Compress::Xz => {
@@ -694,20 +689,7 @@ fn write_file(
         model: Some(model),
         format: Some(format),
         output: Some(plain.clone()),
-        options: match family {
-            FamilyName::Sliding => FamilyOptions::Sliding(SlidingOptions {
-                goal: inst
-                    .goal
-                    .as_deref()
-                    .and_then(Goal::parse)
-                    .unwrap_or_default(),
-                horizon: horizon.map(Horizon::Steps),
-            }),
-            FamilyName::Edge => FamilyOptions::Edge(EdgeMilpOptions {
-                filter_feasible: req.filter,
-                fix_first_corner: req.fix_corner,
-            }),
-        },
+        options: inst.options(horizon, req.filter, req.fix_corner),
         ..Default::default()
     };
     let counts = families::export(&instance, &export, progress)?;

@@ -145,6 +145,41 @@ pub struct FileEntry {
     pub best_source: Option<String>,
 }
 
+impl InstanceEntry {
+    /// Its family (`sliding` unless the manifest says `edge`).
+    pub fn family_name(&self) -> FamilyName {
+        match self.family.as_str() {
+            "edge" => FamilyName::Edge,
+            _ => FamilyName::Sliding,
+        }
+    }
+
+    /// The options one of its model files was written with: a sliding instance's goal and
+    /// `horizon`, an edge instance's `filter` and `fix_corner`.
+    pub fn options(
+        &self,
+        horizon: Option<usize>,
+        filter: bool,
+        fix_corner: bool,
+    ) -> crate::route::family::FamilyOptions {
+        use crate::route::family::{FamilyOptions, Horizon, SlidingOptions};
+        match self.family_name() {
+            FamilyName::Sliding => FamilyOptions::Sliding(SlidingOptions {
+                goal: self
+                    .goal
+                    .as_deref()
+                    .and_then(crate::puzzle::sliding::Goal::parse)
+                    .unwrap_or_default(),
+                horizon: horizon.map(Horizon::Steps),
+            }),
+            FamilyName::Edge => FamilyOptions::Edge(crate::formulate::edge_milp::EdgeMilpOptions {
+                filter_feasible: filter,
+                fix_first_corner: fix_corner,
+            }),
+        }
+    }
+}
+
 impl FileEntry {
     /// The answer a decision model (CNF) must get, from the instance's known optimum: a
     /// sliding CNF says "a plan of exactly T moves" (`formulate::sliding_sat`), which exists

@@ -7,10 +7,8 @@
 use super::cells::base_dir;
 use super::manifest::{self, Manifest};
 use crate::field::Field;
-use crate::formulate::edge_milp::EdgeMilpOptions;
-use crate::puzzle::sliding::Goal;
-use crate::route::family::{FamilyOptions, Horizon, SlidingOptions, Verified, VerifyRequest};
-use crate::route::{Error, FamilyName, ModelName, Progress, families};
+use crate::route::family::{Verified, VerifyRequest};
+use crate::route::{Error, ModelName, Progress, families};
 use std::path::Path;
 
 /// Verify `solution`, a solver's answer for the model file `file` of the set described by
@@ -66,25 +64,12 @@ pub fn verify_file(
             entry.model
         ))
     })?;
-    let family = match inst.family.as_str() {
-        "edge" => FamilyName::Edge,
-        _ => FamilyName::Sliding,
-    };
-    let options = match family {
-        FamilyName::Sliding => FamilyOptions::Sliding(SlidingOptions {
-            goal: inst
-                .goal
-                .as_deref()
-                .and_then(Goal::parse)
-                .unwrap_or_default(),
-            horizon: entry.horizon.map(|t| Horizon::Steps(t as usize)),
-        }),
-        FamilyName::Edge => FamilyOptions::Edge(EdgeMilpOptions {
-            filter_feasible: m.options.filter,
-            fix_first_corner: m.options.fix_corner,
-        }),
-    };
-    let instance = families::read(&base.join(&inst.path), Some(family))?;
+    let options = inst.options(
+        entry.horizon.map(|t| t as usize),
+        m.options.filter,
+        m.options.fix_corner,
+    );
+    let instance = families::read(&base.join(&inst.path), Some(inst.family_name()))?;
     families::verify(
         &instance,
         &VerifyRequest {
