@@ -13,8 +13,8 @@ use super::family::{
 use super::method::{EdgeMethod, ExactMethod, ExactModel, HeuristicMethod, Method};
 use super::size::Counts;
 use super::{
-    Answer, Checked, Claim, Details, Error, FamilyName, ModelName, Progress, Report, Route,
-    Solution, Status,
+    Answer, Checked, Claim, Details, Error, FamilyName, ModelName, Progress, Report, Solution,
+    Status,
 };
 use crate::field::Field;
 use crate::format::gams::{self, GamsOptions};
@@ -38,102 +38,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// Edge-matching formulations.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EdgeModel {
-    /// Salassa et al.'s MILP (1)–(14), faithful unless `filter` / `fix_corner`.
-    Milp,
-    /// The max-clique graph (DIMACS).
-    Clique,
-    /// A CNF whose models are the perfect boards.
-    Sat,
-    /// A weighted CNF whose hard models are the legal boards, costing their unmatched seams.
-    Maxsat,
-}
-
-impl EdgeModel {
-    /// The model a [`ModelName`] names, or the message listing the ones this family has.
-    pub fn of(name: ModelName) -> Result<Self, Error> {
-        match name {
-            ModelName::Milp => Ok(EdgeModel::Milp),
-            ModelName::Clique => Ok(EdgeModel::Clique),
-            ModelName::Sat => Ok(EdgeModel::Sat),
-            ModelName::Maxsat => Ok(EdgeModel::Maxsat),
-            ModelName::Region => Err(Error::usage(format!(
-                "{f_model} region is exported (tilekit export {f_model} region {f_region} R0,C0,R1,C1 {f_partial} BOARD) and solved inside {f_via} heuristic",
-                f_model = Field::Model,
-                f_region = Field::Region,
-                f_partial = Field::Partial,
-                f_via = Field::Via
-            ))),
-            other => Err(Error::Usage(format!(
-                "{f_model} {} is not known for edge-matching puzzles: use milp, clique, sat or maxsat",
-                other.name(),
-                f_model = Field::Model
-            ))),
-        }
-    }
-    /// The name reports and flags use.
-    pub fn name(self) -> &'static str {
-        match self {
-            EdgeModel::Milp => "milp",
-            EdgeModel::Clique => "clique",
-            EdgeModel::Sat => "sat",
-            EdgeModel::Maxsat => "maxsat",
-        }
-    }
-    /// The format written when none is asked for.
-    pub fn default_format(self) -> Format {
-        match self {
-            EdgeModel::Milp => Format::Lp,
-            EdgeModel::Clique => Format::Dimacs,
-            EdgeModel::Sat => Format::Cnf,
-            EdgeModel::Maxsat => Format::Wcnf,
-        }
-    }
-    /// The route that solves this model.
-    pub fn route(self) -> Route {
-        match self {
-            EdgeModel::Milp => Route::Milp,
-            EdgeModel::Clique => Route::Clique,
-            EdgeModel::Sat => Route::Sat,
-            EdgeModel::Maxsat => Route::Maxsat,
-        }
-    }
-    /// The solver used when none is named: for the MILP the registry's choice
-    /// ([`Registry::choose_milp`]); for the clique graph the embedded mcq, which proved META
-    /// 6×6 in 0.7 s where cliquer took 8.6 s, and 5×5 in under 0.01 s against 0.08 s
-    /// (`docs/results/edge-exact.md#the-embedded-clique-search`); varisat and rc2 for the rest.
-    pub fn default_solver(self, reg: &Registry) -> String {
-        match self {
-            EdgeModel::Milp => reg.choose_milp(),
-            EdgeModel::Clique => "mcq".into(),
-            EdgeModel::Sat => "varisat".into(),
-            EdgeModel::Maxsat => "rc2".into(),
-        }
-    }
-    /// The formats this model is written in (a NEOS job carries the MILP).
-    fn formats(self) -> (&'static [Format], &'static str) {
-        match self {
-            EdgeModel::Milp => (
-                &[
-                    Format::Lp,
-                    Format::Mps,
-                    Format::Gms,
-                    Format::Opb,
-                    Format::Neos,
-                ],
-                "lp, mps, gms or opb",
-            ),
-            EdgeModel::Clique => (&[Format::Dimacs], "dimacs (also .clq or .col)"),
-            EdgeModel::Sat => (&[Format::Cnf], "cnf"),
-            EdgeModel::Maxsat => (
-                &[Format::Wcnf, Format::WcnfLegacy, Format::Wbo],
-                "wcnf (MaxSAT Evaluation 2022), wcnf-legacy (p wcnf) or wbo (pseudo-Boolean)",
-            ),
-        }
-    }
-}
+pub use super::models::EdgeModel;
 
 /// Read and parse an edge-matching instance file.
 pub fn load(path: &Path) -> Result<EdgePuzzle, Error> {
@@ -181,14 +86,8 @@ pub fn build_clique(p: &EdgePuzzle) -> Result<EdgeClique, Error> {
 
 /// Refuse a model that would not fit in memory, with its estimate.
 fn check_size(p: &EdgePuzzle, model: EdgeModel, opts: EdgeMilpOptions) -> Result<(), Error> {
-    let kind = match model {
-        EdgeModel::Milp => super::size::EdgeModel::Milp,
-        EdgeModel::Sat => super::size::EdgeModel::Sat,
-        EdgeModel::Clique => super::size::EdgeModel::Clique,
-        EdgeModel::Maxsat => super::size::EdgeModel::Maxsat,
-    };
     super::size::check(
-        super::size::edge(p, kind, opts.filter_feasible),
+        super::size::edge(p, model, opts.filter_feasible),
         &format!(
             "the {} model of this {}×{} puzzle",
             model.name(),
@@ -1190,6 +1089,7 @@ fn render_command(inst: &Instance, req: &RenderRequest) -> Result<Rendered, Erro
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::route::Route;
     use std::time::Duration;
 
     #[test]

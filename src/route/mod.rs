@@ -20,6 +20,7 @@ pub mod family;
 pub mod maxsat;
 pub mod method;
 pub mod milp;
+pub mod models;
 pub mod neos;
 pub mod output;
 pub mod params;

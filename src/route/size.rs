@@ -14,30 +14,7 @@ use crate::formulate::{sliding_flow, sliding_neos};
 use crate::puzzle::edge::EdgePuzzle;
 use crate::puzzle::sliding::{Goal, SlidingPuzzle};
 
-/// The time-indexed sliding models (the family table maps its own model names onto these, so
-/// this file depends on no family table).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SlidingModel {
-    /// The case study's MILP.
-    Neos,
-    /// The flow MILP.
-    Flow,
-    /// The CNF.
-    Sat,
-}
-
-/// The edge-matching models.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EdgeModel {
-    /// Salassa et al.'s MILP.
-    Milp,
-    /// The CNF.
-    Sat,
-    /// The max-clique graph.
-    Clique,
-    /// The weighted CNF (the CNF with a guard variable and a soft clause per inner seam).
-    Maxsat,
-}
+pub use super::models::{EdgeModel, SlidingModel};
 
 /// The kind of model, for its bytes per element.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -236,11 +213,13 @@ pub fn check(size: Size, what: &str) -> Result<(), Error> {
     check_within(size, what, available_bytes())
 }
 
-/// The size of a time-indexed sliding model at `horizon`, extrapolated from two probes: `model` is `neos`, `flow` or (`sat`) the CNF.
+/// The size of a time-indexed sliding model at `horizon`, extrapolated from two probes. The
+/// `tight` model is sized as the `flow` model it strengthens: fewer variables and a few rows
+/// per step more, so the flow model's size bounds it.
 pub fn sliding(p: &SlidingPuzzle, goal: Goal, model: SlidingModel, horizon: usize) -> Size {
     let at = |t: usize| -> Size {
         match model {
-            SlidingModel::Neos | SlidingModel::Flow => {
+            SlidingModel::Neos | SlidingModel::Flow | SlidingModel::Tight => {
                 let m = match model {
                     SlidingModel::Neos => sliding_neos::build(p, goal, t).map(|b| b.model),
                     _ => sliding_flow::build(p, goal, t).map(|b| b.model),

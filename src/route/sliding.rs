@@ -32,74 +32,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-/// Sliding-puzzle formulations.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SlidingModel {
-    /// The NEOS case study's time-indexed MILP, faithful.
-    Neos,
-    /// The strengthened binary flow MILP.
-    Flow,
-    /// The flow MILP tightened for generous horizons (moves first, fixings, distance cuts,
-    /// the native heuristic's bound).
-    Tight,
-    /// Planning as SAT (CNF).
-    Sat,
-}
-
-impl SlidingModel {
-    /// The model a [`ModelName`] names, or the message listing the ones this family has.
-    pub fn of(name: ModelName) -> Result<Self, Error> {
-        match name {
-            ModelName::Neos => Ok(SlidingModel::Neos),
-            ModelName::Flow => Ok(SlidingModel::Flow),
-            ModelName::Tight => Ok(SlidingModel::Tight),
-            ModelName::Sat => Ok(SlidingModel::Sat),
-            other => Err(Error::Usage(format!(
-                "{f_model} {} is not known for sliding puzzles: use neos, flow, tight or sat",
-                other.name(),
-                f_model = Field::Model
-            ))),
-        }
-    }
-    /// The MILP model this is (`None`: the SAT model).
-    pub fn milp(self) -> Option<MilpModel> {
-        match self {
-            SlidingModel::Neos => Some(MilpModel::Neos),
-            SlidingModel::Flow => Some(MilpModel::Flow),
-            SlidingModel::Tight => Some(MilpModel::Tight),
-            SlidingModel::Sat => None,
-        }
-    }
-    /// The name reports and flags use.
-    pub fn name(self) -> &'static str {
-        match self {
-            SlidingModel::Neos => "neos",
-            SlidingModel::Flow => "flow",
-            SlidingModel::Tight => "tight",
-            SlidingModel::Sat => "sat",
-        }
-    }
-    /// The format written when neither `format` nor the output file's extension says.
-    pub fn default_format(self) -> Format {
-        match self {
-            SlidingModel::Sat => Format::Cnf,
-            _ => Format::Lp,
-        }
-    }
-    /// True when this model can be written as `f` (a NEOS job carries a MILP).
-    pub fn writes(self, f: Format) -> bool {
-        matches!(
-            (self, f),
-            (
-                SlidingModel::Neos,
-                Format::Lp | Format::Mps | Format::Gms | Format::Neos
-            ) | (
-                SlidingModel::Flow | SlidingModel::Tight,
-                Format::Lp | Format::Mps | Format::Neos
-            ) | (SlidingModel::Sat, Format::Cnf)
-        )
-    }
-}
+pub use super::models::SlidingModel;
 
 /// Check that `model` can be written as `format`, before any output file is created.
 pub fn check_format(model: SlidingModel, format: Format) -> Result<(), Error> {
@@ -368,14 +301,8 @@ fn check_size(
     model: SlidingModel,
     horizon: usize,
 ) -> Result<(), Error> {
-    let kind = match model {
-        SlidingModel::Neos => super::size::SlidingModel::Neos,
-        // The tight model is the flow model with fewer variables and a few rows per step.
-        SlidingModel::Flow | SlidingModel::Tight => super::size::SlidingModel::Flow,
-        SlidingModel::Sat => super::size::SlidingModel::Sat,
-    };
     super::size::check(
-        super::size::sliding(p, goal, kind, horizon),
+        super::size::sliding(p, goal, model, horizon),
         &format!("the {} model at horizon {horizon}", model.name()),
     )
 }
