@@ -43,11 +43,11 @@
 
 pub mod campaign;
 pub mod certify;
+pub mod edge_search;
 pub mod error;
 pub mod field;
 pub mod format;
 pub mod formulate;
-pub mod heuristic;
 pub mod learn;
 pub mod model;
 pub mod neos;

@@ -8,8 +8,8 @@ use crate::common::{self, json, tilekit};
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
+use tilekit::edge_search::{Ctx, RegionOutcome, Rng, solve_region};
 use tilekit::formulate::edge_region::RegionSpec;
-use tilekit::heuristic::{Ctx, RegionOutcome, Rng, solve_region};
 use tilekit::puzzle::edge::{Board, EdgePuzzle, parse_any_board};
 
 fn quiet(_: &str) {}

@@ -8,10 +8,10 @@
 use crate::common::{self, json, tilekit};
 use proptest::prelude::*;
 use std::path::PathBuf;
-use tilekit::heuristic::beam::beam;
-use tilekit::heuristic::core::{Core, ScanOrder};
-use tilekit::heuristic::dfs::{BreakSpec, DfsParams, dfs};
-use tilekit::heuristic::lns::{LnsParams, lns};
+use tilekit::edge_search::beam::beam;
+use tilekit::edge_search::core::{Core, ScanOrder};
+use tilekit::edge_search::dfs::{BreakSpec, DfsParams, dfs};
+use tilekit::edge_search::lns::{LnsParams, lns};
 use tilekit::puzzle::edge::{Board, EdgePuzzle, generate};
 use tilekit::verify::Checker;
 use tilekit::verify::edge::BoardChecker;

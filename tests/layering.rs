@@ -20,7 +20,7 @@ fn level(module: &str) -> Option<u8> {
         "formulate" | "verify" => 2,
         "format" => 3,
         "solve" => 4,
-        "neos" | "search" | "render" | "heuristic" => 5,
+        "neos" | "search" | "render" | "edge_search" => 5,
         "certify" | "learn" => 6,
         "route" => 7,
         "campaign" => 8,

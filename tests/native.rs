@@ -5,7 +5,7 @@
 //! The 15-puzzle databases used here are the 6-6-3 ones (seconds to build), cached in
 //! `CARGO_TARGET_TMPDIR/native-pdb-cache`, built once and shared with `tests/native_cli.rs`;
 //! an opt-in test builds the 7-8 ones there (minutes; their groups go through the blank-region
-//! search of src/search/region.rs, which its unit tests check against the per-blank-cell one).
+//! search of src/search/pdb_regions.rs, which its unit tests check against the per-blank-cell one).
 
 use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;

@@ -13,8 +13,8 @@
 //! was stopped resumes after its last whole chunk (a partial run lives in `FILE.partial`
 //! until it completes, and is then renamed).
 
+use crate::edge_search::Rng;
 use crate::field::Field;
-use crate::heuristic::Rng;
 use crate::puzzle::sliding::{Goal, Move, SlidingPuzzle};
 use crate::search::astar::{MAX_CELLS, Tiles, pack, unpack};
 use crate::search::ida::{DOWN, LEFT, RIGHT, UP};

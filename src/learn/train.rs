@@ -15,8 +15,8 @@
 //! A* will evaluate; the validation set is whole solve paths the training never sees.
 
 use super::data::{self, Sample};
+use crate::edge_search::Rng;
 use crate::field::Field;
-use crate::heuristic::Rng;
 use crate::search::NativeSolver;
 use crate::search::ann::{Mlp, Target, WeightsOut, write_weights};
 use crate::search::astar::Tiles;

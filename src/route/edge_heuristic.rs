@@ -1,6 +1,6 @@
 //! The heuristic route for edge-matching puzzles: Salassa et al.'s construction (greedy or
 //! backtracking region MILPs, or a random board) and their multi-neighbourhood local search
-//! ([`crate::heuristic`]), through any MILP solver of the registry. Anytime: the best board so
+//! ([`crate::edge_search`]), through any MILP solver of the registry. Anytime: the best board so
 //! far is kept in `best_so_far` (written beside it and renamed), progress says the score, the
 //! elapsed time and the step, and the final board is judged by the independent
 //! [`BoardChecker`] before it is reported.
@@ -8,12 +8,12 @@
 use super::params::{self, ParamError, Preset, Settings};
 use super::report::HeuristicStats;
 use super::{Details, Error, FamilyName, Progress, Report, Solution, Status};
+use crate::edge_search::construct::{self, Built, RegionShape};
+use crate::edge_search::core::{Core, ScanOrder};
+use crate::edge_search::dfs::{BreakSpec, DfsParams};
+use crate::edge_search::local::{LsParams, TraceRow};
+use crate::edge_search::{Ctx, HeuristicError, Rng, matched};
 use crate::formulate::edge_region::RegionError;
-use crate::heuristic::construct::{self, Built, RegionShape};
-use crate::heuristic::core::{Core, ScanOrder};
-use crate::heuristic::dfs::{BreakSpec, DfsParams};
-use crate::heuristic::local::{LsParams, TraceRow};
-use crate::heuristic::{Ctx, HeuristicError, Rng, matched};
 use crate::puzzle::edge::{Board, EdgePuzzle, Rotation};
 use crate::solve::registry::Registry;
 use crate::verify::Checker;
@@ -34,9 +34,9 @@ pub enum ConstructKind {
     Backtrack,
     /// Every piece class shuffled into its cells (the paper's Table 4 start).
     Random,
-    /// Beam search over a scan order ([`crate::heuristic::beam`]).
+    /// Beam search over a scan order ([`crate::edge_search::beam`]).
     Beam,
-    /// Depth-first search with a late mismatch budget ([`crate::heuristic::dfs`]).
+    /// Depth-first search with a late mismatch budget ([`crate::edge_search::dfs`]).
     Dfs,
 }
 
@@ -277,7 +277,7 @@ pub enum Improve {
         patience: usize,
     },
     /// Large-neighbourhood search: windows destroyed and rebuilt by a beam
-    /// ([`crate::heuristic::lns`]).
+    /// ([`crate::edge_search::lns`]).
     Lns {
         /// The rebuild's beam width (`lns.width`).
         width: usize,
@@ -856,9 +856,9 @@ pub fn solve(
     match improve {
         Improve::None => {}
         Improve::Ls { params, patience } => {
-            let mut hoods = crate::heuristic::local::paper_neighbourhoods(params);
+            let mut hoods = crate::edge_search::local::paper_neighbourhoods(params);
             let mut failed: Option<Error> = None;
-            crate::heuristic::local::local_search(
+            crate::edge_search::local::local_search(
                 &mut ctx,
                 &mut board,
                 &mut hoods,
@@ -887,7 +887,7 @@ pub fn solve(
             let cells = Core::indices(&board);
             let workers = limits.threads.max(1) as usize;
             // Every worker rebuilds with a beam of its own: each gets its share of the memory.
-            let fits = crate::heuristic::beam::widest(
+            let fits = crate::edge_search::beam::widest(
                 &core,
                 core.cells(),
                 super::size::available_bytes() * BEAM_MEMORY_SHARE / workers as f64,
@@ -898,7 +898,7 @@ pub fn solve(
                     "; lns.width {width} lowered to {fits}, the most the memory available holds"
                 ));
             }
-            let params = crate::heuristic::lns::LnsParams {
+            let params = crate::edge_search::lns::LnsParams {
                 width: width.min(fits),
                 iterations: *iterations,
                 assign_share: *assign,
@@ -909,8 +909,12 @@ pub fn solve(
             let failed = std::sync::Mutex::new(None::<Error>);
             let steps = std::sync::Mutex::new(Vec::new());
             let keep_m = std::sync::Mutex::new(&mut keep);
-            let res =
-                crate::heuristic::lns::lns(&core, &cells, &params, Some(ctx.deadline), &|m, c| {
+            let res = crate::edge_search::lns::lns(
+                &core,
+                &cells,
+                &params,
+                Some(ctx.deadline),
+                &|m, c| {
                     steps
                         .lock()
                         .expect("poisoned")
@@ -921,7 +925,8 @@ pub fn solve(
                     {
                         *f = Some(e);
                     }
-                });
+                },
+            );
             if let Some(e) = failed.into_inner().expect("poisoned") {
                 return Err(e);
             }
@@ -1051,7 +1056,7 @@ fn search_construct(
         let mut failed: Option<Error> = None;
         let mut passes = Vec::new();
         let mut best = 0usize;
-        let mut on_pass = |r: &crate::heuristic::beam::BeamResult, secs: f64| {
+        let mut on_pass = |r: &crate::edge_search::beam::BeamResult, secs: f64| {
             passes.push(format!("{}→{} in {secs:.1} s", r.width, r.matched));
             if r.matched > best && failed.is_none() {
                 best = r.matched;
@@ -1061,7 +1066,7 @@ fn search_construct(
                 }
             }
         };
-        let fits = crate::heuristic::beam::widest(
+        let fits = crate::edge_search::beam::widest(
             &core,
             core.cells(),
             super::size::available_bytes() * BEAM_MEMORY_SHARE,
@@ -1075,7 +1080,7 @@ fn search_construct(
                     );
                 }
                 let t0 = Instant::now();
-                let r = crate::heuristic::beam::beam(
+                let r = crate::edge_search::beam::beam(
                     &core,
                     order,
                     w.min(fits),
@@ -1086,7 +1091,7 @@ fn search_construct(
                 on_pass(&r, t0.elapsed().as_secs_f64());
                 r
             }
-            None => crate::heuristic::beam::beam_anytime(
+            None => crate::edge_search::beam::beam_anytime(
                 &core,
                 order,
                 1024,
@@ -1139,7 +1144,7 @@ fn search_construct(
         };
         let failed = std::sync::Mutex::new(None::<Error>);
         let keep = std::sync::Mutex::new(keep);
-        let res = crate::heuristic::dfs::dfs(&core, &params, Some(deadline), &|m, cells| {
+        let res = crate::edge_search::dfs::dfs(&core, &params, Some(deadline), &|m, cells| {
             step(m);
             let mut f = failed.lock().expect("poisoned");
             if f.is_none()

@@ -173,7 +173,7 @@ pub struct HeuristicStats {
     pub seed: u64,
     /// `[seconds, matched, step]` after the construction and after every neighbourhood that
     /// gained.
-    pub trace: Vec<crate::heuristic::local::TraceRow>,
+    pub trace: Vec<crate::edge_search::local::TraceRow>,
 }
 
 /// Search figures of the native route (flattened into the JSON).

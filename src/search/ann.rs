@@ -605,7 +605,7 @@ mod tests {
                 .map(|s| {
                     let mut t = [0u8; MAX_CELLS];
                     let mut v: Vec<u8> = (0..9).collect();
-                    let mut r = crate::heuristic::Rng::new(s);
+                    let mut r = crate::edge_search::Rng::new(s);
                     r.shuffle(&mut v);
                     t[..9].copy_from_slice(&v);
                     t

@@ -16,8 +16,8 @@ pub mod manhattan;
 pub mod max;
 pub mod moves;
 pub mod pdb;
+pub mod pdb_regions;
 pub mod rank;
-pub mod region;
 pub mod sat_horizon;
 pub mod sets;
 

@@ -10,8 +10,8 @@
 //! Goal: blank-first (tile `t` in cell `t`).
 
 use super::ida::{Heuristic, neighbours};
+use super::pdb_regions;
 use super::rank::{self, MAX_CELLS, perm_count};
-use super::region;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -21,9 +21,9 @@ pub const MAX_GROUPS: usize = 8;
 pub const MAX_BUILD_BITS: u32 = 28;
 /// Groups of at least this many tiles, and every group on a board of more than 16 cells, are
 /// stored densely by permutation rank (a 7-tile table is 57.7 M bytes instead of 268 M) and
-/// built by the blank-region search of [`super::region`].
+/// built by the blank-region search of [`super::pdb_regions`].
 pub const RANKED_FROM: usize = 7;
-/// Most memory a ranked build may allocate, in bytes ([`super::region::build_bytes`]); the
+/// Most memory a ranked build may allocate, in bytes ([`super::pdb_regions::build_bytes`]); the
 /// 8-tile group of the 15-puzzle's 7-8 partition needs 3.6 GB.
 pub const MAX_RANKED_BYTES: u64 = 1 << 33;
 const MAGIC: &[u8; 8] = b"TILEKPDB";
@@ -251,7 +251,7 @@ impl Partition {
             // Lookups keep a group's cells packed in a u32.
             let too_large = self.bits() * k as u32 > 32
                 || if is_ranked(n, k) {
-                    region::build_bytes(n, k) > MAX_RANKED_BYTES
+                    pdb_regions::build_bytes(n, k) > MAX_RANKED_BYTES
                 } else {
                     self.bits() * (k as u32 + 1) > MAX_BUILD_BITS
                 };
@@ -685,7 +685,7 @@ impl DualPlan {
                     continue;
                 }
                 let home = tiles.iter().fold(0u32, |m, &t| m | 1 << t);
-                let region = region::region_of(p.rows, p.cols, b, rank::full_mask(n) & !home);
+                let region = pdb_regions::region_of(p.rows, p.cols, b, rank::full_mask(n) & !home);
                 if skip == NO_SKIP && region & 1 == 1 {
                     picks.push(Pick::Own);
                     continue;
@@ -727,7 +727,7 @@ impl DualPlan {
             .iter()
             .map(|(tiles, region)| {
                 let goal = region.trailing_zeros() as u8;
-                huge_copy(&region::build_towards(
+                huge_copy(&pdb_regions::build_towards(
                     p.rows, p.cols, tiles, goal, threads, progress,
                 ))
             })
@@ -843,7 +843,8 @@ impl AdditivePdb {
                 Some(None) => return Err(stopped()),
                 Some(Some(_)) => {}
                 None => {
-                    let built = region::build_until(p.rows, p.cols, g, threads, progress, deadline);
+                    let built =
+                        pdb_regions::build_until(p.rows, p.cols, g, threads, progress, deadline);
                     *t = Some(Some(built.ok_or_else(stopped)?));
                 }
             }
@@ -1392,7 +1393,8 @@ mod tests {
         assert!(e.to_string().contains("nothing was saved"), "{e}");
         assert!(build_group_until(4, 4, &p.groups[0], &|_: &str| {}, past).is_none());
         assert!(
-            region::build_until(4, 4, &[1, 2, 3, 5, 6, 7, 8], 2, &|_: &str| {}, past).is_none()
+            pdb_regions::build_until(4, 4, &[1, 2, 3, 5, 6, 7, 8], 2, &|_: &str| {}, past)
+                .is_none()
         );
         // Nothing was written into the cache either.
         let dir = tempfile::tempdir().unwrap();

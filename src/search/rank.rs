@@ -1,5 +1,5 @@
 //! Ranking placements of k distinct tiles on n cells: the one bijection between a placement
-//! and its index in a pattern-database table, shared by the builders ([`super::region`],
+//! and its index in a pattern-database table, shared by the builders ([`super::pdb_regions`],
 //! [`super::pdb`]) and the lookups.
 
 /// Largest board (cells) the region search handles: masks are `u32`.

@@ -1,7 +1,7 @@
 //! tilekit's own exact maximum-clique search, as a bitset graph ([`BitGraph`]), the search
 //! ([`max_clique`], [`max_clique_partitioned`]) and the embedded engine `mcq` ([`Mcq`]), a
 //! [`CliqueSolver`] beside the external cliquer, so that the clique route works with
-//! nothing installed. Region Optimisation (`heuristic::clique`) runs the same search on its
+//! nothing installed. Region Optimisation (`edge_search::region_clique`) runs the same search on its
 //! windows.
 //!
 //! On a graph whose nodes fall into known independent sets
@@ -493,7 +493,7 @@ impl Search<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::heuristic::Rng;
+    use crate::edge_search::Rng;
 
     /// The largest clique by trying every node subset (n ≤ 16).
     fn brute_force(g: &BitGraph) -> usize {

@@ -184,7 +184,7 @@ pub fn forward_micros(mlp: &Mlp) -> [(usize, f64); 3] {
 
 /// A network of the given hidden widths with random weights, for timing only.
 pub fn random_network(hidden: &[usize]) -> Mlp {
-    let mut rng = crate::heuristic::Rng::new(5);
+    let mut rng = crate::edge_search::Rng::new(5);
     let mut dims = vec![256];
     dims.extend(hidden);
     dims.push(1);

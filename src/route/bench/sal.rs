@@ -10,8 +10,8 @@
 //! Every board is verified by the independent checker before it is counted.
 
 use super::{Column, Outcome, Table};
+use crate::edge_search::construct::RegionShape;
 use crate::field::Field;
-use crate::heuristic::construct::RegionShape;
 use crate::puzzle::edge::EdgePuzzle;
 use crate::route::edge_heuristic::{Construct, ConstructKind, HeuristicPlan, Improve, ImproveKind};
 use crate::route::{Error, Progress};

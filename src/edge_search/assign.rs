@@ -49,7 +49,7 @@ impl Assignment for KuhnMunkres {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::heuristic::Rng;
+    use crate::edge_search::Rng;
 
     /// The best sum over all permutations, by Heap's algorithm (k ≤ 7: at most 5040).
     fn brute_force(w: &[Vec<i64>]) -> i64 {

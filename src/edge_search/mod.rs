@@ -7,7 +7,7 @@
 //! - the multi-neighbourhood local search (§3.3, [`local`]): Tile Assignment and
 //!   Black-and-White ([`assign`], a weighted bipartite matching), Border Optimisation (a
 //!   region MILP over the rim, [`border`]), Tiles Swap and Rotation ([`neighbourhood`]), and
-//!   Region Optimisation by max-clique on W×H windows ([`clique`]);
+//!   Region Optimisation by max-clique on W×H windows ([`region_clique`]);
 //! - and, beyond the paper, the search constructors that the best public Eternity II solvers
 //!   use, on a fast board core ([`core`]): beam search ([`beam`]) and depth-first search with
 //!   a late mismatch budget ([`dfs`]), and large-neighbourhood search that rebuilds windows
@@ -20,13 +20,13 @@
 pub mod assign;
 pub mod beam;
 pub mod border;
-pub mod clique;
 pub mod construct;
 pub mod core;
 pub mod dfs;
 pub mod lns;
 pub mod local;
 pub mod neighbourhood;
+pub mod region_clique;
 
 use crate::formulate::edge_region::{self, EdgeRegion, RegionSpec};
 use crate::model::answer::Outcome;
@@ -193,7 +193,7 @@ mod tests {
         for c in 0..4 {
             partial.cells[4 + c] = None;
         }
-        let ctx = clique::tests::ctx(&p, 1);
+        let ctx = region_clique::tests::ctx(&p, 1);
         let spec = RegionSpec::rectangle(&p, &partial, (1, 0), (1, 3));
         match solve_region(&ctx, &partial, &spec).unwrap() {
             RegionOutcome::Filled {

@@ -566,10 +566,10 @@ impl Neighbourhood for SwapRotate {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::heuristic::matched;
+    use crate::edge_search::matched;
     use crate::puzzle::edge::{generate, score};
 
-    use crate::heuristic::clique::tests::ctx;
+    use crate::edge_search::region_clique::tests::ctx;
 
     fn assert_legal(p: &EdgePuzzle, b: &Board, what: &str) {
         let s = score(p, b);

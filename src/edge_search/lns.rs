@@ -603,8 +603,8 @@ pub fn lns(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::heuristic::beam::beam;
-    use crate::heuristic::core::ScanOrder;
+    use crate::edge_search::beam::beam;
+    use crate::edge_search::core::ScanOrder;
     use crate::puzzle::edge::{Board, generate, score};
 
     #[test]
@@ -687,9 +687,9 @@ mod assign_tests {
         assert!(groups.iter().all(|g| !g.contains(&20)));
         let mut rng = Rng::new(5);
         // A random legal start: each kind's pieces shuffled into its cells.
-        let start = crate::heuristic::beam::beam(
+        let start = crate::edge_search::beam::beam(
             &core,
-            crate::heuristic::core::ScanOrder::RowMajor,
+            crate::edge_search::core::ScanOrder::RowMajor,
             1,
             3,
             1,
@@ -776,9 +776,9 @@ mod exact_tests {
         for seed in 1..=12u64 {
             let (p, _) = generate(5, 6, 2, 3, seed).unwrap();
             let core = Core::new(&p, &Board::empty(5, 6)).unwrap();
-            let start = crate::heuristic::beam::beam(
+            let start = crate::edge_search::beam::beam(
                 &core,
-                crate::heuristic::core::ScanOrder::RowMajor,
+                crate::edge_search::core::ScanOrder::RowMajor,
                 1,
                 seed,
                 1,
@@ -817,8 +817,8 @@ mod exact_tests {
 
 #[cfg(test)]
 mod window_tests {
-    use crate::heuristic::beam::beam_cells;
-    use crate::heuristic::core::Core;
+    use crate::edge_search::beam::beam_cells;
+    use crate::edge_search::core::Core;
     use crate::puzzle::edge::{Board, generate};
 
     #[test]

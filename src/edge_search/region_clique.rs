@@ -403,9 +403,9 @@ impl Neighbourhood for RegionOptimisation {
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
+    use crate::edge_search::Rng;
+    use crate::edge_search::border::BorderOptimisation;
     use crate::format::dimacs_graph::write_graph;
-    use crate::heuristic::Rng;
-    use crate::heuristic::border::BorderOptimisation;
     use crate::puzzle::edge::{PieceKind, Rotation, generate, score};
     use crate::solve::clique_native::max_clique;
     use crate::solve::milp_embedded::Microlp;
@@ -415,7 +415,7 @@ pub(super) mod tests {
     fn quiet(_: &str) {}
 
     /// A context on the embedded MILP engine with a minute to run.
-    pub(in crate::heuristic) fn ctx(p: &EdgePuzzle, seed: u64) -> Ctx<'_> {
+    pub(in crate::edge_search) fn ctx(p: &EdgePuzzle, seed: u64) -> Ctx<'_> {
         Ctx {
             puzzle: p,
             milp: &Microlp,
@@ -439,7 +439,7 @@ pub(super) mod tests {
 
     /// A random legal complete board: each kind's pieces shuffled into that kind's cells, each
     /// in a random fitting rotation (boards of at least 3×3, where the kinds are exact).
-    pub(in crate::heuristic) fn random_legal_board(p: &EdgePuzzle, rng: &mut Rng) -> Board {
+    pub(in crate::edge_search) fn random_legal_board(p: &EdgePuzzle, rng: &mut Rng) -> Board {
         let mut board = Board::empty(p.rows(), p.cols());
         for kind in [PieceKind::Corner, PieceKind::Edge, PieceKind::Inner] {
             let mut ids: Vec<u16> = p
@@ -461,13 +461,13 @@ pub(super) mod tests {
     }
 
     /// Complete, rim rule kept, no piece twice.
-    pub(in crate::heuristic) fn legal(p: &EdgePuzzle, board: &Board) -> bool {
+    pub(in crate::edge_search) fn legal(p: &EdgePuzzle, board: &Board) -> bool {
         let s = score(p, board);
         s.empty == 0 && s.rim_faults == 0 && s.repeats == 0
     }
 
     /// Permute the inner pieces on `cells` (all inner cells) and turn each at random.
-    pub(in crate::heuristic) fn scramble(
+    pub(in crate::edge_search) fn scramble(
         board: &mut Board,
         cells: &[(usize, usize)],
         rng: &mut Rng,

@@ -354,12 +354,12 @@ pub fn quick_fill(p: &EdgePuzzle, mut board: Board) -> Board {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::heuristic::{Rng, matched};
+    use crate::edge_search::{Rng, matched};
     use crate::puzzle::edge::{generate, score};
 
     /// The shared test context (embedded engine, a minute), seed 1.
     fn ctx(p: &EdgePuzzle) -> Ctx<'_> {
-        crate::heuristic::clique::tests::ctx(p, 1)
+        crate::edge_search::region_clique::tests::ctx(p, 1)
     }
 
     #[test]

@@ -6,8 +6,8 @@
 
 use super::assign::KuhnMunkres;
 use super::border::BorderOptimisation;
-use super::clique::RegionOptimisation;
 use super::neighbourhood::{BlackAndWhite, Neighbourhood, SwapRotate, TileAssignment};
+use super::region_clique::RegionOptimisation;
 use super::{Ctx, HeuristicError, matched};
 use crate::puzzle::edge::Board;
 use std::time::Instant;

@@ -4,8 +4,8 @@
 //! between the rim and the fixed inner ring. The paper reports that this one-dimensional
 //! model was always solved, even for 16×16 boards.
 
-use super::clique::legal_and_not_worse;
 use super::neighbourhood::Neighbourhood;
+use super::region_clique::legal_and_not_worse;
 use super::{Ctx, HeuristicError, RegionOutcome, matched, solve_region};
 use crate::formulate::edge_region::RegionSpec;
 use crate::puzzle::edge::Board;
@@ -73,8 +73,8 @@ impl Neighbourhood for BorderOptimisation {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::heuristic::Rng;
-    use crate::heuristic::clique::tests::{ctx, legal};
+    use crate::edge_search::Rng;
+    use crate::edge_search::region_clique::tests::{ctx, legal};
     use crate::puzzle::edge::generate;
 
     #[test]
