@@ -6,7 +6,7 @@
 //! ```
 
 use std::error::Error;
-use tilekit::formulate::sliding_neos;
+use tilekit::formulate::sliding_case_study;
 use tilekit::{Goal, SlidingPuzzle};
 
 fn main() -> Result<(), Box<dyn Error>> {
@@ -19,7 +19,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     let text = std::fs::read_to_string(&path)?;
     // Parse errors name the file and the line.
     let puzzle = SlidingPuzzle::parse(&text, &path, Goal::BlankLast)?;
-    let neos = sliding_neos::build(&puzzle, Goal::BlankLast, horizon)?;
+    let neos = sliding_case_study::build(&puzzle, Goal::BlankLast, horizon)?;
     eprintln!(
         "{} variables, {} rows",
         neos.model.num_vars(),

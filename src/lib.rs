@@ -30,11 +30,11 @@
 //! Each stage is also a call of its own: a puzzle parsed, formulated and written in LP form.
 //!
 //! ```
-//! use tilekit::formulate::sliding_neos;
+//! use tilekit::formulate::sliding_case_study;
 //! use tilekit::{Goal, SlidingPuzzle};
 //!
 //! let p = SlidingPuzzle::parse("2 2\n1 2\n0 3\n", "example", Goal::BlankLast)?;
-//! let neos = sliding_neos::build(&p, Goal::BlankLast, 3)?;
+//! let neos = sliding_case_study::build(&p, Goal::BlankLast, 3)?;
 //! let mut lp = Vec::new();
 //! tilekit::format::lp::write_lp(&neos.model, &mut lp)?;
 //! assert!(String::from_utf8_lossy(&lp).contains("Minimize"));

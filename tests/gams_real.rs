@@ -10,7 +10,7 @@
 use crate::common::gams;
 use std::path::Path;
 use tilekit::format::gams::{GamsOptions, SOLUTION_FILE, parse_gams_solution, write_gms};
-use tilekit::formulate::sliding_neos;
+use tilekit::formulate::sliding_case_study;
 use tilekit::{ColumnValues, Goal, Move, Outcome, SlidingPuzzle};
 
 const CASE_STUDY: &str = "5 1 2 3\n9 6 7 4\n13 10 11 8\n14 15 0 12\n";
@@ -28,7 +28,7 @@ fn write_model(
     horizon: usize,
 ) -> String {
     let mut buf = Vec::new();
-    let model = sliding_neos::algebraic(puzzle, goal, horizon).unwrap();
+    let model = sliding_case_study::algebraic(puzzle, goal, horizon).unwrap();
     write_gms(&model, &GamsOptions::default(), &mut buf).unwrap();
     let text = String::from_utf8(buf).unwrap();
     std::fs::write(dir.join(name), &text).unwrap();
@@ -152,7 +152,7 @@ fn case_study_at_horizon_13_solves_to_11_moves() {
     let (n, t) = (puzzle.cells(), horizon);
     let rows = t * (4 + 6 * (n - 1));
     let cols = (n - 1) * (t + 1) + 2 * (t + 1) + 4 * t + (n - 1) * t;
-    assert_eq!(sliding_neos::size(4, 4, horizon), (cols, rows));
+    assert_eq!(sliding_case_study::size(4, 4, horizon), (cols, rows));
     assert_eq!(count(&statistic(&lst, "SINGLE EQUATIONS")), rows + 1);
     let vars = statistic(&lst, "SINGLE VARIABLES");
     assert_eq!(count(&vars), cols + 1);
@@ -166,7 +166,7 @@ fn case_study_at_horizon_13_solves_to_11_moves() {
     assert_eq!(sol.objective, Some(11.0));
 
     // Every name is one of the LP model's variables.
-    let neos = sliding_neos::build(&puzzle, Goal::BlankLast, horizon).unwrap();
+    let neos = sliding_case_study::build(&puzzle, Goal::BlankLast, horizon).unwrap();
     let x = sol.resolve(&neos.model).unwrap();
     assert_eq!(x.len(), cols);
 
@@ -198,6 +198,6 @@ fn rectangular_blank_first_walk_solves_and_replays() {
     assert_eq!(sol.objective, Some(moves.len() as f64));
     assert!(moves.len() <= walk.len() && moves.len() % 2 == walk.len() % 2);
     assert!(puzzle.replay(&moves).unwrap().is_goal(Goal::BlankFirst));
-    let neos = sliding_neos::build(&puzzle, Goal::BlankFirst, horizon).unwrap();
+    let neos = sliding_case_study::build(&puzzle, Goal::BlankFirst, horizon).unwrap();
     sol.resolve(&neos.model).unwrap();
 }

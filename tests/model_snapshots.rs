@@ -8,7 +8,7 @@
 use tilekit::format::dimacs_cnf::write_cnf;
 use tilekit::format::lp::write_lp;
 use tilekit::format::mps::write_mps;
-use tilekit::formulate::{sliding_flow, sliding_neos, sliding_sat, sliding_tight};
+use tilekit::formulate::{sliding_case_study, sliding_flow, sliding_sat, sliding_tight};
 use tilekit::{Goal, Model, SlidingPuzzle};
 
 const HORIZON: usize = 3;
@@ -21,7 +21,7 @@ fn puzzle() -> SlidingPuzzle {
 }
 
 fn neos_model() -> Model {
-    sliding_neos::build(&puzzle(), Goal::BlankLast, HORIZON)
+    sliding_case_study::build(&puzzle(), Goal::BlankLast, HORIZON)
         .unwrap()
         .model
 }

@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::process::Command;
 use tilekit::format::{lp, mps};
-use tilekit::formulate::sliding_neos;
+use tilekit::formulate::sliding_case_study;
 use tilekit::{Goal, SlidingPuzzle};
 
 fn run(dir: &Path, program: &str, args: &[&str]) -> String {
@@ -56,7 +56,7 @@ fn case_study_at_horizon_80_is_read_cleanly_by_cbc_highs_and_glpk() {
         Goal::BlankLast,
     )
     .unwrap();
-    let nm = sliding_neos::build(&p, Goal::BlankLast, 80).unwrap();
+    let nm = sliding_case_study::build(&p, Goal::BlankLast, 80).unwrap();
     let (vars, rows) = (nm.model.num_vars(), nm.model.num_rows());
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();

@@ -226,72 +226,67 @@ pub fn export_set(req: &ExportSetRequest, progress: Progress<'_>) -> Result<Expo
                 ))
             })?,
     );
-    let results: Mutex<HashMap<String, (Record, bool)>> = Mutex::new(HashMap::new());
-    let next = AtomicUsize::new(0);
+    // A failure stops the files not yet started; the first failure in the set's order is
+    // the one reported.
+    let failed = std::sync::atomic::AtomicBool::new(false);
     let done = AtomicUsize::new(0);
-    let failure: Mutex<Option<Error>> = Mutex::new(None);
     let total = cells.len() as u64;
     let quiet = |_: &str| {};
-    std::thread::scope(|s| {
-        for _ in 0..req.jobs.max(1).min(cells.len()) {
-            s.spawn(|| {
-                loop {
-                    if failure.lock().unwrap_or_else(|e| e.into_inner()).is_some() {
-                        return;
-                    }
-                    let i = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(c) = cells.get(i) else { return };
-                    let kept = journal
-                        .get(&c.path)
-                        .filter(|r| r.key == c.key)
-                        .filter(|r| {
-                            manifest::sha256_file(&dir.join(&c.path))
-                                .is_ok_and(|(sha, n)| sha == r.sha256 && n == r.bytes)
+    let outcomes = crate::work::par_map(
+        cells.len(),
+        req.jobs,
+        |i| {
+            if failed.load(Ordering::SeqCst) {
+                return None;
+            }
+            let c = &cells[i];
+            let kept = journal
+                .get(&c.path)
+                .filter(|r| r.key == c.key)
+                .filter(|r| {
+                    manifest::sha256_file(&dir.join(&c.path))
+                        .is_ok_and(|(sha, n)| sha == r.sha256 && n == r.bytes)
+                })
+                .cloned();
+            let outcome = match kept {
+                Some(r) if r.gbd.is_none() && c.format == Format::Cnf => {
+                    // Hashed once, and journalled so that the next run need not.
+                    gbd_of(&dir.join(&c.path), req.compress)
+                        .map(|gbd| Record {
+                            gbd: Some(gbd),
+                            ..r
                         })
-                        .cloned();
-                    let outcome = match kept {
-                        Some(r) if r.gbd.is_none() && c.format == Format::Cnf => {
-                            // Hashed once, and journalled so that the next run need not.
-                            gbd_of(&dir.join(&c.path), req.compress)
-                                .map(|gbd| Record {
-                                    gbd: Some(gbd),
-                                    ..r
-                                })
-                                .and_then(|r| append(&journal_file, &r, dir).map(|()| (r, true)))
-                        }
-                        Some(r) => Ok((r, true)),
-                        None => write_cell(req, dir, &instances[c.instance], c, &quiet)
-                            .and_then(|r| append(&journal_file, &r, dir).map(|()| (r, false))),
-                    };
-                    match outcome {
-                        Ok(r) => {
-                            results
-                                .lock()
-                                .unwrap_or_else(|e| e.into_inner())
-                                .insert(c.path.clone(), r);
-                            let d = done.fetch_add(1, Ordering::SeqCst) + 1;
-                            progress(&crate::route::step(
-                                d as u64,
-                                total,
-                                &format!("export-set: {d} of {total} files ({})", c.path),
-                            ));
-                        }
-                        Err(e) => {
-                            failure
-                                .lock()
-                                .unwrap_or_else(|e| e.into_inner())
-                                .get_or_insert(e);
-                            return;
-                        }
-                    }
+                        .and_then(|r| append(&journal_file, &r, dir).map(|()| (r, true)))
                 }
-            });
+                Some(r) => Ok((r, true)),
+                None => write_cell(req, dir, &instances[c.instance], c, &quiet)
+                    .and_then(|r| append(&journal_file, &r, dir).map(|()| (r, false))),
+            };
+            match &outcome {
+                Ok(_) => {
+                    let d = done.fetch_add(1, Ordering::SeqCst) + 1;
+                    progress(&crate::route::step(
+                        d as u64,
+                        total,
+                        &format!("export-set: {d} of {total} files ({})", c.path),
+                    ));
+                }
+                Err(_) => failed.store(true, Ordering::SeqCst),
+            }
+            Some(outcome)
+        },
+        |_| {},
+    );
+    let mut results: HashMap<String, (Record, bool)> = HashMap::new();
+    for (c, o) in cells.iter().zip(outcomes) {
+        match o {
+            Some(Ok(r)) => {
+                results.insert(c.path.clone(), r);
+            }
+            Some(Err(e)) => return Err(e),
+            None => {}
         }
-    });
-    if let Some(e) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        return Err(e);
     }
-    let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
 
     let mut files = Vec::with_capacity(cells.len());
     let (mut written, mut kept) = (0, 0);

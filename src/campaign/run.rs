@@ -5,11 +5,7 @@
 use super::cells::{
     Prepared, RunRequest, RunSummary, cross_check, damaged_files, prepare, run_cell,
 };
-use super::db::RunRow;
 use crate::route::{Error, Progress};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
 
 /// Where the cells of `tilekit run` are run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,38 +59,26 @@ pub fn run(
         });
     }
     let logs = &super::cells::logs_dir(&req.db);
-    let (tx, rx) = mpsc::channel::<RunRow>();
-    let next = AtomicUsize::new(0);
     let total = pending.len();
-    let stored = Mutex::new(Ok::<(usize, usize), Error>((0, 0)));
-    std::thread::scope(|s| {
-        for _ in 0..req.jobs.min(total.max(1)) {
-            let tx = tx.clone();
-            let (m, base, solvers, pending, next) = (&m, &base, &solvers, &pending, &next);
-            s.spawn(move || {
-                loop {
-                    let i = next.fetch_add(1, Ordering::SeqCst);
-                    let Some(c) = pending.get(i) else { return };
-                    let row = run_cell(
-                        base,
-                        m,
-                        &m.files[c.file],
-                        &solvers[c.solver],
-                        &req.limits,
-                        "local",
-                        Some(logs),
-                    );
-                    if tx.send(row).is_err() {
-                        return;
-                    }
-                }
-            });
-        }
-        drop(tx);
-        // The one writer: each row in its own transaction, as it arrives.
-        let mut n = 0;
-        let mut errors = 0;
-        for row in rx {
+    let (mut n, mut errors) = (0, 0);
+    let mut stored: Result<(), Error> = Ok(());
+    // The one writer: each row in its own transaction, as it arrives.
+    crate::work::par_stream(
+        total,
+        req.jobs,
+        |i| {
+            let c = &pending[i];
+            run_cell(
+                &base,
+                &m,
+                &m.files[c.file],
+                &solvers[c.solver],
+                &req.limits,
+                "local",
+                Some(logs),
+            )
+        },
+        |_, row| {
             n += 1;
             if row.status == "error" {
                 errors += 1;
@@ -112,14 +96,17 @@ pub fn run(
                     row.status
                 ),
             ));
-            if let Err(e) = db.insert(&row, req.retry_errors) {
-                *stored.lock().unwrap_or_else(|e| e.into_inner()) = Err(e);
-                break;
+            match db.insert(&row, req.retry_errors) {
+                Ok(_) => true,
+                Err(e) => {
+                    stored = Err(e);
+                    false
+                }
             }
-            *stored.lock().unwrap_or_else(|e| e.into_inner()) = Ok((n, errors));
-        }
-    });
-    let (ran, errors) = stored.into_inner().unwrap_or_else(|e| e.into_inner())?;
+        },
+    );
+    stored?;
+    let ran = n;
 
     let conflicts = cross_check(&mut db, &m)?;
     let damaged = damaged_files(

@@ -2,7 +2,7 @@
 //! programs that solve themselves, and the parser for the `tilekit_solution.txt` file that
 //! every template's `put` block writes after the solve.
 //!
-//! The writer knows no puzzle: a formulation (`formulate::sliding_neos::algebraic`,
+//! The writer knows no puzzle: a formulation (`formulate::sliding_case_study::algebraic`,
 //! `formulate::edge_milp::algebraic`) validates its instance and hands over plain data; this
 //! module lays the data out as GAMS reads it (tables in aligned columns, set members as
 //! dotted tuples), adds the solver options and renders the template. Each template states the
@@ -424,11 +424,11 @@ fn solve_status_name(code: u32) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::formulate::sliding_neos;
+    use crate::formulate::sliding_case_study;
     use crate::puzzle::sliding::{Goal, SlidingPuzzle};
 
     fn render(p: &SlidingPuzzle, goal: Goal, horizon: usize, opts: &GamsOptions) -> String {
-        let model = sliding_neos::algebraic(p, goal, horizon).unwrap();
+        let model = sliding_case_study::algebraic(p, goal, horizon).unwrap();
         let mut buf = Vec::new();
         write_gms(&model, opts, &mut buf).unwrap();
         String::from_utf8(buf).unwrap()
@@ -475,7 +475,7 @@ mod tests {
     #[test]
     fn bad_options_are_an_error_not_a_panic() {
         let p = SlidingPuzzle::new(2, 2, vec![1, 2, 0, 3]).unwrap();
-        let model = sliding_neos::algebraic(&p, Goal::BlankLast, 3).unwrap();
+        let model = sliding_case_study::algebraic(&p, Goal::BlankLast, 3).unwrap();
         let bad = |f: fn(&mut GamsOptions)| {
             let mut o = GamsOptions::default();
             f(&mut o);

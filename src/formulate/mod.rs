@@ -12,8 +12,8 @@ pub mod edge_milp;
 pub mod edge_placements;
 pub mod edge_region;
 pub mod edge_sat;
+pub mod sliding_case_study;
 pub mod sliding_flow;
-pub mod sliding_neos;
 pub mod sliding_sat;
 pub mod sliding_tight;
 
@@ -84,13 +84,13 @@ pub trait GraphFormulation: StreamedGraph + Sync {
     fn decode(&self, clique: &[usize]) -> Result<Self::Solution, DecodeError>;
 }
 
-impl MilpFormulation for sliding_neos::NeosModel {
+impl MilpFormulation for sliding_case_study::NeosModel {
     type Solution = Vec<Move>;
     fn model(&self) -> &Model {
         &self.model
     }
     fn decode(&self, x: &[f64]) -> Result<Vec<Move>, DecodeError> {
-        sliding_neos::NeosModel::decode(self, x).map_err(DecodeError::from_display)
+        sliding_case_study::NeosModel::decode(self, x).map_err(DecodeError::from_display)
     }
 }
 

@@ -10,7 +10,7 @@
 
 use super::Error;
 use crate::formulate::sliding_sat::{self, Encoding};
-use crate::formulate::{sliding_flow, sliding_neos};
+use crate::formulate::{sliding_case_study, sliding_flow};
 use crate::puzzle::edge::EdgePuzzle;
 use crate::puzzle::sliding::{Goal, SlidingPuzzle};
 
@@ -221,7 +221,7 @@ pub fn sliding(p: &SlidingPuzzle, goal: Goal, model: SlidingModel, horizon: usiz
         match model {
             SlidingModel::Neos | SlidingModel::Flow | SlidingModel::Tight => {
                 let m = match model {
-                    SlidingModel::Neos => sliding_neos::build(p, goal, t).map(|b| b.model),
+                    SlidingModel::Neos => sliding_case_study::build(p, goal, t).map(|b| b.model),
                     _ => sliding_flow::build(p, goal, t).map(|b| b.model),
                 };
                 match m {
@@ -347,7 +347,9 @@ mod tests {
     fn sliding_estimates_match_the_built_models() {
         let p = SlidingPuzzle::parse(CASE, "case", Goal::BlankLast).unwrap();
         for t in [5, 13, 40, 90] {
-            let m = sliding_neos::build(&p, Goal::BlankLast, t).unwrap().model;
+            let m = sliding_case_study::build(&p, Goal::BlankLast, t)
+                .unwrap()
+                .model;
             let s = sliding(&p, Goal::BlankLast, SlidingModel::Neos, t);
             assert!(close(s.vars, m.num_vars(), 0.01), "{t}: {s:?}");
             assert!(close(s.entries, m.num_nonzeros(), 0.01), "{t}: {s:?}");

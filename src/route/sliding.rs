@@ -18,7 +18,9 @@ use crate::certify::{self, CertifyOptions, Producer};
 use crate::field::Field;
 use crate::format::solution::sat as sat_out;
 use crate::format::{Format, dimacs_cnf, gams, lp, mps};
-use crate::formulate::{MilpFormulation, sliding_flow, sliding_neos, sliding_sat, sliding_tight};
+use crate::formulate::{
+    MilpFormulation, sliding_case_study, sliding_flow, sliding_sat, sliding_tight,
+};
 use crate::model::algebraic::Algebraic;
 use crate::model::answer::{ColumnValues, MilpSolution, SatOutcome};
 use crate::puzzle::sliding::{Goal, Move, SlidingPuzzle, moves_to_string};
@@ -86,7 +88,7 @@ pub fn resolve_horizon(p: &SlidingPuzzle, horizon: Option<usize>) -> Result<usiz
     match horizon {
         Some(0) => Err(Error::usage(format!("{} must be at least 1", Field::Horizon))),
         Some(t) => Ok(t),
-        None => sliding_neos::default_horizon(p.rows(), p.cols()).ok_or_else(|| {
+        None => sliding_case_study::default_horizon(p.rows(), p.cols()).ok_or_else(|| {
             Error::Usage(format!(
                 "no default horizon is known for a {}×{} board (its diameter is unknown): pass {f_horizon} T",
                 p.rows(),
@@ -195,7 +197,7 @@ fn build_milp_from(
     }
     Ok(match model {
         SlidingModel::Neos => {
-            Box::new(sliding_neos::build(p, goal, horizon).map_err(Error::failure)?)
+            Box::new(sliding_case_study::build(p, goal, horizon).map_err(Error::failure)?)
         }
         SlidingModel::Flow => {
             Box::new(sliding_flow::build(p, goal, horizon).map_err(Error::failure)?)
@@ -322,7 +324,7 @@ fn build_sat(
 /// loading, so here either is a failure of the route, not of the input.
 pub fn build_algebraic(p: &SlidingPuzzle, goal: Goal, horizon: usize) -> Result<Algebraic, Error> {
     check_size(p, goal, SlidingModel::Neos, horizon)?;
-    sliding_neos::algebraic(p, goal, horizon).map_err(Error::failure)
+    sliding_case_study::algebraic(p, goal, horizon).map_err(Error::failure)
 }
 
 /// Write the `model` of `p` in `format` to `out` (a NEOS job document is [`super::neos::job_text`]'s).
@@ -1584,7 +1586,7 @@ fn solve_sat(
     }
     // The SAT route steps up to this horizon; without a known diameter, a generous cap.
     let max_h = horizon
-        .or_else(|| sliding_neos::default_horizon(p.rows(), p.cols()))
+        .or_else(|| sliding_case_study::default_horizon(p.rows(), p.cols()))
         .unwrap_or(200);
     check_size(p, goal, SlidingModel::Sat, max_h)?;
     let say = |_: usize, s: &SatStep| {
@@ -1702,7 +1704,7 @@ fn solve_sat(
                 // The board is solvable (checked before stepping), and every solvable board
                 // of a size whose diameter is known is solved within it: a solver that
                 // refuted every horizon up to that is wrong, not the board.
-                let diameter = sliding_neos::default_horizon(p.rows(), p.cols());
+                let diameter = sliding_case_study::default_horizon(p.rows(), p.cols());
                 let refuted_all = plan.steps.last().map(|s| s.result) == Some(StepResult::Unsat);
                 if let Some(d) = diameter.filter(|&d| refuted_all && plan.lower_bound > d) {
                     rep.status = Status::Unverified;

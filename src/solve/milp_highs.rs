@@ -334,7 +334,7 @@ pub fn solve_highs(
 mod tests {
     use super::*;
     use crate::formulate::edge_milp::{self, EdgeMilpOptions};
-    use crate::formulate::sliding_neos;
+    use crate::formulate::sliding_case_study;
     use crate::puzzle::edge::EdgePuzzle;
     use crate::puzzle::sliding::{Goal, SlidingPuzzle, moves_to_string};
     use crate::solve::Outcome;
@@ -351,7 +351,7 @@ mod tests {
     fn case_study_faithful_model_at_horizon_12_is_solved_to_11_moves() {
         let text = read("models/sliding/neos_case_study.txt");
         let p = SlidingPuzzle::parse(&text, "case", Goal::BlankLast).unwrap();
-        let built = sliding_neos::build(&p, Goal::BlankLast, 12).unwrap();
+        let built = sliding_case_study::build(&p, Goal::BlankLast, 12).unwrap();
         let s = solve_highs(&built.model, Some(Duration::from_secs(300)), 1).unwrap();
         assert_eq!(s.outcome, Outcome::Optimal, "{}", s.status_text);
         assert_eq!(s.status_text, "Optimal");
