@@ -23,7 +23,7 @@ use crate::search::{NativeSolver, NativeStatus, SearchError};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// The file's first eight bytes.
@@ -453,50 +453,54 @@ pub fn generate(
         .step_by(CHUNK)
         .map(|a| (a, (a + CHUNK).min(opts.count)))
         .collect();
-    let next = AtomicUsize::new(0);
-    let failed: std::sync::Mutex<Option<DataError>> = std::sync::Mutex::new(None);
-    let (tx, rx) = std::sync::mpsc::channel::<(usize, Vec<Solve>)>();
-    let write_result: Result<(), DataError> = std::thread::scope(|sc| {
-        for _ in 0..opts.threads.min(chunks.len().max(1)) {
-            let tx = tx.clone();
-            let (chunks, next, failed) = (&chunks, &next, &failed);
-            sc.spawn(move || {
-                loop {
-                    if stop.load(Ordering::Relaxed) {
-                        return;
-                    }
-                    let k = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&(a, b)) = chunks.get(k) else { return };
-                    let mut out = Vec::with_capacity(b - a);
-                    for i in a..b {
-                        let start = board(opts.rows, opts.cols, opts.seed, i as u64);
-                        match solve_one(solver, opts.rows, opts.cols, start, opts.board_limit) {
-                            Ok(s) => out.push(s),
-                            Err(e) => {
-                                *failed.lock().expect("no panics hold it") = Some(e);
-                                stop.store(true, Ordering::Relaxed);
-                                return;
-                            }
-                        }
-                        if stop.load(Ordering::Relaxed) {
-                            return;
-                        }
-                    }
-                    if tx.send((k, out)).is_err() {
-                        return;
+    // Chunks are written in order: a finished chunk waits for the ones before it. A failed
+    // board or an interrupt (`stop`) ends the run; what was written stays for a resume.
+    let mut failed: Option<DataError> = None;
+    let mut waiting: BTreeMap<usize, Vec<Solve>> = BTreeMap::new();
+    let mut k_next = 0;
+    crate::work::par_stream(
+        chunks.len(),
+        opts.threads,
+        |k| -> Option<Result<Vec<Solve>, DataError>> {
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            let (a, b) = chunks[k];
+            let mut out = Vec::with_capacity(b - a);
+            for i in a..b {
+                let start = board(opts.rows, opts.cols, opts.seed, i as u64);
+                match solve_one(solver, opts.rows, opts.cols, start, opts.board_limit) {
+                    Ok(s) => out.push(s),
+                    Err(e) => {
+                        stop.store(true, Ordering::Relaxed);
+                        return Some(Err(e));
                     }
                 }
-            });
-        }
-        drop(tx);
-        // Chunks are written in order: a finished chunk waits for the ones before it.
-        let mut waiting: BTreeMap<usize, Vec<Solve>> = BTreeMap::new();
-        let mut k_next = 0;
-        for (k, out) in rx {
+                if stop.load(Ordering::Relaxed) {
+                    return None;
+                }
+            }
+            Some(Ok(out))
+        },
+        |k, r| {
+            let out = match r {
+                Some(Ok(out)) => out,
+                Some(Err(e)) => {
+                    failed.get_or_insert(e);
+                    return false;
+                }
+                None => return false,
+            };
             waiting.insert(k, out);
             while let Some(out) = waiting.remove(&k_next) {
-                file.write_all(&encode_chunk(&out)).map_err(io(&partial))?;
-                file.flush().map_err(io(&partial))?;
+                let written = file
+                    .write_all(&encode_chunk(&out))
+                    .and_then(|()| file.flush())
+                    .map_err(io(&partial));
+                if let Err(e) = written {
+                    failed.get_or_insert(e);
+                    return false;
+                }
                 solves.extend(out);
                 k_next += 1;
                 let (done, total) = (solves.len() - first, opts.count - first);
@@ -506,11 +510,10 @@ pub fn generate(
                     &format!("{done}/{total} boards solved"),
                 ));
             }
-        }
-        Ok(())
-    });
-    write_result?;
-    if let Some(e) = failed.into_inner().expect("no panics hold it") {
+            true
+        },
+    );
+    if let Some(e) = failed {
         return Err(e);
     }
     drop(file);
