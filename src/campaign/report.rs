@@ -221,6 +221,8 @@ pub fn stats(runs: &[StoredRun], refuted: &BTreeSet<i64>, shift: f64) -> Vec<Con
     }
     by.into_iter()
         .map(|((family, config), rs)| {
+            let qualities: Vec<(Option<f64>, Option<f64>)> =
+                rs.iter().map(|r| quality(r, &refs, refuted)).collect();
             let times: Vec<f64> = rs
                 .iter()
                 .map(|r| {
@@ -246,16 +248,8 @@ pub fn stats(runs: &[StoredRun], refuted: &BTreeSet<i64>, shift: f64) -> Vec<Con
                     })
                     .count(),
                 sgm: shifted_geometric_mean(&times, shift),
-                score: mean(
-                    rs.iter()
-                        .filter_map(|r| quality(r, &refs, refuted).1)
-                        .collect(),
-                ),
-                gap: mean(
-                    rs.iter()
-                        .filter_map(|r| quality(r, &refs, refuted).0)
-                        .collect(),
-                ),
+                score: mean(qualities.iter().filter_map(|q| q.1).collect()),
+                gap: mean(qualities.iter().filter_map(|q| q.0).collect()),
             }
         })
         .collect()

@@ -45,24 +45,14 @@ pub(crate) fn note(msg: &str) {
 /// family's flags are refused, by name.
 pub(crate) fn family_options(c: &Common, family: FamilyName) -> Result<FamilyOptions, Error> {
     use tilekit::field::Field;
-    let (given, noun) = match family {
-        FamilyName::Sliding => (
-            [(c.filter, Field::Filter), (c.fix_corner, Field::FixCorner)],
-            "sliding-tile puzzles",
-        ),
-        FamilyName::Edge => (
-            [
-                (c.goal.is_some(), Field::Goal),
-                (c.horizon.is_some(), Field::Horizon),
-            ],
-            "edge-matching puzzles",
-        ),
+    let given = match family {
+        FamilyName::Sliding => [(c.filter, Field::Filter), (c.fix_corner, Field::FixCorner)],
+        FamilyName::Edge => [
+            (c.goal.is_some(), Field::Goal),
+            (c.horizon.is_some(), Field::Horizon),
+        ],
     };
-    if let Some((_, f)) = given.iter().find(|(on, _)| *on) {
-        return Err(Error::Usage(format!(
-            "{f} does not apply to {noun}: leave it out"
-        )));
-    }
+    args::refuse_for(family, &given)?;
     Ok(match family {
         FamilyName::Sliding => FamilyOptions::Sliding(SlidingOptions {
             goal: c.goal.map(Into::into).unwrap_or_default(),
@@ -207,18 +197,19 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             goal,
         }) => {
             let instance = read(&instance, family)?;
-            let options = match (instance.family.name, goal) {
-                (FamilyName::Sliding, goal) => FamilyOptions::Sliding(SlidingOptions {
+            let options = match instance.family.name {
+                FamilyName::Sliding => FamilyOptions::Sliding(SlidingOptions {
                     goal: goal.map(Into::into).unwrap_or_default(),
                     horizon: None,
                 }),
-                (FamilyName::Edge, Some(_)) => {
-                    return Err(instance.hint(Error::Usage(format!(
-                        "{} does not apply to edge-matching puzzles: leave it out",
-                        tilekit::field::Field::Goal
-                    ))));
+                FamilyName::Edge => {
+                    args::refuse_for(
+                        FamilyName::Edge,
+                        &[(goal.is_some(), tilekit::field::Field::Goal)],
+                    )
+                    .map_err(|e| instance.hint(e))?;
+                    FamilyOptions::Default
                 }
-                (FamilyName::Edge, None) => FamilyOptions::Default,
             };
             let req = RenderRequest {
                 solution,

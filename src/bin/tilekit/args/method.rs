@@ -26,6 +26,15 @@ fn refuse(given: &[(bool, Field)], why: impl Fn(Field) -> String) -> Result<(), 
     }
 }
 
+/// Refuse the first of `given` that is on: an option of the other family, which `family`'s
+/// instances have no place for.
+pub(crate) fn refuse_for(family: FamilyName, given: &[(bool, Field)]) -> Result<(), Error> {
+    let noun = tilekit::route::families::family(family).noun;
+    refuse(given, |f| {
+        format!("{f} does not apply to {noun}: leave it out")
+    })
+}
+
 impl SolveArgs {
     /// The method for an instance of `family`, with the research parameters `settings`.
     /// `time` is the solve's time limit, which a DRAT check gets too.
@@ -78,9 +87,7 @@ impl SolveArgs {
     }
 
     fn sliding_method(&self, time: Duration) -> Result<Method, Error> {
-        refuse(&self.edge_flags(), |f| {
-            format!("{f} does not apply to sliding-tile puzzles: leave it out")
-        })?;
+        refuse_for(FamilyName::Sliding, &self.edge_flags())?;
         let certify_or_encoding = self.certify || self.encoding.is_some();
         let route = self.via.unwrap_or(if certify_or_encoding {
             Route::Sat
@@ -252,12 +259,8 @@ impl SolveArgs {
             (self.research.step, Field::Step),
             (self.pdb.is_some(), Field::Pdb),
         ];
-        refuse(&sliding_flags, |f| {
-            format!("{f} does not apply to edge-matching puzzles: leave it out")
-        })?;
-        refuse(&self.astar_flags(), |f| {
-            format!("{f} does not apply to edge-matching puzzles: leave it out")
-        })?;
+        refuse_for(FamilyName::Edge, &sliding_flags)?;
+        refuse_for(FamilyName::Edge, &self.astar_flags())?;
         let via = Field::Via;
         let choice = HeuristicChoice {
             construct: self.construct,

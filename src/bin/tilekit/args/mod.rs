@@ -11,6 +11,7 @@ mod campaign;
 mod export;
 pub(crate) mod flags;
 mod method;
+pub(crate) use method::refuse_for;
 mod neos;
 pub(crate) mod solve;
 mod values;
