@@ -271,3 +271,44 @@ fn a_neos_campaign_keeps_to_ten_jobs_out_and_the_right_queue() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.starts_with("Running:"), "{}", r.stdout);
 }
+
+/// A job's queue follows its time limit: NEOS's short queue stops a job at 5 minutes.
+#[test]
+fn a_job_past_five_minutes_asks_for_the_long_queue() {
+    let case = Path::new(env!("CARGO_MANIFEST_DIR")).join("models/sliding/neos_case_study.txt");
+    let case = case.to_str().unwrap();
+    let dry = |extra: &[&str]| {
+        let mut a = vec![
+            "neos",
+            "submit",
+            case,
+            "--email",
+            "you@example.org",
+            "--dry-run",
+        ];
+        a.extend_from_slice(extra);
+        tilekit(Path::new("."), &a)
+    };
+    let r = dry(&["--time-limit", "120"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("<priority>short</priority>"),
+        "{}",
+        r.stdout
+    );
+    let r = dry(&["--time-limit", "600"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains("<priority>long</priority>"),
+        "{}",
+        r.stdout
+    );
+    let r = dry(&["--time-limit", "600", "--priority", "short"]);
+    assert_eq!(r.code, 2, "{}", r.stdout);
+    assert!(
+        r.stderr
+            .contains("--priority short jobs run at most 300 s on NEOS"),
+        "{}",
+        r.stderr
+    );
+}

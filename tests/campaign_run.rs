@@ -852,6 +852,23 @@ solution = "highs"
         "{}",
         r.stderr
     );
+    // A limit of nothing, and a limit NEOS would not keep, are refused too.
+    for (extra, want) in [
+        (
+            &["--solvers", "hog", "--memory-limit", "0"][..],
+            "--memory-limit must be at least 1",
+        ),
+        (
+            &["--executor", "neos", "--memory-limit", "100"][..],
+            "--memory-limit holds the solvers run here or on Slurm",
+        ),
+    ] {
+        let mut args = vec!["--solvers-file", s(&reg)];
+        args.extend_from_slice(extra);
+        let r = run(&set, &d.join("third.sqlite"), &args);
+        assert_eq!(r.code, 2, "{extra:?}: {}{}", r.stdout, r.stderr);
+        assert!(r.stderr.contains(want), "{extra:?}: {}", r.stderr);
+    }
 }
 
 /// On edge boards where not every run proves its optimum, the report measures quality: each

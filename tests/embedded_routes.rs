@@ -113,3 +113,50 @@ fn flow_model_exports_and_its_raw_solution_verifies() {
     assert!(v.valid, "{:?}", v.errors);
     assert_eq!(v.objective, Some(11.0));
 }
+
+/// Through the front door, a method of the other family is refused before anything runs
+/// (exit 2), whichever way round.
+#[test]
+fn a_method_of_the_other_family_is_refused() {
+    use tilekit::route::families;
+    use tilekit::route::family;
+    use tilekit::route::method::{EdgeMethod, Method};
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let limits = Limits::new(Duration::from_secs(5), 1);
+    let sliding = families::read(&root.join("models/sliding/neos_case_study.txt"), None).unwrap();
+    let edge = families::read(
+        &root.join("models/edge-matching/meta2010/pieces_03x03.txt"),
+        None,
+    )
+    .unwrap();
+    let err = families::solve(
+        &sliding,
+        &family::SolveRequest::new(Method::Edge(EdgeMethod::Auto), limits),
+        &quiet,
+    )
+    .unwrap_err();
+    assert_eq!(err.exit_code(), 2);
+    assert!(
+        err.to_string()
+            .contains("an edge-matching method does not apply to sliding-tile puzzles"),
+        "{err}"
+    );
+    let err = families::solve(
+        &edge,
+        &family::SolveRequest::new(
+            Method::Sliding {
+                goal: Goal::BlankLast,
+                method: SlidingMethod::default(),
+            },
+            limits,
+        ),
+        &quiet,
+    )
+    .unwrap_err();
+    assert_eq!(err.exit_code(), 2);
+    assert!(
+        err.to_string()
+            .contains("a sliding-tile method does not apply to edge-matching puzzles"),
+        "{err}"
+    );
+}
