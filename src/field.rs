@@ -147,6 +147,8 @@ fields! {
     Jobs => "jobs",
     /// The solvers of a campaign, by name.
     Solvers => "solvers",
+    /// The seeds each cell of a campaign runs with.
+    Seeds => "seeds",
     /// The models of an exported set.
     Models => "models",
     /// The formats of an exported set.

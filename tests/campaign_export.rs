@@ -829,8 +829,9 @@ fn the_solu_file_and_the_expected_answers_agree_with_the_solvers() {
     assert!(csv.lines().nth(1).unwrap().contains(",sat,"), "{csv}");
 }
 
-/// Every CNF's `gbd` in the manifest is gbd-tools' own identifier of the file (`gbdc
-/// identify`), plain and gzipped alike, for sliding and edge formulas.
+/// Every CNF's and WCNF's `gbd` in the manifest is gbd-tools' own identifier of the file
+/// (`gbdc identify`), plain and compressed alike, for sliding and edge formulas and both WCNF
+/// dialects.
 #[cfg_attr(
     not(feature = "solver-tests"),
     ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
@@ -838,10 +839,12 @@ fn the_solu_file_and_the_expected_answers_agree_with_the_solvers() {
 #[test]
 fn the_gbd_hashes_are_gbd_tools_own() {
     crate::common::require("gbdc");
-    for (set, compress) in [
-        ("short8:1-3", "none"),
-        ("meta2010:3-4", "gz"),
-        ("short8:1-2", "xz"),
+    for (set, model, formats, compress) in [
+        ("short8:1-3", "sat", "cnf", "none"),
+        ("meta2010:3-4", "sat", "cnf", "gz"),
+        ("short8:1-2", "sat", "cnf", "xz"),
+        ("meta2010:3-4", "maxsat", "wcnf,wcnf-legacy", "none"),
+        ("meta2010:3", "maxsat", "wcnf,wcnf-legacy", "xz"),
     ] {
         let dir = tempfile::tempdir().unwrap();
         let d = dir.path();
@@ -850,9 +853,9 @@ fn the_gbd_hashes_are_gbd_tools_own() {
             &[
                 set,
                 "--models",
-                "sat",
+                model,
                 "--formats",
-                "cnf",
+                formats,
                 "--compress",
                 compress,
             ],
@@ -860,11 +863,19 @@ fn the_gbd_hashes_are_gbd_tools_own() {
         let files = m["files"].as_array().unwrap();
         assert!(!files.is_empty());
         for f in files {
-            let path = d.join(f["path"].as_str().unwrap());
+            let mut path = d.join(f["path"].as_str().unwrap());
+            // gbdc tells formats by extension and knows the legacy WCNF dialect as `.wcnf`.
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            if name.contains(".wcnf-legacy") {
+                let copy = d.join(name.replace(".wcnf-legacy", ".legacy.wcnf"));
+                std::fs::copy(&path, &copy).unwrap();
+                path = copy;
+            }
             let out = run("gbdc", &["identify", s(&path)], d);
             let theirs = out
                 .lines()
-                .find(|l| !l.starts_with('c') && !l.trim().is_empty())
+                .map(str::trim)
+                .find(|l| l.len() == 32 && l.bytes().all(|b| b.is_ascii_hexdigit()))
                 .unwrap_or_else(|| panic!("no hash from gbdc: {out}"));
             assert_eq!(f["gbd"].as_str(), Some(theirs.trim()), "{}", path.display());
         }
@@ -998,6 +1009,82 @@ fn best_known_boards_give_best_lines() {
         m["instances"][0]["best_source"]
             .as_str()
             .is_some_and(|s| s.contains("no board checked here"))
+    );
+}
+
+/// Every MPS file of a set carries its own name on its `NAME` line, the name its `.solu` line
+/// gives (MIPLIB's convention), although the boards share one size, model and horizon; the
+/// files still pass the run's rebuild check and CBC reads them.
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
+#[test]
+fn mps_names_are_unique_and_match_the_solu() {
+    crate::common::require("cbc");
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let m = export(
+        d,
+        &[
+            "meta2010:3-5",
+            "--models",
+            "milp",
+            "--formats",
+            "mps,lp",
+            "--compress",
+            "xz",
+        ],
+    );
+    let solu = std::fs::read_to_string(d.join("solutions.solu")).unwrap();
+    let mut names = Vec::new();
+    for f in m["files"].as_array().unwrap() {
+        if f["format"] != "mps" {
+            continue;
+        }
+        let path = d.join(f["path"].as_str().unwrap());
+        let mut text = String::new();
+        std::io::Read::read_to_string(
+            &mut liblzma::read::XzDecoder::new(std::fs::File::open(&path).unwrap()),
+            &mut text,
+        )
+        .unwrap();
+        let name = text
+            .lines()
+            .find_map(|l| l.strip_prefix("NAME "))
+            .and_then(|l| l.strip_suffix(" FREE"))
+            .unwrap_or_else(|| panic!("no NAME line in {}", path.display()))
+            .to_string();
+        assert!(
+            solu.lines()
+                .any(|l| l.split_whitespace().nth(1) == Some(name.as_str())),
+            "{name} is not a .solu name:\n{solu}"
+        );
+        names.push(name);
+    }
+    assert_eq!(names.len(), 3, "{names:?}");
+    let mut unique = names.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), 3, "{names:?}");
+    // The rebuild check of `run` makes the same file, NAME included.
+    let db = d.join("r.sqlite");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tilekit"))
+        .args([
+            "run",
+            s(&d.join("manifest.json")),
+            "--solvers",
+            "cbc",
+            "--db",
+        ])
+        .arg(&db)
+        .args(["--time-limit", "20"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
     );
 }
 

@@ -122,6 +122,22 @@ fn a_matrix_of_real_solvers_is_verified_stored_and_agrees() {
         assert!(n > 0, "{solver}");
     }
     let total = count(&db, "SELECT count(*) FROM runs");
+    // Every MILP solver's log states the bound it stops with: at a proven optimum, the
+    // optimum itself. The claim is stored apart from the bounds tilekit proves.
+    let unclaimed = count(
+        &db,
+        "SELECT count(*) FROM runs r JOIN files f ON f.sha256 = r.file_sha256
+         WHERE r.solver IN ('highs', 'cbc', 'glpk') AND r.optimal = 1
+           AND (r.solver_bound IS NULL OR abs(r.solver_bound - r.objective) > 1e-6)",
+    );
+    assert_eq!(unclaimed, 0, "optimal MILP runs whose log gives no bound");
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(*) FROM runs WHERE solver NOT IN ('highs', 'cbc', 'glpk') AND solver_bound IS NOT NULL"
+        ),
+        0
+    );
 
     // Every external run is measured apart from its cell and keeps its logs; an embedded
     // engine runs inside tilekit and has neither.
@@ -276,10 +292,27 @@ fn a_matrix_of_real_solvers_is_verified_stored_and_agrees() {
             .contains("## Conflicts: 0")
     );
 
-    // A database of the previous schema (no measurements) opens, keeps its rows and takes
-    // new ones.
+    // A database of schema version 2 (no measurements, no seeds, the cell's key without
+    // the seed) opens, keeps its rows and takes new ones.
     {
         let conn = Connection::open(&db).unwrap();
+        conn.execute_batch(&format!(
+            "BEGIN;
+             CREATE TABLE runs_v3(
+               id INTEGER PRIMARY KEY, file_sha256 TEXT NOT NULL REFERENCES files(sha256),
+               solver TEXT NOT NULL, solver_version TEXT, time_limit REAL NOT NULL, threads INTEGER NOT NULL,
+               status TEXT NOT NULL, objective REAL, bound REAL, optimal INTEGER NOT NULL, solver_claim TEXT,
+               verified INTEGER NOT NULL, errors TEXT NOT NULL, solver_status TEXT NOT NULL,
+               seconds REAL NOT NULL, host TEXT NOT NULL, command TEXT NOT NULL, executor TEXT NOT NULL,
+               shard TEXT, tilekit_version TEXT NOT NULL, finished_at INTEGER NOT NULL,
+               solver_wall_s REAL, solver_cpu_s REAL, solver_max_rss_kb INTEGER, log_dir TEXT,
+               UNIQUE(file_sha256, solver, time_limit, threads));
+             INSERT INTO runs_v3 SELECT {V3} FROM runs;
+             DROP TABLE runs;
+             ALTER TABLE runs_v3 RENAME TO runs;
+             COMMIT;"
+        ))
+        .unwrap();
         for c in [
             "solver_wall_s",
             "solver_cpu_s",
@@ -307,7 +340,8 @@ fn a_matrix_of_real_solvers_is_verified_stored_and_agrees() {
     );
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert_eq!(summary(&r)["ran"], 1, "{}", r.stdout);
-    assert_eq!(count(&db, "PRAGMA user_version"), 3);
+    assert_eq!(count(&db, "PRAGMA user_version"), 4);
+    assert_eq!(count(&db, "SELECT count(*) FROM runs WHERE seed != 0"), 0);
     assert_eq!(count(&db, "SELECT count(*) FROM runs"), total);
     assert_eq!(
         count(
@@ -318,6 +352,9 @@ fn a_matrix_of_real_solvers_is_verified_stored_and_agrees() {
         "the new row is measured, the old ones are not"
     );
 }
+
+/// The columns of a version 3 runs table.
+const V3: &str = "id, file_sha256, solver, solver_version, time_limit, threads, status, objective, bound, optimal, solver_claim, verified, errors, solver_status, seconds, host, command, executor, shard, tilekit_version, finished_at, solver_wall_s, solver_cpu_s, solver_max_rss_kb, log_dir";
 
 /// A registry file with the real HiGHS and a lying CBC.
 fn liar_registry(dir: &Path) -> PathBuf {
@@ -959,5 +996,77 @@ fn the_report_scores_answers_that_nobody_proved() {
     assert!(
         profile.contains("virtual best"),
         "the profile's legend names it"
+    );
+}
+
+/// `--seeds N`: every cell runs under seeds 0 to N−1, `{seed}` in the solver's arguments, one
+/// row and one log each; a solver whose entry takes no seed is refused, and the report shows
+/// each seed as its own configuration.
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
+#[test]
+fn several_seeds_run_each_cell_once_per_seed() {
+    crate::common::require("highs");
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let m = export(
+        &d.join("s"),
+        &["short8:1-2", "--models", "neos", "--formats", "lp"],
+    );
+    let db = d.join("r.sqlite");
+    let r = run(&m, &db, &["--solvers", "highs,cbc", "--seeds", "3"]);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("cbc has no {seed}"), "{}", r.stderr);
+    assert!(!db.exists() || count(&db, "SELECT count(*) FROM runs") == 0);
+    let r = run(
+        &m,
+        &db,
+        &["--solvers", "highs", "--seeds", "3", "--time-limit", "20"],
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert_eq!(summary(&r)["ran"], 6, "{}", r.stdout);
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(DISTINCT seed) FROM runs WHERE verified = 1 AND optimal = 1"
+        ),
+        3
+    );
+    let conn = Connection::open(&db).unwrap();
+    let logs: Vec<(u32, String)> = conn
+        .prepare("SELECT seed, log_dir FROM runs")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    for (seed, log) in &logs {
+        let command = std::fs::read_to_string(d.join(log).join("command.sh")).unwrap();
+        assert!(
+            command.contains(&format!("'--random_seed' '{seed}'")),
+            "{command}"
+        );
+    }
+    // Run again: every seed's cell is done.
+    let r = run(
+        &m,
+        &db,
+        &["--solvers", "highs", "--seeds", "3", "--time-limit", "20"],
+    );
+    assert_eq!(summary(&r)["ran"], 0, "{}", r.stdout);
+    let rep = d.join("rep");
+    let out = tilekit(Path::new("."), &["report", s(&db), "-o", s(&rep)]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let csv = std::fs::read_to_string(rep.join("runs.csv")).unwrap();
+    assert!(
+        csv.lines().next().unwrap().contains(",threads,seed,"),
+        "{csv}"
+    );
+    let summary_md = std::fs::read_to_string(rep.join("summary.md")).unwrap();
+    assert!(
+        summary_md.contains("highs seed 2: neos lp") && summary_md.contains("highs: neos lp"),
+        "{summary_md}"
     );
 }

@@ -87,7 +87,15 @@ fn flow_model_exports_and_its_raw_solution_verifies() {
     .unwrap();
     for fmt in [Format::Lp, Format::Mps] {
         let mut out = Vec::new();
-        sliding::export(&p, Goal::BlankLast, SlidingModel::Flow, fmt, 11, &mut out).unwrap();
+        sliding::export(
+            &p,
+            Goal::BlankLast,
+            (SlidingModel::Flow, fmt),
+            11,
+            None,
+            &mut out,
+        )
+        .unwrap();
         assert!(String::from_utf8(out).unwrap().contains("m_c14_d13_t1"));
     }
     // A GLPK-style raw answer for the flow model, built from the embedded engine's values,

@@ -194,7 +194,8 @@ const OTHER_PROGRAMS: &[(&str, &[&str])] = &[
             "--seed",
         ],
     ),
-    ("solve/registry.rs", &["--time"]),
+    // The built-in registry's own solvers' flags, in its tests.
+    ("solve/registry.rs", &["--time", "--seed", "--random"]),
 ];
 
 /// The string literals of Rust source `text` (comments skipped), with their lines.

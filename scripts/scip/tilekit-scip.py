@@ -50,6 +50,9 @@ def main():
             out.write("no solution available\n")
     os.replace(partial, solution)
     print(f"SCIP {m.version()}: {status}, {m.getNSols()} solutions")
+    # SCIP's own statistics line for the bound it proved, which tilekit keeps as the solver's
+    # claim (hideOutput silences the statistics SCIP would print).
+    print(f"  Dual Bound         : {m.getDualbound():+.14e}")
 
 
 if __name__ == "__main__":

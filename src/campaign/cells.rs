@@ -46,6 +46,9 @@ pub struct RunRequest {
     pub solvers_file: Option<PathBuf>,
     /// Run cells stored as `error` again.
     pub retry_errors: bool,
+    /// Seeds per cell: each cell runs with `{seed}` = 0, 1, … up to one below this (at
+    /// least 1; 0 is the solvers' own default).
+    pub seeds: u32,
 }
 
 /// What a run did.
@@ -150,11 +153,12 @@ impl MatrixSolver {
     }
 }
 
-/// One cell: a file and a solver.
+/// One cell: a file, a solver and a seed.
 #[derive(Debug, Clone)]
 pub(crate) struct Cell {
     pub file: usize,
     pub solver: usize,
+    pub seed: u32,
 }
 
 /// Resolve `solvers`: every name an embedded engine or a registry entry whose program is
@@ -340,8 +344,7 @@ fn format_of(f: &FileEntry, manifest_path: &Path) -> Result<Format, Error> {
 pub(crate) fn run_cell(
     base: &Path,
     m: &Manifest,
-    f: &FileEntry,
-    solver: &MatrixSolver,
+    (f, solver, seed): (&FileEntry, &MatrixSolver, u32),
     limits: &Limits,
     executor: &str,
     logs: Option<&Path>,
@@ -355,6 +358,7 @@ pub(crate) fn run_cell(
                 solution: Path::new("SOLUTION"),
                 time_limit: limits.time,
                 threads: limits.threads,
+                seed,
             });
             format!("{} {}", entry.command, args.join(" "))
         }
@@ -366,14 +370,18 @@ pub(crate) fn run_cell(
         (Compress::Xz, MatrixSolver::External { .. }) => Some(decompressed(&path)),
         _ => None,
     };
+    let run = |file: &Path| {
+        use crate::solve::external::{recording, seeded, supervised};
+        supervised(limits.memory, || {
+            seeded(seed, || {
+                recording(|| solve_cell(base, m, f, solver, file, limits))
+            })
+        })
+    };
     let (result, processes) = match &plain {
         Some(Err(e)) => (Err(Error::Failure(e.to_string())), Vec::new()),
-        Some(Ok((_dir, plain))) => crate::solve::external::supervised(limits.memory, || {
-            crate::solve::external::recording(|| solve_cell(base, m, f, solver, plain, limits))
-        }),
-        None => crate::solve::external::supervised(limits.memory, || {
-            crate::solve::external::recording(|| solve_cell(base, m, f, solver, &path, limits))
-        }),
+        Some(Ok((_dir, plain))) => run(plain),
+        None => run(&path),
     };
     drop(plain);
     // A solver may write to the file it is given. The set is then damaged for every later
@@ -405,6 +413,13 @@ pub(crate) fn run_cell(
         result,
         started.elapsed().as_secs_f64(),
     );
+    row.seed = seed;
+    // What the MILP solver's own log says of its bound: a claim, kept apart from the proofs.
+    if matches!(solver, MatrixSolver::External { entry, .. } if entry.kind == SolverKind::Milp) {
+        row.solver_bound = processes
+            .last()
+            .and_then(|p| crate::format::solver_log::dual_bound(&p.output.stdout));
+    }
     // A solver killed for its memory has its own status, whatever its output made of it.
     if let Some(p) = processes.iter().find(|p| p.output.memory_out.is_some()) {
         row.status = "memory_limit".into();
@@ -426,14 +441,19 @@ pub(crate) fn run_cell(
             .max();
         if let Some(root) = logs {
             let name = format!(
-                "{}-{}.{}.{}s.{}t",
+                "{}-{}.{}.{}s.{}t{}",
                 Path::new(&f.path)
                     .file_name()
                     .map_or_else(|| "model".into(), |n| n.to_string_lossy()),
                 &f.sha256[..f.sha256.len().min(10)],
                 solver.name(),
                 limits.time.as_secs_f64(),
-                limits.threads
+                limits.threads,
+                if seed == 0 {
+                    String::new()
+                } else {
+                    format!(".seed{seed}")
+                }
             );
             match write_logs(&root.join(&name), &row, &f.path, &processes) {
                 Ok(command) => {
@@ -638,16 +658,48 @@ fn solve_cell(
 }
 
 /// The matrix of a manifest: every file × every solver that takes it.
-pub(crate) fn cells(m: &Manifest, solvers: &[MatrixSolver]) -> Vec<Cell> {
+pub(crate) fn cells(m: &Manifest, solvers: &[MatrixSolver], seeds: u32) -> Vec<Cell> {
     let mut out = Vec::new();
     for (i, f) in m.files.iter().enumerate() {
         for (s, solver) in solvers.iter().enumerate() {
             if solver.takes(f, &m.files) {
-                out.push(Cell { file: i, solver: s });
+                out.extend((0..seeds.max(1)).map(|seed| Cell {
+                    file: i,
+                    solver: s,
+                    seed,
+                }));
             }
         }
     }
     out
+}
+
+/// Refuse several seeds for a solver that would run the same way under each: an embedded
+/// engine, or an entry whose arguments never mention `{seed}`.
+pub(crate) fn check_seeds(seeds: u32, solvers: &[MatrixSolver]) -> Result<(), Error> {
+    if seeds == 0 {
+        return Err(Error::usage(format!("{} must be at least 1", Field::Seeds)));
+    }
+    if seeds == 1 {
+        return Ok(());
+    }
+    for s in solvers {
+        let why = match s {
+            MatrixSolver::Embedded { .. } => "is an embedded engine, which takes no seed",
+            MatrixSolver::External { entry, .. }
+                if !entry.args.iter().any(|a| a.contains("{seed}")) =>
+            {
+                "has no {seed} in its registry arguments (add the solver's seed option with {seed} to its entry)"
+            }
+            MatrixSolver::External { .. } => continue,
+        };
+        return Err(Error::Usage(format!(
+            "{} {seeds}: {} {why}, so its runs would repeat one another",
+            Field::Seeds,
+            s.name()
+        )));
+    }
+    Ok(())
 }
 
 /// A matrix ready to run: the manifest, its solvers, the cells, which of them are still to
@@ -684,7 +736,8 @@ pub(crate) fn prepare(req: &RunRequest, progress: Progress<'_>) -> Result<Prepar
             e.name()
         )));
     }
-    let all = cells(&m, &solvers);
+    check_seeds(req.seeds, &solvers)?;
+    let all = cells(&m, &solvers, req.seeds);
     if all.is_empty() {
         return Err(Error::Usage(format!(
             "no solver of {f_solvers} reads any file of {} (its formats: {})",
@@ -712,6 +765,7 @@ pub(crate) fn prepare(req: &RunRequest, progress: Progress<'_>) -> Result<Prepar
             solvers[c.solver].name(),
             time_limit,
             req.limits.threads,
+            c.seed,
         )?;
         match status {
             Some(s) if s != "error" || !req.retry_errors => done_before += 1,

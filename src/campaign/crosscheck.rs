@@ -265,6 +265,8 @@ mod tests {
                 bound: None,
                 optimal,
                 solver_claim: None,
+                solver_bound: None,
+                seed: 0,
                 verified: status == "solved",
                 errors: vec![],
                 solver_status: String::new(),
@@ -322,6 +324,16 @@ mod tests {
             d.contains("highs") && d.contains("liar") && d.contains("5") && d.contains("7"),
             "{d}"
         );
+    }
+
+    /// The dual bound a solver's log claims is a claim, not a proof: even above a verified
+    /// answer it makes no conflict (the cross-check weighs only what tilekit proved).
+    #[test]
+    fn a_logged_dual_bound_never_decides_a_conflict() {
+        let mut boasting = run(2, "boast", "time_limit", None, false);
+        boasting.row.solver_bound = Some(9.0);
+        let runs = [run(1, "highs", "solved", Some(5.0), true), boasting];
+        assert_eq!(check(&runs), vec![]);
     }
 
     /// A solver's claim of optimality that tilekit could not settle at the cell is weighed as

@@ -1,9 +1,9 @@
 //! The results database of `tilekit run` (SQLite through rusqlite, bundled). Its schema is
 //! the guide's (`docs/src/campaigns.md#the-database`); `PRAGMA user_version` says which
-//! version wrote it. The previous version is migrated in place (its runs keep empty
-//! measurements); any other is refused rather than half read.
+//! version wrote it. The two previous versions are migrated in place (their runs keep empty
+//! measurements and seed 0); any other is refused rather than half read.
 //!
-//! One row per cell (file × solver × time limit × threads, a UNIQUE key), written in its own
+//! One row per cell (file × solver × time limit × threads × seed, a UNIQUE key), written in its own
 //! transaction as the cell finishes, so a killed run keeps every finished cell and a re-run
 //! runs only what is missing. A solver failure is stored (`status = 'error'`) and run again
 //! only when asked (`retry_errors`).
@@ -15,7 +15,22 @@ use rusqlite::{Connection, OptionalExtension, params};
 use std::path::Path;
 
 /// The schema version this tilekit writes and reads.
-pub const USER_VERSION: i64 = 3;
+pub const USER_VERSION: i64 = 4;
+
+/// The runs table of version 4 (also what a migration copies an older one into).
+const RUNS_V4: &str = "CREATE TABLE IF NOT EXISTS runs(
+  id INTEGER PRIMARY KEY, file_sha256 TEXT NOT NULL REFERENCES files(sha256),
+  solver TEXT NOT NULL, solver_version TEXT, time_limit REAL NOT NULL, threads INTEGER NOT NULL,
+  status TEXT NOT NULL, objective REAL, bound REAL, optimal INTEGER NOT NULL, solver_claim TEXT,
+  verified INTEGER NOT NULL, errors TEXT NOT NULL, solver_status TEXT NOT NULL,
+  seconds REAL NOT NULL, host TEXT NOT NULL, command TEXT NOT NULL, executor TEXT NOT NULL,
+  shard TEXT, tilekit_version TEXT NOT NULL, finished_at INTEGER NOT NULL,
+  solver_wall_s REAL, solver_cpu_s REAL, solver_max_rss_kb INTEGER, log_dir TEXT,
+  seed INTEGER NOT NULL DEFAULT 0, solver_bound REAL,
+  UNIQUE(file_sha256, solver, time_limit, threads, seed))";
+
+/// The columns a version 3 runs table shares with version 4.
+const V3_COLUMNS: &str = "id, file_sha256, solver, solver_version, time_limit, threads, status, objective, bound, optimal, solver_claim, verified, errors, solver_status, seconds, host, command, executor, shard, tilekit_version, finished_at, solver_wall_s, solver_cpu_s, solver_max_rss_kb, log_dir";
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -27,15 +42,6 @@ CREATE TABLE IF NOT EXISTS files(
   path TEXT NOT NULL, model TEXT NOT NULL, format TEXT NOT NULL, compressed TEXT,
   horizon INTEGER, filter INTEGER NOT NULL, fix_corner INTEGER NOT NULL,
   size_kind TEXT, size_a INTEGER, size_b INTEGER, size_c INTEGER);
-CREATE TABLE IF NOT EXISTS runs(
-  id INTEGER PRIMARY KEY, file_sha256 TEXT NOT NULL REFERENCES files(sha256),
-  solver TEXT NOT NULL, solver_version TEXT, time_limit REAL NOT NULL, threads INTEGER NOT NULL,
-  status TEXT NOT NULL, objective REAL, bound REAL, optimal INTEGER NOT NULL, solver_claim TEXT,
-  verified INTEGER NOT NULL, errors TEXT NOT NULL, solver_status TEXT NOT NULL,
-  seconds REAL NOT NULL, host TEXT NOT NULL, command TEXT NOT NULL, executor TEXT NOT NULL,
-  shard TEXT, tilekit_version TEXT NOT NULL, finished_at INTEGER NOT NULL,
-  solver_wall_s REAL, solver_cpu_s REAL, solver_max_rss_kb INTEGER, log_dir TEXT,
-  UNIQUE(file_sha256, solver, time_limit, threads));
 CREATE TABLE IF NOT EXISTS remote_jobs(
   file_sha256 TEXT NOT NULL, solver TEXT NOT NULL, time_limit REAL NOT NULL,
   threads INTEGER NOT NULL, server TEXT NOT NULL, number INTEGER NOT NULL,
@@ -70,6 +76,13 @@ pub struct RunRow {
     /// What the solver claimed beyond tilekit's proof (`optimal`, `infeasible`).
     #[serde(default)]
     pub solver_claim: Option<crate::route::Claim>,
+    /// The dual bound the solver's log claims ([`crate::format::solver_log`]): kept apart
+    /// from `bound`, which only a proof sets, and never used by the cross-check.
+    #[serde(default)]
+    pub solver_bound: Option<f64>,
+    /// The seed the solver ran with (`{seed}`; 0 unless the run asked for several).
+    #[serde(default)]
+    pub seed: u32,
     /// The answer passed every check.
     pub verified: bool,
     /// What the checks found, or the failure.
@@ -147,6 +160,8 @@ impl RunRow {
             bound: None,
             optimal: false,
             solver_claim: None,
+            solver_bound: None,
+            seed: 0,
             verified: false,
             errors: Vec::new(),
             solver_status: String::new(),
@@ -267,8 +282,10 @@ impl Db {
         let tables: i64 = conn
             .query_row("SELECT count(*) FROM sqlite_master", [], |r| r.get(0))
             .map_err(|e| db_error(&name, e))?;
-        // Version 2 lacks only the solver's measurements, the log directory and the best
-        // known values: added, empty.
+        // Version 2 lacks the solver's measurements, the log directory and the best known
+        // values: added, empty. Version 3 lacks the seed, which joins the cell's key (SQLite
+        // cannot change a table's UNIQUE constraint in place, so the table is copied), and
+        // the solver's claimed bound.
         if version == 2 {
             conn.execute_batch(
                 "BEGIN;
@@ -281,6 +298,18 @@ impl Db {
                  PRAGMA user_version = 3;
                  COMMIT;",
             )
+            .map_err(|e| db_error(&name, e))?;
+        }
+        if version == 2 || version == 3 {
+            conn.execute_batch(&format!(
+                "BEGIN;
+                 ALTER TABLE runs RENAME TO runs_v3;
+                 {RUNS_V4};
+                 INSERT INTO runs({V3_COLUMNS}) SELECT {V3_COLUMNS} FROM runs_v3;
+                 DROP TABLE runs_v3;
+                 PRAGMA user_version = 4;
+                 COMMIT;"
+            ))
             .map_err(|e| db_error(&name, e))?;
         } else if version != USER_VERSION && !(version == 0 && tables == 0) {
             return Err(Error::Usage(format!(
@@ -295,6 +324,8 @@ impl Db {
         conn.pragma_update(None, "journal_mode", "WAL")
             .map_err(|e| db_error(&name, e))?;
         conn.execute_batch(SCHEMA).map_err(|e| db_error(&name, e))?;
+        conn.execute_batch(RUNS_V4)
+            .map_err(|e| db_error(&name, e))?;
         conn.pragma_update(None, "user_version", USER_VERSION)
             .map_err(|e| db_error(&name, e))?;
         Ok(Db {
@@ -420,11 +451,12 @@ impl Db {
         solver: &str,
         time_limit: f64,
         threads: u32,
+        seed: u32,
     ) -> Result<Option<String>, Error> {
         self.conn
             .query_row(
-                "SELECT status FROM runs WHERE file_sha256 = ?1 AND solver = ?2 AND time_limit = ?3 AND threads = ?4",
-                params![file_sha256, solver, time_limit, threads],
+                "SELECT status FROM runs WHERE file_sha256 = ?1 AND solver = ?2 AND time_limit = ?3 AND threads = ?4 AND seed = ?5",
+                params![file_sha256, solver, time_limit, threads, seed],
                 |r| r.get(0),
             )
             .optional()
@@ -444,14 +476,14 @@ impl Db {
         let n = self
             .conn
             .execute(
-                &format!("{verb} INTO runs(file_sha256, solver, solver_version, time_limit, threads, status, objective, bound, optimal, verified, errors, solver_status, seconds, host, command, executor, shard, tilekit_version, finished_at, solver_claim, solver_wall_s, solver_cpu_s, solver_max_rss_kb, log_dir) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)"),
+                &format!("{verb} INTO runs(file_sha256, solver, solver_version, time_limit, threads, status, objective, bound, optimal, verified, errors, solver_status, seconds, host, command, executor, shard, tilekit_version, finished_at, solver_claim, solver_wall_s, solver_cpu_s, solver_max_rss_kb, log_dir, seed, solver_bound) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)"),
                 params![
                     r.file_sha256, r.solver, r.solver_version, r.time_limit, r.threads, r.status,
                     r.objective, r.bound, r.optimal, r.verified, errors, r.solver_status,
                     r.seconds, r.host, r.command, r.executor, r.shard, r.tilekit_version,
                     r.finished_at, r.solver_claim.map(crate::route::Claim::as_str),
                     r.measured.solver_wall_s, r.measured.solver_cpu_s,
-                    r.measured.solver_max_rss_kb, r.measured.log_dir
+                    r.measured.solver_max_rss_kb, r.measured.log_dir, r.seed, r.solver_bound
                 ],
             )
             .map_err(|e| self.err(e))?;
@@ -468,7 +500,7 @@ impl Db {
                         r.host, r.command, r.executor, r.shard, r.tilekit_version, r.finished_at,
                         i.sha256, i.id, i.family, f.model, f.format, f.path, f.horizon, i.known_optimum, i.optimum_source,
                         r.solver_claim, r.solver_wall_s, r.solver_cpu_s, r.solver_max_rss_kb, r.log_dir,
-                        i.best_known
+                        i.best_known, r.seed, r.solver_bound
                  FROM runs r JOIN files f ON f.sha256 = r.file_sha256 JOIN instances i ON i.sha256 = f.instance_sha256
                  ORDER BY i.id, r.id",
             )
@@ -492,6 +524,8 @@ impl Db {
                             .get::<_, Option<String>>(29)?
                             .as_deref()
                             .and_then(crate::route::Claim::from_name),
+                        solver_bound: r.get(36)?,
+                        seed: r.get(35)?,
                         verified: r.get(10)?,
                         errors: serde_json::from_str(&errors).unwrap_or_else(|_| vec![errors]),
                         solver_status: r.get(12)?,
@@ -611,6 +645,8 @@ mod tests {
             bound: None,
             optimal: false,
             solver_claim: None,
+            solver_bound: None,
+            seed: 0,
             verified: true,
             errors: vec![],
             solver_status: "x".into(),
@@ -642,12 +678,12 @@ mod tests {
         assert!(db.insert(&row("f", "cbc", "error"), false).unwrap());
         assert!(!db.insert(&row("f", "cbc", "solved"), false).unwrap());
         assert_eq!(
-            db.status_of("f", "cbc", 10.0, 1).unwrap().as_deref(),
+            db.status_of("f", "cbc", 10.0, 1, 0).unwrap().as_deref(),
             Some("error")
         );
         assert!(db.insert(&row("f", "cbc", "solved"), true).unwrap());
         assert_eq!(
-            db.status_of("f", "cbc", 10.0, 1).unwrap().as_deref(),
+            db.status_of("f", "cbc", 10.0, 1, 0).unwrap().as_deref(),
             Some("solved")
         );
         assert_eq!(db.count_runs().unwrap(), 1);

@@ -249,9 +249,9 @@ pub fn export_set(req: &ExportSetRequest, progress: Progress<'_>) -> Result<Expo
                 })
                 .cloned();
             let outcome = match kept {
-                Some(r) if r.gbd.is_none() && c.format == Format::Cnf => {
+                Some(r) if r.gbd.is_none() && gbd_hashed(c.format) => {
                     // Hashed once, and journalled so that the next run need not.
-                    gbd_of(&dir.join(&c.path), req.compress)
+                    gbd_of(&dir.join(&c.path), c.format, req.compress)
                         .map(|gbd| Record {
                             gbd: Some(gbd),
                             ..r
@@ -616,16 +616,26 @@ fn cell(
     }
 }
 
-/// The GBD identifier of the CNF file at `path`, read through its decompressor when it is
-/// compressed.
-fn gbd_of(path: &Path, compress: Compress) -> Result<String, Error> {
+/// Does the Global Benchmark Database identify files of `format`? It files CNF and WCNF
+/// instances (in either WCNF dialect) by hash.
+fn gbd_hashed(format: Format) -> bool {
+    matches!(format, Format::Cnf | Format::Wcnf | Format::WcnfLegacy)
+}
+
+/// The GBD identifier of the CNF or WCNF file at `path`, read through its decompressor when
+/// it is compressed.
+fn gbd_of(path: &Path, format: Format, compress: Compress) -> Result<String, Error> {
     let failed =
         |e: std::io::Error| Error::Failure(format!("{}: cannot read back: {e}", path.display()));
     let file = std::fs::File::open(path).map_err(failed)?;
-    match compress {
-        Compress::None => crate::format::dimacs_cnf::gbd_hash(file),
-        Compress::Gz => crate::format::dimacs_cnf::gbd_hash(flate2::read::GzDecoder::new(file)),
-        Compress::Xz => crate::format::dimacs_cnf::gbd_hash(liblzma::read::XzDecoder::new(file)),
+    let reader: Box<dyn std::io::Read> = match compress {
+        Compress::None => Box::new(file),
+        Compress::Gz => Box::new(flate2::read::GzDecoder::new(file)),
+        Compress::Xz => Box::new(liblzma::read::XzDecoder::new(file)),
+    };
+    match format {
+        Format::Cnf => crate::format::dimacs_cnf::gbd_hash(reader),
+        _ => crate::format::wcnf::gbd_hash(reader),
     }
     .map_err(failed)
 }
@@ -646,9 +656,10 @@ fn write_cell(
         &dir.join(&c.path),
         progress,
     )?;
-    let gbd = match c.format {
-        Format::Cnf => Some(gbd_of(&dir.join(&c.path), req.compress)?),
-        _ => None,
+    let gbd = if gbd_hashed(c.format) {
+        Some(gbd_of(&dir.join(&c.path), c.format, req.compress)?)
+    } else {
+        None
     };
     Ok(Record {
         path: c.path.clone(),
@@ -680,11 +691,15 @@ fn write_file(
             target.with_file_name(format!(".{name}.plain"))
         }
     };
+    let name = target
+        .file_name()
+        .map(|n| manifest::model_name(&n.to_string_lossy(), format.name()).to_string());
     let export = ExportRequest {
         model: Some(model),
         format: Some(format),
         output: Some(plain.clone()),
         options: inst.options(horizon, req.filter, req.fix_corner),
+        name,
         ..Default::default()
     };
     let counts = families::export(&instance, &export, progress)?;

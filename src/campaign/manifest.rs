@@ -132,8 +132,9 @@ pub struct FileEntry {
     /// ([`FileEntry::expected_answer`]); absent for the others and in older manifests.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expected: Option<String>,
-    /// CNF files: the Global Benchmark Database's identifier of the formula
-    /// ([`crate::format::dimacs_cnf::gbd_hash`]), the same compressed or not.
+    /// CNF and WCNF files: the Global Benchmark Database's identifier of the formula
+    /// ([`crate::format::dimacs_cnf::gbd_hash`], [`crate::format::wcnf::gbd_hash`]), the
+    /// same compressed or not.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gbd: Option<String>,
     /// The best objective known when no optimum is (unmatched seams: the fewest on a known
@@ -201,6 +202,12 @@ impl FileEntry {
         Some(if sat { "sat" } else { "unsat" })
     }
 
+    /// The file's name without its format and compression extensions: its `.solu` name, and
+    /// the `NAME` of an MPS file, unique in the set as MIPLIB's are.
+    pub fn name(&self) -> &str {
+        model_name(&self.path, &self.format)
+    }
+
     /// The file's line in MIPLIB's `.solu` form, for an optimisation model (LP, MPS, GAMS,
     /// OPB): `=opt= NAME v` where the model's optimum is known, `=inf= NAME` where the model
     /// has no solution (a sliding MILP whose horizon is below the optimum: at most one move a
@@ -210,14 +217,7 @@ impl FileEntry {
         if !matches!(self.format.as_str(), "lp" | "mps" | "gms" | "opb") {
             return None;
         }
-        let file = self.path.rsplit('/').next().unwrap_or(&self.path);
-        let file = file
-            .strip_suffix(".gz")
-            .or_else(|| file.strip_suffix(".xz"))
-            .unwrap_or(file);
-        let name = file
-            .strip_suffix(&format!(".{}", self.format))
-            .unwrap_or(file);
+        let name = self.name();
         Some(
             match (self.known_optimum, self.family.as_str(), self.horizon) {
                 (Some(k), "sliding", Some(t)) if t < k => format!("=inf= {name}"),
@@ -229,6 +229,24 @@ impl FileEntry {
             },
         )
     }
+}
+
+/// The name of the file at `path` (a set's relative path or any path) written in `format`:
+/// its file name without the format's and the compression's extensions.
+///
+/// ```
+/// use tilekit::campaign::manifest::model_name;
+/// assert_eq!(model_name("sliding/korf100_1.neos.T53.mps.xz", "mps"), "korf100_1.neos.T53");
+/// ```
+pub fn model_name<'a>(path: &'a str, format: &str) -> &'a str {
+    let file = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    let file = file
+        .strip_suffix(".gz")
+        .or_else(|| file.strip_suffix(".xz"))
+        .unwrap_or(file);
+    file.strip_suffix(format)
+        .and_then(|f| f.strip_suffix('.'))
+        .unwrap_or(file)
 }
 
 /// A model's size, as the manifest writes it. Kept apart from [`Counts`], which it is made

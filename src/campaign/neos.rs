@@ -133,7 +133,7 @@ pub fn run(
     let mut done_before = 0;
     for (f, input) in &cells {
         let name = label(&solver, *input);
-        match db.status_of(&f.sha256, &name, tl, threads)? {
+        match db.status_of(&f.sha256, &name, tl, threads, 0)? {
             Some(s) if s != "error" || !req.retry_errors => done_before += 1,
             Some(_) => {
                 // A job that failed is sent again, not fetched again.

@@ -192,8 +192,13 @@ pub fn quality(
     }
 }
 
+/// A configuration: solver, model and format, and the seed when it is not the solver's
+/// default, so that the runs of several seeds show as the lines of performance variability.
 fn config_of(r: &StoredRun) -> String {
-    format!("{}: {} {}", r.row.solver, r.model, r.format)
+    match r.row.seed {
+        0 => format!("{}: {} {}", r.row.solver, r.model, r.format),
+        seed => format!("{} seed {seed}: {} {}", r.row.solver, r.model, r.format),
+    }
 }
 
 /// The ids of the runs whose claims `conflicts` refute ([`Conflict::refuted`]).
@@ -415,7 +420,7 @@ fn quality_csv(table: &[ConfigStats]) -> String {
 fn runs_csv(runs: &[StoredRun], refs: &BTreeMap<String, f64>, refuted: &BTreeSet<i64>) -> String {
     use super::manifest::csv_field;
     let mut s = String::from(
-        "id,instance,family,model,format,path,horizon,solver,solver_version,time_limit,threads,status,verified,optimal,solver_claim,refuted,objective,bound,known_optimum,best_known,reference,gap,score,seconds,solver_wall_s,solver_cpu_s,solver_max_rss_kb,executor,host,finished_at,log_dir\n",
+        "id,instance,family,model,format,path,horizon,solver,solver_version,time_limit,threads,seed,status,verified,optimal,solver_claim,refuted,objective,bound,solver_bound,known_optimum,best_known,reference,gap,score,seconds,solver_wall_s,solver_cpu_s,solver_max_rss_kb,executor,host,finished_at,log_dir\n",
     );
     for r in runs {
         let w = &r.row;
@@ -432,6 +437,7 @@ fn runs_csv(runs: &[StoredRun], refs: &BTreeMap<String, f64>, refuted: &BTreeSet
             csv_field(w.solver_version.as_deref().unwrap_or("")),
             w.time_limit.to_string(),
             w.threads.to_string(),
+            w.seed.to_string(),
             w.status.clone(),
             (w.verified as u8).to_string(),
             (w.optimal as u8).to_string(),
@@ -441,6 +447,7 @@ fn runs_csv(runs: &[StoredRun], refs: &BTreeMap<String, f64>, refuted: &BTreeSet
             (refuted.contains(&r.id) as u8).to_string(),
             opt(w.objective),
             opt(w.bound),
+            opt(w.solver_bound),
             opt(r.known_optimum),
             opt(r.best_known),
             opt(refs.get(&r.instance_sha256).copied()),
@@ -468,7 +475,9 @@ fn runs_csv(runs: &[StoredRun], refs: &BTreeMap<String, f64>, refuted: &BTreeSet
 /// optimal, 8 an integer solution, 19 infeasible with no solution, 14 no solution returned;
 /// solver: 1 normal completion, 3 a resource interrupt, 10 a solver failure, which is what
 /// an answer failing verification is). A refuted claim of optimality is reported as a plain
-/// solution. Missing values are `NA`.
+/// solution. `ObjectiveValueEstimate` is the bound tilekit proved, else the dual bound the
+/// solver's log claims (Paver checks such claims against the `.solu` values itself). Missing
+/// values are `NA`.
 fn paver_trace(runs: &[StoredRun], refuted: &BTreeSet<i64>) -> String {
     let mut s = String::from(
         "* Trace Record Definition\n* InputFileName,ModelType,SolverName,Direction,ModelStatus,SolverStatus,ObjectiveValue,ObjectiveValueEstimate,SolverTime\n*\n",
@@ -504,7 +513,7 @@ fn paver_trace(runs: &[StoredRun], refuted: &BTreeSet<i64>) -> String {
             super::manifest::csv_field(name),
             super::manifest::csv_field(&w.solver),
             na(objective),
-            na(w.bound),
+            na(w.bound.or(w.solver_bound)),
             w.measured.solver_wall_s.unwrap_or(w.seconds)
         ));
     }

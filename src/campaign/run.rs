@@ -71,8 +71,7 @@ pub fn run(
             run_cell(
                 &base,
                 &m,
-                &m.files[c.file],
-                &solvers[c.solver],
+                (&m.files[c.file], &solvers[c.solver], c.seed),
                 &req.limits,
                 "local",
                 Some(logs),

@@ -42,7 +42,7 @@ pub struct SlurmOptions {
 }
 
 /// The schema of a plan file.
-pub const PLAN_SCHEMA: &str = "tilekit-slurm-plan/1";
+pub const PLAN_SCHEMA: &str = "tilekit-slurm-plan/2";
 
 /// A plan: what every array task runs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -69,8 +69,8 @@ pub struct Plan {
     /// cluster's nodes share with it. Absent in a plan of an earlier tilekit: no logs.
     #[serde(default)]
     pub logs: Option<PathBuf>,
-    /// The cells of each task: (file SHA-256, solver).
-    pub tasks: Vec<Vec<(String, String)>>,
+    /// The cells of each task: (file SHA-256, solver, seed).
+    pub tasks: Vec<Vec<(String, String, u32)>>,
 }
 
 /// The work directory of a request.
@@ -112,12 +112,13 @@ pub(crate) fn submit(
         })?;
     }
     let work = absolute(&work)?;
-    let cells: Vec<(String, String)> = pending
+    let cells: Vec<(String, String, u32)> = pending
         .iter()
         .map(|c| {
             (
                 m.files[c.file].sha256.clone(),
                 solvers[c.solver].name().to_string(),
+                c.seed,
             )
         })
         .collect();
@@ -341,7 +342,7 @@ pub fn run_task(plan_path: &Path, task: usize) -> Result<usize, Error> {
         .open(&partial)
         .map_err(|e| io_error(&partial, e))?;
     let mut n = 0;
-    for (sha, name) in cells {
+    for (sha, name, seed) in cells {
         let f = m.files.iter().find(|f| &f.sha256 == sha).ok_or_else(|| {
             Error::Usage(format!(
                 "{}: the plan names a file {sha} the manifest does not list",
@@ -352,7 +353,14 @@ pub fn run_task(plan_path: &Path, task: usize) -> Result<usize, Error> {
             .iter()
             .find(|s| s.name() == name)
             .ok_or_else(|| Error::Usage(format!("the plan names an unknown solver {name}")))?;
-        let mut row = cells::run_cell(&base, &m, f, solver, &limits, "slurm", plan.logs.as_deref());
+        let mut row = cells::run_cell(
+            &base,
+            &m,
+            (f, solver, *seed),
+            &limits,
+            "slurm",
+            plan.logs.as_deref(),
+        );
         row.shard = Some(shard.clone());
         let mut line = serde_json::to_string(&row).expect("a row serialises");
         line.push('\n');
@@ -453,9 +461,9 @@ pub fn collect(db: &mut Db, m: &Manifest, work: &Path) -> Result<Collected, Erro
         else {
             continue;
         };
-        for (sha, solver) in plan.tasks.iter().flatten() {
+        for (sha, solver, seed) in plan.tasks.iter().flatten() {
             if db
-                .status_of(sha, solver, plan.time_limit, plan.threads)?
+                .status_of(sha, solver, plan.time_limit, plan.threads, *seed)?
                 .is_none()
             {
                 c.missing += 1;

@@ -107,10 +107,8 @@ impl NumFmt {
 
 /// The model name made safe for a comment or an MPS `NAME` field: printable ASCII with no
 /// spaces (the name is not validated by [`Model::new`]).
-pub(crate) fn safe_model_name(model: &Model) -> String {
-    model
-        .name()
-        .chars()
+pub(crate) fn safe_model_name(name: &str) -> String {
+    name.chars()
         .map(|c| if c.is_ascii_graphic() { c } else { '_' })
         .collect()
 }
@@ -212,7 +210,7 @@ pub fn write_lp<W: Write>(model: &Model, out: W) -> io::Result<u64> {
 
     // Header comment.
     s.put(b"\\ tilekit LP: model ");
-    s.put_str(&safe_model_name(model));
+    s.put_str(&safe_model_name(model.name()));
     s.put(b", ");
     s.put_str(itoa::Buffer::new().format(n));
     s.put(b" variables, ");

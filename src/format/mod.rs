@@ -9,6 +9,7 @@ pub mod mps;
 pub mod neos_job;
 pub mod opb;
 pub mod solution;
+pub mod solver_log;
 pub mod wcnf;
 
 /// The model file formats tilekit writes.

@@ -243,21 +243,40 @@ pub fn mps_objective_sign(model: &Model) -> f64 {
 /// Fails with [`io::ErrorKind::InvalidInput`] if a row is named like the objective, and
 /// with any error of `out`.
 pub fn write_mps<W: Write>(model: &Model, out: W) -> io::Result<u64> {
+    write_mps_named(model, model.name(), out)
+}
+
+/// [`write_mps`] with `name` on the `NAME` line instead of the model's own, so that the files
+/// of one benchmark set can each carry their file's name, as MIPLIB's do (models of one size
+/// and horizon share the formulation's name).
+///
+/// ```
+/// use tilekit::model::milp::Model;
+/// let mut out = Vec::new();
+/// tilekit::format::mps::write_mps_named(&Model::new("m"), "korf100_1_T53", &mut out).unwrap();
+/// assert!(String::from_utf8(out).unwrap().contains("NAME korf100_1_T53 FREE\n"));
+/// ```
+pub fn write_mps_named<W: Write>(model: &Model, name: &str, out: W) -> io::Result<u64> {
     check_objective_name(model)?;
     let name_bytes: usize = model.rows().map(|r| model.row_name(r).len() + 1).sum();
     if model.num_nonzeros() < u32::MAX as usize && name_bytes < u32::MAX as usize {
-        write_body::<u32, W>(model, out, name_bytes)
+        write_body::<u32, W>(model, name, out, name_bytes)
     } else {
-        write_body::<usize, W>(model, out, name_bytes)
+        write_body::<usize, W>(model, name, out, name_bytes)
     }
 }
 
-fn write_body<I: Idx, W: Write>(model: &Model, out: W, name_bytes: usize) -> io::Result<u64> {
+fn write_body<I: Idx, W: Write>(
+    model: &Model,
+    name: &str,
+    out: W,
+    name_bytes: usize,
+) -> io::Result<u64> {
     let mut s = Buf::new(out);
     let mut nf = NumFmt::default();
     let sign = mps_objective_sign(model);
     let obj = model.objective_name();
-    let name = safe_model_name(model);
+    let name = safe_model_name(name);
 
     s.put(b"* tilekit free MPS: model ");
     s.put_str(&name);

@@ -124,10 +124,133 @@ pub fn write_wcnf<W: Write>(w: &Wcnf, dialect: Dialect, mut out: W) -> io::Resul
     Ok(total)
 }
 
+/// The Global Benchmark Database's identifier of a WCNF file (gbd-tools' `wcnf` hash), in
+/// either dialect: the MD5 of the clauses with comments and the header left out, each hard
+/// clause as `h` and its literals, each soft one as its weight and its literals, so that the
+/// 2022 and the legacy layout of one formula share it only where gbd-tools says they do.
+///
+/// gbd-tools' own reader is token-based and has two quirks this reproduces, since the point
+/// of the identifier is to equal theirs: a `h` clause is not followed by the separating blank
+/// that every other clause gets (so hard clauses written first run together), and a legacy
+/// weight is rewritten as a plain decimal while a 2022 weight is hashed as written.
+///
+/// ```
+/// use tilekit::format::wcnf::gbd_hash;
+/// let a = gbd_hash("c x\nh 1 -2 0\n3 1 0\n".as_bytes()).unwrap();
+/// let b = gbd_hash("h  1 -2\n 0 3 1 0".as_bytes()).unwrap();
+/// assert_eq!(a, b);
+/// assert_eq!(a.len(), 32);
+/// ```
+pub fn gbd_hash(input: impl io::Read) -> io::Result<String> {
+    use md5::{Digest, Md5};
+    use std::io::BufRead;
+    let bad = |what: &str| io::Error::new(io::ErrorKind::InvalidData, what.to_string());
+    let mut md5 = Md5::new();
+    let mut reader = io::BufReader::with_capacity(256 * 1024, input);
+    let mut line = Vec::with_capacity(4096);
+    // The legacy header's TOP (0: the 2022 dialect); a clause has been hashed with its
+    // separator; inside a clause (its terminating 0 not yet read).
+    let (mut top, mut notfirst, mut open) = (0u64, false, false);
+    loop {
+        line.clear();
+        if reader.read_until(b'\n', &mut line)? == 0 {
+            break;
+        }
+        for segment in line.split(|&b| b == b'\r') {
+            let mut tokens = segment
+                .split(|b| b.is_ascii_whitespace())
+                .filter(|t| !t.is_empty());
+            while let Some(mut token) = tokens.next() {
+                if !open {
+                    match token[0] {
+                        b'c' => break,
+                        b'p' => {
+                            let mut rest = tokens.by_ref().skip(if token == b"p" { 1 } else { 0 });
+                            let t = rest
+                                .nth(2)
+                                .ok_or_else(|| bad("a p line without its top weight"))?;
+                            top = std::str::from_utf8(t)
+                                .ok()
+                                .and_then(|t| t.parse().ok())
+                                .ok_or_else(|| bad("a p line whose top weight is not a number"))?;
+                            break;
+                        }
+                        b'h' => {
+                            if notfirst {
+                                md5.update(b" ");
+                            }
+                            md5.update(b"h ");
+                            open = true;
+                            token = &token[1..];
+                            if token.is_empty() {
+                                continue;
+                            }
+                        }
+                        _ => {
+                            if notfirst {
+                                md5.update(b" ");
+                            }
+                            notfirst = true;
+                            open = true;
+                            if top > 0 {
+                                let weight: u64 = std::str::from_utf8(token)
+                                    .ok()
+                                    .and_then(|t| t.parse().ok())
+                                    .ok_or_else(|| bad("a clause weight that is not a number"))?;
+                                if weight >= top {
+                                    md5.update(b"h ");
+                                } else {
+                                    md5.update(itoa::Buffer::new().format(weight).as_bytes());
+                                    md5.update(b" ");
+                                }
+                                continue;
+                            }
+                        }
+                    }
+                }
+                let token = token.strip_prefix(b"+").unwrap_or(token);
+                let digits = token.strip_prefix(b"-").unwrap_or(token);
+                if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+                    return Err(bad("a literal that is not a number"));
+                }
+                if token == b"0" {
+                    md5.update(b"0");
+                    open = false;
+                } else {
+                    md5.update(token);
+                    md5.update(b" ");
+                }
+            }
+        }
+    }
+    if open {
+        md5.update(b"0");
+    }
+    Ok(md5.finalize().iter().map(|b| format!("{b:02x}")).collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::model::cnf::Cnf;
+
+    /// The identifiers gbd-tools 5.3.2 (`gbdc identify`) gave these two files: one formula in
+    /// the 2022 and the legacy layout, which its reader hashes apart.
+    #[test]
+    fn gbd_hash_equals_gbd_tools_on_both_dialects() {
+        let new = "c hi\nh 1 -2 0\n3 1 0\n5 -1 2 0\n";
+        let legacy = "p wcnf 2 3 9\n9 1 -2 0\n3 1 0\n5 -1 2 0\n";
+        assert_eq!(
+            gbd_hash(new.as_bytes()).unwrap(),
+            "8140595154de2b0c74df6afc2a720bcf"
+        );
+        assert_eq!(
+            gbd_hash(legacy.as_bytes()).unwrap(),
+            "01e035502b041d532fa63c89fa78d2de"
+        );
+        assert!(gbd_hash("h 1 x 0\n".as_bytes()).is_err());
+        assert!(gbd_hash("p wcnf 2\n".as_bytes()).is_err());
+    }
 
     fn tiny() -> Wcnf {
         let mut hard = Cnf::new();

@@ -162,17 +162,31 @@ pub fn export_format(
     check_format(model, &name, complement)
 }
 
-/// Write `model` of `p` in `format` to `out` (the clique graph's complement, the conflict
-/// graph, with `complement`). The graph is streamed: memory stays proportional to its nodes,
-/// not its edges. A NEOS job document is `route::neos`'s ([`super::neos::job_text`]).
-pub fn export(
-    p: &EdgePuzzle,
-    model: EdgeModel,
-    opts: EdgeMilpOptions,
-    complement: bool,
-    format: Format,
-    out: &mut dyn Write,
-) -> Result<Counts, Error> {
+/// What an edge export writes: a model, its options, and the file's format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EdgeExport<'a> {
+    /// The model.
+    pub model: EdgeModel,
+    /// The MILP's options (the SAT and MaxSAT models read them too).
+    pub opts: EdgeMilpOptions,
+    /// The clique model: write the conflict graph, the clique graph's complement.
+    pub complement: bool,
+    /// The file's format.
+    pub format: Format,
+    /// An MPS file's `NAME` (`None`: the formulation's own name).
+    pub name: Option<&'a str>,
+}
+
+/// Write `what` of `p` to `out`. The graph is streamed: memory stays proportional to its
+/// nodes, not its edges. A NEOS job document is `route::neos`'s ([`super::neos::job_text`]).
+pub fn export(p: &EdgePuzzle, what: EdgeExport<'_>, out: &mut dyn Write) -> Result<Counts, Error> {
+    let EdgeExport {
+        model,
+        opts,
+        complement,
+        format,
+        name,
+    } = what;
     check_format(model, format.name(), complement)?;
     let counts = match (model, format) {
         (EdgeModel::Milp, Format::Lp) => {
@@ -182,7 +196,8 @@ pub fn export(
         }
         (EdgeModel::Milp, Format::Mps) => {
             let milp = build_milp(p, opts)?;
-            mps::write_mps(&milp.model, &mut *out).map_err(Error::failure)?;
+            let name = name.unwrap_or(milp.model.name());
+            mps::write_mps_named(&milp.model, name, &mut *out).map_err(Error::failure)?;
             Counts::milp(&milp.model)
         }
         (EdgeModel::Milp, Format::Opb) => {
@@ -252,25 +267,22 @@ pub fn export(
 /// into place only when complete ([`super::output`]).
 pub fn export_to(
     p: &EdgePuzzle,
-    model: EdgeModel,
-    opts: EdgeMilpOptions,
-    complement: bool,
-    format: Format,
+    what: EdgeExport<'_>,
     path: Option<&Path>,
     progress: Progress<'_>,
 ) -> Result<Counts, Error> {
-    match model {
+    match what.model {
         EdgeModel::Milp => {
             let mut buf = Vec::new();
-            let counts = export(p, model, opts, complement, format, &mut buf)?;
+            let counts = export(p, what, &mut buf)?;
             super::output::write_to(path, &buf)?;
             Ok(counts)
         }
-        EdgeModel::Clique => export_graph(p, complement, format, path, progress),
+        EdgeModel::Clique => export_graph(p, what.complement, what.format, path, progress),
         EdgeModel::Sat | EdgeModel::Maxsat => {
             let mut counts = Counts::Algebraic;
             super::output::stream_to(path, |w| {
-                counts = export(p, model, opts, complement, format, w)?;
+                counts = export(p, what, w)?;
                 Ok(())
             })?;
             Ok(counts)
@@ -867,7 +879,14 @@ fn export_command(
             horizon: None,
         });
     }
-    let counts = export_to(&p, m, opts, req.complement, fmt, out, progress)?;
+    let what = EdgeExport {
+        model: m,
+        opts,
+        complement: req.complement,
+        format: fmt,
+        name: req.name.as_deref(),
+    };
+    let counts = export_to(&p, what, out, progress)?;
     Ok(Exported::Written(counts))
 }
 

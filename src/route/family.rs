@@ -222,6 +222,8 @@ pub struct ExportRequest {
     pub neos: NeosJobFlags,
     /// The family flags.
     pub options: FamilyOptions,
+    /// An MPS file's `NAME` (`None`: the formulation's own, which models of one size share).
+    pub name: Option<String>,
 }
 
 impl ExportRequest {

@@ -29,7 +29,13 @@ pub fn run<F: MilpFormulation + ?Sized>(
 }
 
 /// Check one answer that carries values: resolve them onto the model, check the point, decode
-/// and check the solution with `checker` (claiming the solver's objective).
+/// and check the solution with `checker`.
+///
+/// The solution is claimed to score the point's objective only when the solver calls the
+/// point optimal. A point short of the optimum may overstate what its solution scores (the
+/// edge MILP's match indicators need not be 1 on every seam that matches, only at the
+/// optimum), so there the solution must only score no worse than the point; the score
+/// reported is the checker's own either way.
 pub fn check<F, C>(
     f: &F,
     checker: &C,
@@ -46,7 +52,18 @@ where
         Err(e) => return Checked::failed(e.to_string()),
     };
     let errors = verify::milp::check_point(f.model(), &x, sol.objective).errors;
-    Checked::judge_decoded(errors, f.decode(&x), checker, instance, sol.objective)
+    let optimal = sol.outcome == Outcome::Optimal;
+    let claim = sol.objective.filter(|_| optimal);
+    let mut checked = Checked::judge_decoded(errors, f.decode(&x), checker, instance, claim);
+    if !optimal
+        && let (Some(point), Some(found)) = (sol.objective, checked.objective)
+        && found > point + 1e-6
+    {
+        checked.errors.push(format!(
+            "the solution scores {found}, worse than the objective {point} of the point it was decoded from"
+        ));
+    }
+    checked
 }
 
 /// Judge a MILP answer: its outcome as a status, and when it carries a solution, that
@@ -84,4 +101,60 @@ where
         return t;
     }
     a
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formulate::edge_milp::{self, EdgeMilp, EdgeMilpOptions};
+    use crate::model::answer::ColumnValues;
+    use crate::puzzle::edge::{EdgePuzzle, generate, score};
+    use crate::verify::edge::BoardChecker;
+
+    /// A 4×4 board one swap from perfect as the edge MILP's point, with `extra` matching
+    /// seams' indicators raised to 1 (the seam rows allow it; only the minimum forbids it),
+    /// and the board's unmatched seams.
+    fn point(extra: usize, outcome: Outcome) -> (EdgePuzzle, EdgeMilp, MilpSolution, f64) {
+        let (p, mut b) = generate(4, 4, 2, 3, 9).unwrap();
+        b.cells.swap(5, 6);
+        let e = edge_milp::build(&p, EdgeMilpOptions::default()).unwrap();
+        let mut x = e.point_of(&p, &b);
+        let seams: Vec<usize> = e.h.iter().chain(&e.v).map(|v| v.index()).collect();
+        let matching: Vec<usize> = seams.iter().copied().filter(|&i| x[i] == 0.0).collect();
+        for &i in matching.iter().take(extra) {
+            x[i] = 1.0;
+        }
+        let objective = seams.iter().map(|&i| x[i]).sum();
+        let unmatched = score(&p, &b).unmatched() as f64;
+        assert_eq!(objective, unmatched + extra as f64);
+        let sol = MilpSolution {
+            outcome,
+            status_text: String::new(),
+            objective: Some(objective),
+            values: ColumnValues::ByIndex(x),
+        };
+        (p, e, sol, unmatched)
+    }
+
+    #[test]
+    fn a_feasible_point_may_overstate_its_board_but_an_optimal_one_may_not() {
+        let (p, e, overstated, unmatched) = point(2, Outcome::Feasible);
+        let c = check(&e, &BoardChecker, &p, &overstated);
+        assert!(c.errors.is_empty(), "{:?}", c.errors);
+        assert_eq!(c.objective, Some(unmatched));
+        // Called optimal, the point claims its board scores what the point does.
+        let (p, e, claimed, _) = point(2, Outcome::Optimal);
+        let c = check(&e, &BoardChecker, &p, &claimed);
+        assert!(
+            c.errors.iter().any(|s| s.contains("the claimed objective")),
+            "{:?}",
+            c.errors
+        );
+        // The exact point passes either way.
+        for outcome in [Outcome::Feasible, Outcome::Optimal] {
+            let (p, e, exact, _) = point(0, outcome);
+            let c = check(&e, &BoardChecker, &p, &exact);
+            assert!(c.errors.is_empty(), "{outcome:?}: {:?}", c.errors);
+        }
+    }
 }

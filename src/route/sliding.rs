@@ -327,13 +327,14 @@ pub fn build_algebraic(p: &SlidingPuzzle, goal: Goal, horizon: usize) -> Result<
     sliding_case_study::algebraic(p, goal, horizon).map_err(Error::failure)
 }
 
-/// Write the `model` of `p` in `format` to `out` (a NEOS job document is [`super::neos::job_text`]'s).
+/// Write the `model` of `p` in `format` to `out` (a NEOS job document is [`super::neos::job_text`]'s),
+/// an MPS file with `name` on its `NAME` line when one is given (else the formulation's).
 pub fn export(
     p: &SlidingPuzzle,
     goal: Goal,
-    model: SlidingModel,
-    format: Format,
+    (model, format): (SlidingModel, Format),
     horizon: usize,
+    name: Option<&str>,
     out: &mut dyn Write,
 ) -> Result<Counts, Error> {
     check_format(model, format)?;
@@ -350,7 +351,8 @@ pub fn export(
         }
         Format::Mps => {
             let milp = build_milp(p, goal, model, horizon)?;
-            mps::write_mps(milp.model(), out).map_err(Error::failure)?;
+            let name = name.unwrap_or(milp.model().name());
+            mps::write_mps_named(milp.model(), name, out).map_err(Error::failure)?;
             Counts::milp(milp.model())
         }
         Format::Gms => {
@@ -1953,7 +1955,7 @@ fn export_command(
     let h = resolve_horizon(&p, t)?;
     let mut counts = Counts::Algebraic;
     super::output::stream_to(out, |w| {
-        counts = export(&p, goal, m, fmt, h, w)?;
+        counts = export(&p, goal, (m, fmt), h, req.name.as_deref(), w)?;
         Ok(())
     })?;
     Ok(Exported::Written(counts))

@@ -354,6 +354,26 @@ pub fn supervised<T>(memory: Option<u64>, f: impl FnOnce() -> T) -> T {
 }
 
 thread_local! {
+    static SEED: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Run `f` with `seed` as the `{seed}` of every solver the solver objects start on this
+/// thread meanwhile (outside such a call it is 0): a campaign runs one cell under several
+/// seeds this way, as [`supervised`] holds it to a memory limit, without every solver object
+/// carrying it.
+pub fn seeded<T>(seed: u32, f: impl FnOnce() -> T) -> T {
+    let outer = SEED.with(|s| s.replace(seed));
+    let value = f();
+    SEED.with(|s| s.set(outer));
+    value
+}
+
+/// The seed of [`seeded`] on this thread.
+pub fn current_seed() -> u32 {
+    SEED.with(std::cell::Cell::get)
+}
+
+thread_local! {
     static RECORDS: std::cell::RefCell<Option<Vec<ProcessRecord>>> =
         const { std::cell::RefCell::new(None) };
 }

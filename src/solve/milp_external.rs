@@ -271,6 +271,7 @@ pub(crate) fn launch(
         solution: &sol_path,
         time_limit,
         threads,
+        seed: external::current_seed(),
     });
     let run = external::run(&RunSpec {
         program: entry.command.clone(),

@@ -17,12 +17,13 @@ pub const BUILTIN: &str = include_str!("../../solvers.toml");
 pub const ENV_VAR: &str = "TILEKIT_SOLVERS";
 
 /// The placeholders an argument may contain.
-pub const PLACEHOLDERS: [&str; 5] = [
+pub const PLACEHOLDERS: [&str; 6] = [
     "model",
     "solution",
     "time_limit",
     "time_limit_int",
     "threads",
+    "seed",
 ];
 
 /// What a solver solves.
@@ -202,6 +203,8 @@ pub struct Placeholders<'a> {
     pub time_limit: Duration,
     /// `{threads}`.
     pub threads: u32,
+    /// `{seed}`: the run's random seed (0 unless a campaign runs several).
+    pub seed: u32,
 }
 
 impl SolverEntry {
@@ -215,6 +218,7 @@ impl SolverEntry {
             ("{time_limit}", format!("{secs}")),
             ("{time_limit_int}", whole.to_string()),
             ("{threads}", p.threads.to_string()),
+            ("{seed}", p.seed.to_string()),
         ];
         self.args
             .iter()
@@ -680,6 +684,7 @@ mod tests {
             solution: Path::new("/w/m.sol"),
             time_limit: Duration::from_millis(1500),
             threads: 4,
+            seed: 3,
         };
         assert_eq!(
             r.get("cbc").unwrap().expand_args(&p),
@@ -697,7 +702,16 @@ mod tests {
             ]
         );
         assert_eq!(r.get("glpk").unwrap().expand_args(&p)[3], "2");
-        assert_eq!(r.get("kissat").unwrap().expand_args(&p)[0], "--time=2");
+        assert_eq!(
+            r.get("kissat").unwrap().expand_args(&p)[..2],
+            ["--time=2", "--seed=3"]
+        );
+        assert!(
+            r.get("highs")
+                .unwrap()
+                .expand_args(&p)
+                .ends_with(&["--random_seed".into(), "3".into()])
+        );
     }
 
     #[test]

@@ -106,6 +106,7 @@ fn run_matrix(cmd: Cmd) -> Result<ExitCode, Error> {
         jobs_file,
         json,
         memory_limit,
+        seeds,
     }) = cmd
     else {
         unreachable!("run_matrix is called for `run` only")
@@ -143,6 +144,11 @@ fn run_matrix(cmd: Cmd) -> Result<ExitCode, Error> {
     if memory_limit == Some(0) {
         return Err(Error::usage("--memory-limit must be at least 1 (MB)"));
     }
+    if executor == ExecutorArg::Neos && seeds > 1 {
+        return Err(Error::usage(
+            "--seeds runs the solvers here or on Slurm; a NEOS job runs with NEOS's own settings",
+        ));
+    }
     if executor == ExecutorArg::Neos && memory_limit.is_some() {
         return Err(Error::usage(
             "--memory-limit holds the solvers run here or on Slurm; NEOS sets its own",
@@ -159,6 +165,7 @@ fn run_matrix(cmd: Cmd) -> Result<ExitCode, Error> {
         jobs,
         solvers_file,
         retry_errors,
+        seeds,
     };
     let run_on = match executor {
         ExecutorArg::Slurm => Executor::Slurm(slurm.clone()),

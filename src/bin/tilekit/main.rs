@@ -101,6 +101,7 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                     email,
                 },
                 options: FamilyOptions::Default,
+                name: None,
             };
             let instance = read(&instance, common.family)?;
             let req = ExportRequest {

@@ -45,6 +45,10 @@ pub(crate) struct RunArgs {
     /// Run again the cells stored as solver errors.
     #[arg(long)]
     pub(crate) retry_errors: bool,
+    /// Run each cell under N seeds, {seed} = 0 to N-1 in the solvers' registry arguments
+    /// (0 is their own default), for performance variability.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub(crate) seeds: u32,
     /// Where the cells run: here (local), or as a Slurm job array (slurm: each task
     /// writes a shard of results; --collect merges them).
     #[arg(long, value_enum, default_value_t = ExecutorArg::Local)]

@@ -57,6 +57,7 @@ pub(crate) fn flag(field: Field) -> &'static str {
         Field::Raw => "--raw",
         Field::Jobs => "--jobs",
         Field::Solvers => "--solvers",
+        Field::Seeds => "--seeds",
         Field::Models => "--models",
         Field::Formats => "--formats",
         Field::Compress => "--compress",
