@@ -1399,3 +1399,57 @@ fn verify_reads_miplib_scip_gurobi_and_cplex_solutions() {
         assert!(r.stderr.contains(want), "{extra:?}: {}", r.stderr);
     }
 }
+
+/// A member of a built-in set stands for an instance file wherever one is taken, with the
+/// set's goal convention; a range, an unknown set or a contradicting goal is refused.
+#[test]
+fn set_members_stand_for_instance_files() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let r = tilekit(d, &["solve", "short8:5", "--json", "-o", "plan.txt"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v = json(&r);
+    assert_eq!(v["verified"], true, "{v}");
+    assert_eq!(v["optimal"], true, "{v}");
+    // The same plan verifies against the member, under the set's blank-first goal.
+    let r = tilekit(d, &["verify", "short8:5", "plan.txt"]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let r = tilekit(
+        d,
+        &["verify", "short8:5", "plan.txt", "--goal", "blank-first"],
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let r = tilekit(
+        d,
+        &["verify", "short8:5", "plan.txt", "--goal", "blank-last"],
+    );
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("own goal convention"), "{}", r.stderr);
+    // An edge member exports as its file would.
+    let r = tilekit(
+        d,
+        &["export", "meta2010:3", "--model", "milp", "-o", "m.lp"],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        std::fs::read_to_string(d.join("m.lp"))
+            .unwrap()
+            .contains("Minimize")
+    );
+    for (arg, says) in [
+        ("korf100:1-2", "names 2 instances"),
+        ("nosuch:1", "nor a member of a set"),
+        ("korf100:101", "nor a member of a set"),
+    ] {
+        let r = tilekit(d, &["solve", arg]);
+        assert_eq!(r.code, 2, "{arg}");
+        assert!(r.stderr.contains(says), "{arg}: {}", r.stderr);
+    }
+    let r = tilekit(d, &["solve", "meta2010:3", "--family", "sliding"]);
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("of the edge family, not sliding"),
+        "{}",
+        r.stderr
+    );
+}

@@ -34,6 +34,21 @@ pub fn family(name: FamilyName) -> &'static Family {
 /// merely resembles are kept, for a parse error to name.
 pub fn read(path: &Path, name: Option<FamilyName>) -> Result<Instance, Error> {
     let text = super::read_text(path, "instance")?;
+    from_text(path, text, name)
+}
+
+/// An instance from its text, as [`read`] makes one of a file's: `label` names it in
+/// messages (a set's member has no file of its own), and the family is `name` or the one
+/// the content plainly belongs to.
+///
+/// ```
+/// use tilekit::route::families::from_text;
+/// let i = from_text("korf100:1".as_ref(), "4 4\n1 2 3 4\n5 6 7 8\n9 10 11 12\n13 14 0 15\n".into(), None).unwrap();
+/// assert_eq!(i.family.name.name(), "sliding");
+/// assert_eq!(i.source(), "korf100:1");
+/// ```
+pub fn from_text(label: &Path, text: String, name: Option<FamilyName>) -> Result<Instance, Error> {
+    let path = label;
     let mut resembles = Vec::new();
     let (family, detected) = match name {
         Some(name) => (family(name), None),

@@ -14,11 +14,14 @@ mod train;
 
 use args::{Cli, Cmd, Common, GenerateCmd};
 use clap::Parser;
+use std::path::Path;
 use std::process::ExitCode;
 use tilekit::Error;
 use tilekit::formulate::edge_milp::EdgeMilpOptions;
+use tilekit::puzzle::sliding::Goal;
 use tilekit::route::FamilyName;
 use tilekit::route::families::{self, read};
+use tilekit::route::family::Instance;
 use tilekit::route::family::{
     ExportRequest, FamilyOptions, NeosJobFlags, RenderRequest, SlidingOptions, VerifyRequest,
 };
@@ -39,6 +42,51 @@ pub(crate) fn note(msg: &str) {
     use std::io::Write;
     let msg = tilekit::route::output::printable(msg);
     let _ = writeln!(std::io::stderr().lock(), "tilekit: {msg}");
+}
+
+/// The instance an INSTANCE argument names: a file, or else one member of a built-in set
+/// (`korf100:7`, `meta2010:5`, `short8:3`), as `export-set` knows them. A set's goal
+/// convention becomes `goal` when none was given, and contradicting it is refused.
+pub(crate) fn read_instance(
+    arg: &Path,
+    family: Option<FamilyName>,
+    goal: &mut Option<args::GoalArg>,
+) -> Result<Instance, Error> {
+    let spec = arg.to_str().filter(|s| s.contains(':'));
+    let Some(spec) = spec.filter(|_| !arg.exists()) else {
+        return read(arg, family);
+    };
+    let set = tilekit::campaign::sets::resolve(spec, None)
+        .map_err(|e| Error::Usage(format!("{spec}: no such file, nor a member of a set: {e}")))?;
+    let [one] = set.instances.as_slice() else {
+        return Err(Error::Usage(format!(
+            "{spec} names {} instances: name one (export-set takes a whole set)",
+            set.instances.len()
+        )));
+    };
+    if let Some(f) = family.filter(|f| *f != one.family) {
+        return Err(Error::Usage(format!(
+            "{spec} is of the {} family, not {}",
+            one.family.name(),
+            f.name()
+        )));
+    }
+    if let Some(own) = one.goal {
+        let own_arg = match own {
+            Goal::BlankLast => args::GoalArg::BlankLast,
+            Goal::BlankFirst => args::GoalArg::BlankFirst,
+        };
+        match goal {
+            None => *goal = Some(own_arg),
+            Some(given) if Goal::from(*given) != own => {
+                return Err(Error::Usage(format!(
+                    "--goal: {spec} has its own goal convention ({own}): leave --goal out"
+                )));
+            }
+            Some(_) => {}
+        }
+    }
+    families::from_text(arg, one.text.clone(), Some(one.family))
 }
 
 /// The family flags as the library takes them, for an instance of `family`: the other
@@ -103,7 +151,8 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
                 options: FamilyOptions::Default,
                 name: None,
             };
-            let instance = read(&instance, common.family)?;
+            let mut common = common;
+            let instance = read_instance(&instance, common.family, &mut common.goal)?;
             let req = ExportRequest {
                 options: family_options(&common, instance.family.name)
                     .map_err(|e| instance.hint(e))?,
@@ -155,7 +204,8 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             json,
             common,
         }) => {
-            let instance = read(&instance, common.family)?;
+            let mut common = common;
+            let instance = read_instance(&instance, common.family, &mut common.goal)?;
             let req = VerifyRequest {
                 solution,
                 model,
@@ -197,7 +247,8 @@ fn run(cli: Cli) -> Result<ExitCode, Error> {
             family,
             goal,
         }) => {
-            let instance = read(&instance, family)?;
+            let mut goal = goal;
+            let instance = read_instance(&instance, family, &mut goal)?;
             let options = match instance.family.name {
                 FamilyName::Sliding => FamilyOptions::Sliding(SlidingOptions {
                     goal: goal.map(Into::into).unwrap_or_default(),

@@ -6,15 +6,15 @@ use crate::args::solve::SolveArgs;
 use crate::{progress_line, say};
 use std::process::ExitCode;
 use tilekit::Error;
-use tilekit::route::families::{self, read};
+use tilekit::route::families;
 use tilekit::route::family::SolveRequest;
 use tilekit::route::output::{check_writable, write_to};
 
 /// Run `tilekit solve`.
-pub(crate) fn run(a: SolveArgs) -> Result<ExitCode, Error> {
+pub(crate) fn run(mut a: SolveArgs) -> Result<ExitCode, Error> {
     let lim = tilekit::route::limits(a.time_limit, a.threads)?;
     let settings = a.settings()?;
-    let instance = read(&a.instance, a.common.family)?;
+    let instance = crate::read_instance(&a.instance, a.common.family, &mut a.common.goal)?;
     let method = a
         .method(instance.family.name, &settings, lim.time)
         .map_err(|e| instance.hint(e))?;

@@ -40,7 +40,7 @@ impl From<CompressArg> for tilekit::campaign::export_set::Compress {
 /// The arguments of `export`.
 #[derive(clap::Args)]
 pub(crate) struct ExportArgs {
-    /// The instance file.
+    /// The instance file, or a member of a built-in set (korf100:7, meta2010:5).
     pub(crate) instance: PathBuf,
     /// The formulation: sliding neos (default; the case study's MILP), tight (the flow
     /// model, moves first, with an admissible bound: the fastest to solve), flow or sat (CNF); edge milp

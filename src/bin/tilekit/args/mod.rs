@@ -164,7 +164,8 @@ pub(crate) enum GenerateCmd {
 /// The arguments of `verify`.
 #[derive(clap::Args)]
 pub(crate) struct VerifyArgs {
-    /// The instance file; with --manifest, the model file of the set the solver read.
+    /// The instance file, or a member of a built-in set (korf100:7, meta2010:5); with
+    /// --manifest, the model file of the set the solver read.
     pub(crate) instance: PathBuf,
     /// The solution file.
     pub(crate) solution: PathBuf,
@@ -186,7 +187,7 @@ pub(crate) struct VerifyArgs {
 /// The arguments of `render`.
 #[derive(clap::Args)]
 pub(crate) struct RenderArgs {
-    /// The instance file.
+    /// The instance file, or a member of a built-in set (korf100:7, meta2010:5).
     pub(crate) instance: PathBuf,
     /// A solution: an edge-matching board, or a sliding move file.
     pub(crate) solution: Option<PathBuf>,

@@ -17,7 +17,7 @@ use tilekit::route::{ModelName, Route};
 /// `tilekit solve`.
 #[derive(clap::Args)]
 pub(crate) struct SolveArgs {
-    /// The instance file.
+    /// The instance file, or a member of a built-in set (korf100:7, meta2010:5).
     pub instance: PathBuf,
 
     /// Route: native, astar, milp, sat, clique, maxsat, heuristic [default: best]
