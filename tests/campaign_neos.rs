@@ -312,3 +312,125 @@ fn a_job_past_five_minutes_asks_for_the_long_queue() {
         r.stderr
     );
 }
+
+/// Export `set` as the case study's model in GAMS into `d/set`.
+fn gams_set(d: &Path, set: &str) {
+    let r = tilekit(
+        d,
+        &[
+            "export-set",
+            set,
+            "--models",
+            "neos",
+            "--formats",
+            "gms",
+            "-o",
+            "set",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
+
+/// Run the set in `d` on the loopback NEOS with `solver`.
+fn neos_run(d: &Path, url: &str, solver: &str) -> crate::common::Run {
+    tilekit(
+        d,
+        &[
+            "run",
+            "set/manifest.json",
+            "--db",
+            "r.sqlite",
+            "--executor",
+            "neos",
+            "--server",
+            url,
+            "--email",
+            "campaign@example.org",
+            "--neos-interval",
+            "0.2",
+            "--neos-solver",
+            solver,
+            "--json",
+        ],
+    )
+}
+
+/// A GAMS set goes to any NEOS solver: its program prints its own solution, which tilekit
+/// reads whoever solved it (here CPLEX, in the loopback server's real GAMS).
+#[cfg_attr(not(feature = "test-gams"), ignore = "needs a licensed GAMS")]
+#[test]
+fn a_gams_set_goes_to_any_neos_solver_and_is_verified() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    gams_set(d, "short15:4-5");
+    let (url, submitted) = start_counting_server(Mode::Normal);
+    let r = neos_run(d, &url, "cplex");
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert_eq!(submitted.load(Ordering::SeqCst), 2);
+    let db = d.join("r.sqlite");
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(*) FROM runs WHERE solver LIKE 'neos:milp:%:GAMS' AND verified = 1 AND objective = 5"
+        ),
+        2
+    );
+}
+
+/// With GAMS's licence expired, the loopback server's real GAMS stops each job, and the
+/// campaign stores that as the cell's error, in GAMS's own words, instead of a wrong answer.
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
+)]
+#[cfg_attr(
+    feature = "test-gams",
+    ignore = "GAMS is licensed here: a_gams_set_goes_to_any_neos_solver_and_is_verified runs instead"
+)]
+#[test]
+fn an_unlicensed_gams_job_is_stored_as_the_licence_error() {
+    crate::common::require("gams");
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    gams_set(d, "short15:4");
+    let (url, submitted) = start_counting_server(Mode::Normal);
+    let r = neos_run(d, &url, "cplex");
+    assert_eq!(submitted.load(Ordering::SeqCst), 1, "{}", r.stderr);
+    let db = d.join("r.sqlite");
+    let errors: String = Connection::open(&db)
+        .unwrap()
+        .query_row(
+            "SELECT errors FROM runs WHERE status = 'error' AND solver LIKE 'neos:milp:%:GAMS'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(errors.contains("licen"), "{errors}");
+}
+
+/// An LP set cannot go to a solver whose listing tilekit does not read: refused before
+/// anything is sent, with the way out.
+#[test]
+fn an_lp_set_for_another_neos_solver_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let r = tilekit(
+        d,
+        &[
+            "export-set",
+            "short15:4",
+            "--models",
+            "neos",
+            "--formats",
+            "lp",
+            "-o",
+            "set",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let (url, submitted) = start_counting_server(Mode::Normal);
+    let r = neos_run(d, &url, "cplex");
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("--formats gms"), "{}", r.stderr);
+    assert_eq!(submitted.load(Ordering::SeqCst), 0);
+}

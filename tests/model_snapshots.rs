@@ -106,6 +106,39 @@ fn tight_2x2_lp_and_mps() {
     assert_eq!(tight_bytes(true), tight_bytes(true));
 }
 
+/// The 0/1 sliding models as OPB: `flow` as built, `tight` with its tail's columns binary.
+#[test]
+fn flow_and_tight_2x2_opb() {
+    let p = puzzle();
+    let opb = |m: &Model| {
+        let mut out = Vec::new();
+        tilekit::format::opb::write_opb(m, &mut out).unwrap();
+        out
+    };
+    let flow = sliding_flow::build(&p, Goal::BlankLast, HORIZON)
+        .unwrap()
+        .model;
+    let tight = sliding_tight::build_pure_binary(
+        &p,
+        Goal::BlankLast,
+        HORIZON,
+        p.manhattan(Goal::BlankLast),
+    )
+    .unwrap()
+    .model;
+    insta::assert_snapshot!("flow_2x2_h3_opb", text(opb(&flow)));
+    insta::assert_snapshot!("tight_2x2_h3_opb", text(opb(&tight)));
+    assert_eq!(opb(&tight), opb(&tight));
+    // The same columns and rows as the MILP `tight`, every one 0/1.
+    let milp = sliding_tight::build(&p, Goal::BlankLast, HORIZON, p.manhattan(Goal::BlankLast))
+        .unwrap()
+        .model;
+    assert_eq!(
+        (milp.num_vars(), milp.num_rows(), milp.num_nonzeros()),
+        (tight.num_vars(), tight.num_rows(), tight.num_nonzeros())
+    );
+}
+
 #[test]
 fn sat_2x2_cnf() {
     insta::assert_snapshot!("sat_2x2_h3_cnf", text(cnf_bytes()));

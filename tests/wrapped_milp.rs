@@ -166,8 +166,8 @@ fn scips_own_solution_files_of_lp_and_mps_models_verify() {
     }
 }
 
-/// The edge MILP as OPB (pseudo-Boolean), read by SCIP: the same optimum as tilekit's own MILP
-/// route on the LP file.
+/// The edge MILP and the sliding `flow` and `tight` models as OPB (pseudo-Boolean), read by
+/// SCIP: the same optimum as tilekit's own MILP route.
 #[cfg_attr(
     not(feature = "solver-tests"),
     ignore = "runs installed solvers: feature solver-tests, which scripts/test.sh turns on"
@@ -194,15 +194,36 @@ fn the_edge_milp_as_opb_solves_in_scip_to_the_milp_routes_optimum() {
         assert_eq!(v["optimal"], true, "{v}");
         assert_eq!(parsed.objective, v["objective"].as_f64(), "{n}x{n}: {v}");
     }
-    // A model that is not 0/1 is refused, naming the variable.
+    // The sliding models that are 0/1: SCIP proves the case study's 11 moves on each, past
+    // the optimum's horizon (where `tight` has binary columns in place of continuous ones).
     let case = root().join("models/sliding/neos_case_study.txt");
+    for model in ["flow", "tight"] {
+        let opb = d.join(format!("{model}.opb"));
+        let r = tilekit(
+            d,
+            &[
+                "export",
+                s(&case),
+                "--model",
+                model,
+                "--horizon",
+                "13",
+                "-o",
+                s(&opb),
+            ],
+        );
+        assert_eq!(r.code, 0, "{model}: {}", r.stderr);
+        let sol = d.join(format!("{model}.opb.sol"));
+        assert_eq!(scip_optimum(&opb, &sol).objective, Some(11.0), "{model}");
+    }
+    // The faithful model is not 0/1 and is refused.
     let r = tilekit(
         d,
         &[
             "export",
             s(&case),
             "--model",
-            "tight",
+            "neos",
             "--horizon",
             "13",
             "--format",
@@ -210,6 +231,11 @@ fn the_edge_milp_as_opb_solves_in_scip_to_the_milp_routes_optimum() {
         ],
     );
     assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("flow and tight to lp, mps or opb"),
+        "{}",
+        r.stderr
+    );
 }
 
 /// The edge MaxSAT model as WBO (weighted Boolean optimisation), read by SCIP: the same

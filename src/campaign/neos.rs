@@ -1,5 +1,5 @@
-//! The NEOS executor of `tilekit run`: every MILP file of the manifest (LP or MPS) is sent
-//! to NEOS as one job through the existing client ([`crate::route::neos`]), each job's
+//! The NEOS executor of `tilekit run`: every MILP file of the manifest (LP, MPS or GAMS) is
+//! sent to NEOS as one job through the existing client ([`crate::route::neos`]), each job's
 //! number recorded in the database (`remote_jobs`; its password stays in the owner-only job
 //! file) the moment it is accepted. Submissions are spaced by `interval`, and a cell that
 //! already has a job is never sent again: a re-run (or a run with `no_wait` followed by a
@@ -117,13 +117,32 @@ pub fn run(
         .filter_map(|f| match f.format.as_str() {
             "lp" => Some((f, InputMethod::Lp)),
             "mps" => Some((f, InputMethod::Mps)),
+            // The algebraic model, whose GAMS program prints its own solution: readable
+            // whichever NEOS solver runs it (CPLEX, Gurobi, SCIP, ...), where an LP or MPS
+            // job's output is CBC's listing.
+            "gms" => Some((f, InputMethod::Gams)),
             _ => None,
         })
         .collect();
     if cells.is_empty() {
         return Err(Error::Usage(format!(
-            "{}: no uncompressed LP or MPS file: NEOS gets MILPs only",
+            "{}: no uncompressed LP, MPS or GAMS file: NEOS gets MILPs only",
             req.manifest.display()
+        )));
+    }
+    // What tilekit reads out of an LP or MPS job is CBC's solution listing; any other solver
+    // gets the GAMS files, whose program prints the solution itself.
+    let cbc = solver.eq_ignore_ascii_case("cbc");
+    let cells: Vec<(&FileEntry, InputMethod)> = cells
+        .into_iter()
+        .filter(|(_, input)| cbc || *input == InputMethod::Gams)
+        .collect();
+    if cells.is_empty() {
+        return Err(Error::Usage(format!(
+            "{}: {solver} on NEOS answers in its own listing, which tilekit reads only from a GAMS job: export the set with {} gms (or use {} cbc for its LP and MPS files)",
+            req.manifest.display(),
+            Field::Formats,
+            Field::NeosSolver
         )));
     }
     let mut db = super::db::Db::open_writer(&req.db)?;

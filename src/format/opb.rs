@@ -1,8 +1,8 @@
 //! OPB, the pseudo-Boolean competition's format (PB16, linear constraints), for MILPs whose
-//! variables are all 0/1 and whose coefficients are all whole numbers. The edge MILP is one;
-//! the sliding models are not (the faithful model's positions are integers up to the board's
-//! size, and `flow` and `tight` keep their assignment variables continuous in [0, 1], integral
-//! only through the moves), and a model that is not is refused, naming the variable.
+//! variables are all 0/1 and whose coefficients are all whole numbers: the edge MILP, the
+//! sliding `flow` model, and the `tight` model as its formulation builds it for OPB (its tail's
+//! columns binary). The faithful sliding model is not (its positions are integers up to the
+//! board's size), and a model that is not is refused, naming the variable.
 //!
 //! OPB names variables `x1`, `x2`, …: the writer numbers the model's variables in order and
 //! lists each number's name in a comment, so that a solver's `x`-named answer can be mapped

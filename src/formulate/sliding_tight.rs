@@ -97,6 +97,29 @@ pub fn build(
     horizon: usize,
     lower_bound: usize,
 ) -> Result<FlowModel, ModelError> {
+    build_with_tail(puzzle, goal, horizon, lower_bound, VarKind::Continuous)
+}
+
+/// [`build`] with every column 0/1: the board and slide columns past the bound, which
+/// [`build`] leaves continuous, are binary too. Integral moves force them to 0/1 anyway (see
+/// the module doc), so the integer points and the optimum are the same; this is the model a
+/// pseudo-Boolean format (OPB) can hold.
+pub fn build_pure_binary(
+    puzzle: &SlidingPuzzle,
+    goal: Goal,
+    horizon: usize,
+    lower_bound: usize,
+) -> Result<FlowModel, ModelError> {
+    build_with_tail(puzzle, goal, horizon, lower_bound, VarKind::Binary)
+}
+
+fn build_with_tail(
+    puzzle: &SlidingPuzzle,
+    goal: Goal,
+    horizon: usize,
+    lower_bound: usize,
+    tail: VarKind,
+) -> Result<FlowModel, ModelError> {
     let (rows, cols) = (puzzle.rows(), puzzle.cols());
     let n = rows * cols;
     let t_max = horizon;
@@ -143,11 +166,7 @@ pub fn build(
     // solver to probe. Up to the bound they stay binary, where probing them is what proves
     // the short lengths infeasible.
     let board_kind = |t: usize| {
-        if t <= fixed {
-            VarKind::Binary
-        } else {
-            VarKind::Continuous
-        }
+        if t <= fixed { VarKind::Binary } else { tail }
     };
     let mut m = Model::new(&format!("sliding_tight_{rows}x{cols}_T{horizon}"));
     let mut a: BTreeMap<(usize, usize, usize), Var> = BTreeMap::new();

@@ -71,7 +71,7 @@ impl SlidingModel {
                 Format::Lp | Format::Mps | Format::Gms | Format::Neos
             ) | (
                 SlidingModel::Flow | SlidingModel::Tight,
-                Format::Lp | Format::Mps | Format::Neos
+                Format::Lp | Format::Mps | Format::Neos | Format::Opb
             ) | (SlidingModel::Sat, Format::Cnf)
         )
     }

@@ -42,7 +42,7 @@ pub fn check_format(model: SlidingModel, format: Format) -> Result<(), Error> {
         return Ok(());
     }
     Err(Error::Usage(format!(
-        "model {} cannot be written as {}: neos goes to lp, mps or gms; flow and tight to lp or mps; sat to cnf",
+        "model {} cannot be written as {}: neos goes to lp, mps or gms; flow and tight to lp, mps or opb; sat to cnf",
         model.name(),
         format.name()
     )))
@@ -353,6 +353,27 @@ pub fn export(
             let milp = build_milp(p, goal, model, horizon)?;
             let name = name.unwrap_or(milp.model().name());
             mps::write_mps_named(milp.model(), name, out).map_err(Error::failure)?;
+            Counts::milp(milp.model())
+        }
+        Format::Opb => {
+            // OPB holds 0/1 columns only: `flow` has no other, and `tight` is built with its
+            // tail's columns binary, which its moves force to 0/1 anyway.
+            let milp: SlidingMilp = match model {
+                SlidingModel::Tight => {
+                    check_size(p, goal, model, horizon)?;
+                    let bound = root_bound(p, goal, None)?
+                        .ok_or_else(|| {
+                            Error::failure("no deadline, yet the bound was not computed")
+                        })?
+                        .0;
+                    Box::new(
+                        sliding_tight::build_pure_binary(p, goal, horizon, bound)
+                            .map_err(Error::failure)?,
+                    )
+                }
+                _ => build_milp(p, goal, model, horizon)?,
+            };
+            crate::format::opb::write_opb(milp.model(), out).map_err(Error::failure)?;
             Counts::milp(milp.model())
         }
         Format::Gms => {

@@ -72,7 +72,8 @@ pub(crate) struct RunArgs {
     /// Slurm: wait for the job to end, then collect its shards.
     #[arg(long)]
     pub(crate) wait: bool,
-    /// NEOS: the NEOS solver every LP and MPS file goes to (cbc, cplex, scip, …).
+    /// NEOS: the NEOS solver the MILP files go to: cbc takes the LP, MPS and GAMS files,
+    /// any other (cplex, gurobi, scip, …) the GAMS files.
     #[arg(long, default_value = "cbc")]
     pub(crate) neos_solver: String,
     /// NEOS: the XML-RPC endpoint.
