@@ -1453,3 +1453,42 @@ fn set_members_stand_for_instance_files() {
         r.stderr
     );
 }
+
+/// A time limit the optimal search cannot meet still ends with a verified plan, beside the
+/// bound the search proved and the gap between them (Manhattan distance alone on one of
+/// Korf's hardest boards: its optimal search takes minutes).
+#[test]
+fn a_search_stopped_by_its_limit_returns_a_plan_and_its_gap() {
+    let dir = TempDir::new().unwrap();
+    let d = dir.path();
+    let r = tilekit(
+        d,
+        &[
+            "solve",
+            "korf100:88",
+            "--pdb",
+            "none",
+            "--time-limit",
+            "3",
+            "--json",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let v = json(&r);
+    assert_eq!(v["status"], "solved", "{v}");
+    assert_eq!(v["verified"], true, "{v}");
+    let (objective, bound) = (
+        v["objective"].as_f64().unwrap(),
+        v["bound"].as_f64().unwrap(),
+    );
+    assert!(bound >= 40.0 && bound <= objective, "{v}");
+    assert_eq!(v["optimal"], objective == bound, "{v}");
+    if objective > bound {
+        let r = tilekit(
+            d,
+            &["solve", "korf100:88", "--pdb", "none", "--time-limit", "3"],
+        );
+        assert!(r.stdout.contains(", proven at least "), "{}", r.stdout);
+        assert!(r.stdout.contains(", gap "), "{}", r.stdout);
+    }
+}

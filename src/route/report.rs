@@ -367,7 +367,15 @@ impl Report {
                 None => ", optimal by the solver's claim".to_string(),
             }
         } else {
-            String::new()
+            // A verified answer short of a proof: the bound tilekit proves, and the gap.
+            match (self.objective, self.bound) {
+                (Some(o), Some(b)) if self.verified && b < o => format!(
+                    ", proven at least {}, gap {}",
+                    super::shown_number(b),
+                    super::shown_number(o - b)
+                ),
+                _ => String::new(),
+            }
         };
         let line = match &self.details {
             Details::Sliding { moves: Some(m), .. } if self.verified => format!(

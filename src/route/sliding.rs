@@ -611,6 +611,7 @@ pub fn native_options(
     let mut o = NativeOptions {
         fsm: 12,
         threads: req.limits.threads as usize,
+        incumbent: true,
         ..NativeOptions::default()
     };
     match req.preset {

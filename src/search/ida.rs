@@ -51,6 +51,67 @@ pub trait Heuristic {
     }
 }
 
+/// An admissible heuristic inflated by `num / den` (at least 1): IDA* over it is weighted
+/// IDA*, whose first plan is at most `num / den` times the optimum (each estimate is at most
+/// that factor of the true distance) and which finds one far sooner than the optimal search,
+/// in fewer and smaller iterations. Its values are not admissible, so its iterations' bounds
+/// prove nothing.
+pub struct Inflated<'h, H> {
+    inner: &'h H,
+    num: u32,
+    den: u32,
+}
+
+impl<'h, H: Heuristic> Inflated<'h, H> {
+    /// `inner` times `num / den`; a ratio below 1 is taken as 1.
+    pub fn new(inner: &'h H, num: u32, den: u32) -> Self {
+        let den = den.max(1);
+        Inflated {
+            inner,
+            num: num.max(den),
+            den,
+        }
+    }
+
+    fn scale(&self, h: u32) -> u32 {
+        u32::try_from(u64::from(h) * u64::from(self.num) / u64::from(self.den)).unwrap_or(u32::MAX)
+    }
+}
+
+impl<H: Heuristic> Heuristic for Inflated<'_, H> {
+    type Acc = H::Acc;
+    fn init(&self, tiles: &[u8]) -> Self::Acc {
+        self.inner.init(tiles)
+    }
+    fn update(&self, acc: &Self::Acc, tiles: &[u8], tile: u8, from: usize, to: usize) -> Self::Acc {
+        self.inner.update(acc, tiles, tile, from, to)
+    }
+    fn value(&self, acc: &Self::Acc) -> u32 {
+        self.scale(self.inner.value(acc))
+    }
+    fn refine(&self, acc: &Self::Acc) -> u32 {
+        self.scale(self.inner.refine(acc))
+    }
+    fn refines(&self) -> bool {
+        self.inner.refines()
+    }
+    fn update_deferred(
+        &self,
+        acc: &Self::Acc,
+        into: &mut Self::Acc,
+        tiles: &[u8],
+        step: (u8, usize, usize),
+    ) {
+        self.inner.update_deferred(acc, into, tiles, step);
+    }
+    fn complete(&self, acc: &mut Self::Acc) {
+        self.inner.complete(acc);
+    }
+    fn partial_value(&self, acc: &Self::Acc) -> u32 {
+        self.scale(self.inner.partial_value(acc))
+    }
+}
+
 /// How IDA* treats the heuristic.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct IdaOptions<'f> {
@@ -66,6 +127,10 @@ pub struct IdaOptions<'f> {
     pub bpmx: bool,
     /// Prune move sequences that duplicate earlier ones ([`super::fsm`]).
     pub fsm: Option<&'f Fsm>,
+    /// Stop, with this as the proven lower bound, before an iteration whose bound is at least
+    /// this: a plan of this length is already known, which the bound then proves optimal, so
+    /// the last and largest iteration is never needed.
+    pub stop_at: Option<u32>,
 }
 
 pub use super::moves::{DOWN, LEFT, RIGHT, UP, neighbours};
@@ -372,6 +437,14 @@ pub fn search_with<H: Heuristic>(
     let mut bound = initial_h;
     let mut iterations = Vec::new();
     loop {
+        if opts.stop_at.is_some_and(|s| bound >= s) {
+            return IdaResult {
+                outcome: IdaOutcome::TimeLimit { lower_bound: bound },
+                nodes: ida.nodes,
+                initial_h,
+                iterations,
+            };
+        }
         iterations.push(bound);
         if ida.iterate(blank, bound, &acc, initial_h, opts.bpmx) {
             return IdaResult {
@@ -746,6 +819,14 @@ where
     let mut seq = Ida::new(heur, tiles, nbrs.clone(), deadline, opts.fsm);
     let mut last = 0u64;
     loop {
+        if opts.stop_at.is_some_and(|s| bound >= s) {
+            return IdaResult {
+                outcome: IdaOutcome::TimeLimit { lower_bound: bound },
+                nodes,
+                initial_h,
+                iterations,
+            };
+        }
         iterations.push(bound);
         if last < parallel_from {
             let before = seq.nodes;
@@ -958,7 +1039,11 @@ mod tests {
         for len in [0, 1, 20, 40, 60] {
             let tiles = walk(4, 4, len);
             for fsm in [None, Some(&f4)] {
-                let opts = IdaOptions { bpmx: false, fsm };
+                let opts = IdaOptions {
+                    bpmx: false,
+                    fsm,
+                    ..Default::default()
+                };
                 let one = search_with(&md4, 4, 4, &tiles, None, opts);
                 let st = stepped(&md4, (4, 4), &tiles, fsm, None);
                 same(&st, &one, &format!("4×4 {tiles:?}, FSM {}", fsm.is_some()));
@@ -980,7 +1065,11 @@ mod tests {
                 let tiles = walk(3, 3, len);
                 for (db, name) in [(&plain, "plain"), (&dual, "dual")] {
                     for fsm in [None, Some(&f3)] {
-                        let opts = IdaOptions { bpmx: false, fsm };
+                        let opts = IdaOptions {
+                            bpmx: false,
+                            fsm,
+                            ..Default::default()
+                        };
                         let one = search_with(db, 3, 3, &tiles, None, opts);
                         let st = stepped(db, (3, 3), &tiles, fsm, None);
                         same(&st, &one, &format!("{:?} {name} {tiles:?}", p.groups));
@@ -1048,6 +1137,7 @@ mod tests {
                 let opts = IdaOptions {
                     bpmx,
                     fsm: Some(&f),
+                    ..Default::default()
                 };
                 let one = search_with(&db, 3, 3, tiles, None, opts);
                 let many = search_parallel_from(&db, (3, 3, tiles), None, opts, 2, 0);
@@ -1067,6 +1157,7 @@ mod tests {
         let opts = IdaOptions {
             bpmx: true,
             fsm: None,
+            ..Default::default()
         };
         for _ in 0..8 {
             boards16.push(random_walk(4, 4, 200, &mut seed));
@@ -1076,5 +1167,42 @@ mod tests {
             let many = search_parallel_from(&db, (4, 4, tiles), None, opts, 2, 0);
             assert_eq!(many.outcome, one.outcome, "{tiles:?}, BPMX, two threads");
         }
+    }
+
+    /// A known plan's length as `stop_at`: the search stops before that iteration with the
+    /// length as its proven bound, having visited fewer nodes than the search that finds a
+    /// plan at it.
+    #[test]
+    fn stop_at_a_known_length_proves_it_without_the_last_iteration() {
+        let md3 = super::super::manhattan::ManhattanLc::new(3, 3);
+        // An 8-puzzle at the board's diameter, 31 moves (blank-first goal).
+        let tiles: [u8; 9] = [8, 6, 7, 2, 5, 4, 3, 0, 1];
+        let full = search_with(&md3, 3, 3, &tiles, None, IdaOptions::default());
+        let IdaOutcome::Solved(plan) = &full.outcome else {
+            panic!("{:?}", full.outcome)
+        };
+        let opt = plan.len() as u32;
+        let stopped = search_with(
+            &md3,
+            3,
+            3,
+            &tiles,
+            None,
+            IdaOptions {
+                stop_at: Some(opt),
+                ..Default::default()
+            },
+        );
+        assert_eq!(stopped.outcome, IdaOutcome::TimeLimit { lower_bound: opt });
+        assert!(
+            stopped.nodes < full.nodes,
+            "{} {}",
+            stopped.nodes,
+            full.nodes
+        );
+        assert_eq!(
+            stopped.iterations,
+            full.iterations[..full.iterations.len() - 1]
+        );
     }
 }

@@ -162,6 +162,10 @@ pub struct NativeOptions {
     /// Give up building a pattern database once this passes ([`PdbError::TimeLimit`]);
     /// loading a cached one is never cut short. [`solve_one`] sets it from its time limit.
     pub build_deadline: Option<std::time::Instant>,
+    /// [`solve_one`] under a time limit gives a share of it ([`INCUMBENT_SHARE`]) to weighted
+    /// IDA* ([`incumbent`]) first: a plan beside the bound when the optimal search does not
+    /// finish.
+    pub incumbent: bool,
 }
 
 /// Why a second partition needs a first: [`NativeOptions::max_with`] without pattern
@@ -408,6 +412,19 @@ impl NativeSolver {
         goal: Goal,
         time_limit: Option<Duration>,
     ) -> Result<NativeResult, SearchError> {
+        self.solve_below(p, goal, time_limit, None)
+    }
+
+    /// [`solve`](Self::solve) knowing a plan of `known` moves: the search stops with the
+    /// time limit's status once its bound reaches `known`, which proves that plan optimal
+    /// ([`ida::IdaOptions::stop_at`]), instead of searching the last iteration for another.
+    pub fn solve_below(
+        &self,
+        p: &SlidingPuzzle,
+        goal: Goal,
+        time_limit: Option<Duration>,
+        known: Option<u32>,
+    ) -> Result<NativeResult, SearchError> {
         self.check_board(p)?;
         let started = Instant::now();
         if !p.is_solvable(goal) {
@@ -426,6 +443,7 @@ impl NativeSolver {
         let ida = ida::IdaOptions {
             bpmx: self.bpmx,
             fsm: self.fsm.as_ref(),
+            stop_at: known,
         };
         let r = match &self.engine {
             Engine::Pdb(h) => {
@@ -441,6 +459,76 @@ impl NativeSolver {
             }
         };
         Ok(native_result(r, goal, started))
+    }
+
+    /// A plan of at most `num / den` times the optimum, by weighted IDA* (the heuristic
+    /// inflated by that ratio, [`ida::Inflated`]), far sooner than [`solve`](Self::solve)
+    /// proves one: a result with [`NativeStatus::Solved`] and `proven_optimal` false, or the
+    /// time limit with no bound worth keeping (0: an inflated search proves none).
+    pub fn solve_weighted(
+        &self,
+        p: &SlidingPuzzle,
+        goal: Goal,
+        (num, den): (u32, u32),
+        time_limit: Option<Duration>,
+    ) -> Result<NativeResult, SearchError> {
+        self.check_board(p)?;
+        let started = Instant::now();
+        if !p.is_solvable(goal) {
+            return self.solve(p, goal, time_limit);
+        }
+        let tiles = blank_first_tiles(p, goal);
+        let deadline = time_limit.map(|t| started + t);
+        let ida = ida::IdaOptions {
+            bpmx: self.bpmx,
+            fsm: self.fsm.as_ref(),
+            stop_at: None,
+        };
+        let r = match &self.engine {
+            Engine::Pdb(h) => {
+                let h = ida::Inflated::new(&**h, num, den);
+                ida::search_parallel(
+                    &h,
+                    self.rows,
+                    self.cols,
+                    &tiles,
+                    deadline,
+                    ida,
+                    self.threads,
+                )
+            }
+            Engine::Pdbs(h) => {
+                let h = ida::Inflated::new(&**h, num, den);
+                ida::search_parallel(
+                    &h,
+                    self.rows,
+                    self.cols,
+                    &tiles,
+                    deadline,
+                    ida,
+                    self.threads,
+                )
+            }
+            Engine::Md(h) => {
+                let h = ida::Inflated::new(h, num, den);
+                ida::search_parallel(
+                    &h,
+                    self.rows,
+                    self.cols,
+                    &tiles,
+                    deadline,
+                    ida,
+                    self.threads,
+                )
+            }
+        };
+        let mut r = native_result(r, goal, started);
+        r.proven_optimal = false;
+        if r.status != NativeStatus::Solved {
+            r.lower_bound = 0;
+        }
+        r.initial_h = 0;
+        Ok(r)
     }
 
     /// Solve the boards `next` hands out on this thread, `width` searches at a time
@@ -624,6 +712,9 @@ pub const QUICK_PASS: Duration = Duration::from_millis(200);
 /// than a short plan needs. IDA* with either admissible heuristic proves its plan optimal,
 /// so the pass's answer is as good as the databases' would be. Only when it runs out of time
 /// are the databases loaded (or built), and the search starts again with the time left.
+/// With [`NativeOptions::incumbent`] and a time limit, weighted IDA* gets a share of the time
+/// first ([`incumbent`]), so that a search that does not finish still returns a plan beside
+/// its proven bound, and the optimal search stops once its bound meets that plan.
 pub fn solve_one(
     p: &SlidingPuzzle,
     goal: Goal,
@@ -681,9 +772,87 @@ pub fn solve_one(
         }
         other => other?,
     };
-    let rest = time_limit.map(|t| t.saturating_sub(started.elapsed()));
-    let r = solver.solve(p, goal, rest)?;
+    let Some(limit) = time_limit.filter(|_| opts.incumbent) else {
+        let rest = time_limit.map(|t| t.saturating_sub(started.elapsed()));
+        let r = solver.solve(p, goal, rest)?;
+        return Ok((r, solver.db_info().cloned(), solver.heuristic_name()));
+    };
+    // Weighted IDA* first, for a share of what is left: a plan of bounded excess, found in
+    // seconds where the optimal search takes hours, so that a limit always ends with a plan
+    // beside the bound. The optimal search then gets the rest and stops as soon as its bound
+    // reaches that plan's length, which proves it optimal without the last iteration.
+    let rest = limit.saturating_sub(started.elapsed());
+    let kept = rest
+        .mul_f64(INCUMBENT_SHARE)
+        .max(rest.min(INCUMBENT_LEAST) / 2);
+    let weighted_from = Instant::now();
+    let (plan, weighted_nodes) = incumbent(&solver, p, goal, weighted_from + kept)?;
+    let weighted_seconds = weighted_from.elapsed().as_secs_f64();
+    if let Some(m) = &plan {
+        progress(&format!(
+            "weighted IDA*: a plan of {} moves; proving a bound with IDA*",
+            m.len()
+        ));
+    }
+    let rest = limit.saturating_sub(started.elapsed());
+    let known = plan.as_ref().map(|m| m.len() as u32);
+    let mut r = solver.solve_below(p, goal, Some(rest), known)?;
+    r.nodes += weighted_nodes;
+    r.seconds += weighted_seconds;
+    let r = with_plan(r, plan);
     Ok((r, solver.db_info().cloned(), solver.heuristic_name()))
+}
+
+/// The part of a time-limited solve's search time given to weighted IDA* ([`incumbent`]):
+/// this share, but at least [`INCUMBENT_LEAST`] (half the time, below twice that).
+pub const INCUMBENT_SHARE: f64 = 0.1;
+
+/// The least time kept for weighted IDA* ([`INCUMBENT_SHARE`]): its heaviest weight finds a
+/// 24-puzzle plan in well under this even on a loaded machine.
+pub const INCUMBENT_LEAST: Duration = Duration::from_secs(1);
+
+/// The weights [`incumbent`] tries, each plan at most that factor of the optimum: the
+/// first finds one soonest, the later ones shorter ones while time lasts.
+pub const INCUMBENT_WEIGHTS: [(u32, u32); 5] = [(2, 1), (3, 2), (5, 4), (9, 8), (17, 16)];
+
+/// The shortest plan weighted IDA* finds before `deadline` ([`INCUMBENT_WEIGHTS`],
+/// heaviest first, stopping at the first weight that finds none in time), with the nodes it
+/// visited. Unchecked: the caller's checker replays it.
+pub fn incumbent(
+    solver: &NativeSolver,
+    p: &SlidingPuzzle,
+    goal: Goal,
+    deadline: Instant,
+) -> Result<(Option<Vec<Move>>, u64), SearchError> {
+    let mut best: Option<Vec<Move>> = None;
+    let mut nodes = 0;
+    for w in INCUMBENT_WEIGHTS {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            break;
+        }
+        let found = solver.solve_weighted(p, goal, w, Some(left))?;
+        nodes += found.nodes;
+        match found.moves {
+            Some(m) if best.as_ref().is_none_or(|b| m.len() < b.len()) => best = Some(m),
+            Some(_) => {}
+            None => break,
+        }
+    }
+    Ok((best, nodes))
+}
+
+/// `r`, the optimal search's result, with `plan` (the incumbent) where the search found
+/// none: a plan beside the proven bound, optimal exactly when its length meets the bound.
+pub fn with_plan(mut r: NativeResult, plan: Option<Vec<Move>>) -> NativeResult {
+    if r.status == NativeStatus::TimeLimit
+        && let Some(m) = plan
+    {
+        r.proven_optimal = m.len() as u32 <= r.lower_bound;
+        r.status = NativeStatus::Solved;
+        r.moves = Some(m);
+    }
+    r
 }
 
 #[cfg(test)]
@@ -692,6 +861,50 @@ mod tests {
     use std::collections::{HashMap, VecDeque};
 
     fn quiet(_: &str) {}
+
+    /// A search stopped at its bound gets the shortest plan weighted IDA* finds: one that
+    /// replays, no shorter than the optimum, at most twice it, and called optimal exactly
+    /// when it meets the bound.
+    #[test]
+    fn an_unfinished_search_gets_a_plan_beside_its_bound() {
+        let set = crate::campaign::sets::resolve("short15:40", None).unwrap();
+        let i = &set.instances[0];
+        let goal = i.goal.unwrap();
+        let p = SlidingPuzzle::parse(&i.text, "short15", goal).unwrap();
+        let opt = i.known_optimum.unwrap() as u32;
+        let solver = NativeSolver::new(
+            4,
+            4,
+            &NativeOptions {
+                manhattan_only: true,
+                ..Default::default()
+            },
+            &quiet,
+        )
+        .unwrap();
+        for bound in [opt - 6, opt] {
+            let stopped = NativeResult {
+                status: NativeStatus::TimeLimit,
+                moves: None,
+                lower_bound: bound,
+                nodes: 0,
+                initial_h: 0,
+                seconds: 0.0,
+                proven_optimal: false,
+            };
+            let deadline = Instant::now() + Duration::from_secs(30);
+            let (plan, nodes) = incumbent(&solver, &p, goal, deadline).unwrap();
+            assert!(nodes > 0);
+            let r = with_plan(stopped, plan);
+            assert_eq!(r.status, NativeStatus::Solved);
+            let m = r.moves.unwrap();
+            let len = m.len() as u32;
+            assert!(p.replay(&m).is_ok_and(|b| b.is_goal(goal)), "{m:?}");
+            assert!(len >= opt && len <= 2 * opt, "{len} against {opt}");
+            assert_eq!(r.lower_bound, bound);
+            assert_eq!(r.proven_optimal, len == bound);
+        }
+    }
 
     #[test]
     fn progress_lines_read_back_as_sent() {
