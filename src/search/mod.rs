@@ -484,43 +484,28 @@ impl NativeSolver {
             fsm: self.fsm.as_ref(),
             stop_at: None,
         };
+        /// `solve`'s parallel search over `h` inflated by `w`.
+        fn weighted<H>(
+            h: &H,
+            (num, den): (u32, u32),
+            (rows, cols, tiles): (usize, usize, &[u8]),
+            deadline: Option<Instant>,
+            ida: ida::IdaOptions<'_>,
+            threads: usize,
+        ) -> ida::IdaResult
+        where
+            H: ida::Heuristic + Sync,
+            H::Acc: Send + Sync,
+        {
+            let h = ida::Inflated::new(h, num, den);
+            ida::search_parallel(&h, rows, cols, tiles, deadline, ida, threads)
+        }
+        let board = (self.rows, self.cols, &tiles[..]);
+        let w = (num, den);
         let r = match &self.engine {
-            Engine::Pdb(h) => {
-                let h = ida::Inflated::new(&**h, num, den);
-                ida::search_parallel(
-                    &h,
-                    self.rows,
-                    self.cols,
-                    &tiles,
-                    deadline,
-                    ida,
-                    self.threads,
-                )
-            }
-            Engine::Pdbs(h) => {
-                let h = ida::Inflated::new(&**h, num, den);
-                ida::search_parallel(
-                    &h,
-                    self.rows,
-                    self.cols,
-                    &tiles,
-                    deadline,
-                    ida,
-                    self.threads,
-                )
-            }
-            Engine::Md(h) => {
-                let h = ida::Inflated::new(h, num, den);
-                ida::search_parallel(
-                    &h,
-                    self.rows,
-                    self.cols,
-                    &tiles,
-                    deadline,
-                    ida,
-                    self.threads,
-                )
-            }
+            Engine::Pdb(h) => weighted(&**h, w, board, deadline, ida, self.threads),
+            Engine::Pdbs(h) => weighted(&**h, w, board, deadline, ida, self.threads),
+            Engine::Md(h) => weighted(h, w, board, deadline, ida, self.threads),
         };
         let mut r = native_result(r, goal, started);
         r.proven_optimal = false;
