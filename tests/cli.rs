@@ -1491,4 +1491,18 @@ fn a_search_stopped_by_its_limit_returns_a_plan_and_its_gap() {
         assert!(r.stdout.contains(", proven at least "), "{}", r.stdout);
         assert!(r.stdout.contains(", gap "), "{}", r.stdout);
     }
+    // With no share for the weighted search, the limit ends with the bound alone.
+    let args = ["solve", "korf100:88", "--pdb", "none", "--time-limit", "2"];
+    let r = tilekit(
+        d,
+        &[&args[..], &["--set", "native.incumbent_share=0", "--json"]].concat(),
+    );
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert_eq!(json(&r)["status"], "time_limit");
+    let r = tilekit(
+        d,
+        &[&args[..], &["--set", "native.incumbent_share=1.5"]].concat(),
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("native.incumbent_share"), "{}", r.stderr);
 }

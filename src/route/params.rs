@@ -62,6 +62,12 @@ pub const PARAMS: &[Param] = &[
         default: "none",
         doc: "Take the maximum with a second partition's estimate: fewer nodes, more table reads per node, twice the memory.",
     },
+    Param {
+        key: "native.incumbent_share",
+        values: "0 to 0.9",
+        default: "0.1",
+        doc: "Under a time limit, the share of it weighted IDA* gets first for a plan (at least half a second; 0: none, only the optimal search, which may then end with a bound alone).",
+    },
     // Sliding, time-indexed MILP.
     Param {
         key: "milp.step",

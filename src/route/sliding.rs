@@ -611,7 +611,7 @@ pub fn native_options(
     let mut o = NativeOptions {
         fsm: 12,
         threads: req.limits.threads as usize,
-        incumbent: true,
+        incumbent_share: crate::search::INCUMBENT_SHARE,
         ..NativeOptions::default()
     };
     match req.preset {
@@ -648,6 +648,13 @@ pub fn native_options(
             "native.dual" => o.dual = params::parse_bool(key, value).map_err(usage)?,
             "native.bpmx" => o.bpmx = params::parse_bool(key, value).map_err(usage)?,
             "native.max_with" => o.max_with = Some(named(value)?),
+            "native.incumbent_share" => {
+                let share: f64 = params::parse(key, value).map_err(usage)?;
+                if !(0.0..=0.9).contains(&share) {
+                    return Err(usage(ParamError::value(key, value)));
+                }
+                o.incumbent_share = share;
+            }
             _ => return Err(usage(ParamError::Unknown { key: key.into() })),
         }
     }

@@ -162,10 +162,11 @@ pub struct NativeOptions {
     /// Give up building a pattern database once this passes ([`PdbError::TimeLimit`]);
     /// loading a cached one is never cut short. [`solve_one`] sets it from its time limit.
     pub build_deadline: Option<std::time::Instant>,
-    /// [`solve_one`] under a time limit gives a share of it ([`INCUMBENT_SHARE`]) to weighted
-    /// IDA* ([`incumbent`]) first: a plan beside the bound when the optimal search does not
-    /// finish.
-    pub incumbent: bool,
+    /// [`solve_one`] under a time limit gives this share of it (at least [`INCUMBENT_LEAST`]
+    /// when not 0) to weighted IDA* ([`incumbent`]) first: a plan beside the bound when the
+    /// optimal search does not finish. 0 (the default): none. The route's default is
+    /// [`INCUMBENT_SHARE`].
+    pub incumbent_share: f64,
 }
 
 /// Why a second partition needs a first: [`NativeOptions::max_with`] without pattern
@@ -697,7 +698,7 @@ pub const QUICK_PASS: Duration = Duration::from_millis(200);
 /// than a short plan needs. IDA* with either admissible heuristic proves its plan optimal,
 /// so the pass's answer is as good as the databases' would be. Only when it runs out of time
 /// are the databases loaded (or built), and the search starts again with the time left.
-/// With [`NativeOptions::incumbent`] and a time limit, weighted IDA* gets a share of the time
+/// With [`NativeOptions::incumbent_share`] and a time limit, weighted IDA* gets a share of the time
 /// first ([`incumbent`]), so that a search that does not finish still returns a plan beside
 /// its proven bound, and the optimal search stops once its bound meets that plan.
 pub fn solve_one(
@@ -757,7 +758,7 @@ pub fn solve_one(
         }
         other => other?,
     };
-    let Some(limit) = time_limit.filter(|_| opts.incumbent) else {
+    let Some(limit) = time_limit.filter(|_| opts.incumbent_share > 0.0) else {
         let rest = time_limit.map(|t| t.saturating_sub(started.elapsed()));
         let r = solver.solve(p, goal, rest)?;
         return Ok((r, solver.db_info().cloned(), solver.heuristic_name()));
@@ -768,7 +769,7 @@ pub fn solve_one(
     // reaches that plan's length, which proves it optimal without the last iteration.
     let rest = limit.saturating_sub(started.elapsed());
     let kept = rest
-        .mul_f64(INCUMBENT_SHARE)
+        .mul_f64(opts.incumbent_share.min(0.9))
         .max(rest.min(INCUMBENT_LEAST) / 2);
     let weighted_from = Instant::now();
     let (plan, weighted_nodes) = incumbent(&solver, p, goal, weighted_from + kept)?;
@@ -788,8 +789,9 @@ pub fn solve_one(
     Ok((r, solver.db_info().cloned(), solver.heuristic_name()))
 }
 
-/// The part of a time-limited solve's search time given to weighted IDA* ([`incumbent`]):
-/// this share, but at least [`INCUMBENT_LEAST`] (half the time, below twice that).
+/// The part of a time-limited solve's search time the route gives weighted IDA*
+/// ([`incumbent`]) unless told otherwise: this share, but at least [`INCUMBENT_LEAST`] (half
+/// the time, below twice that).
 pub const INCUMBENT_SHARE: f64 = 0.1;
 
 /// The least time kept for weighted IDA* ([`INCUMBENT_SHARE`]): its heaviest weight finds a
