@@ -313,8 +313,8 @@ fn a_job_past_five_minutes_asks_for_the_long_queue() {
     );
 }
 
-/// Export `set` as the case study's model in GAMS into `d/set`.
-fn gams_set(d: &Path, set: &str) {
+/// Export `set` as the case study's model in `format` into `d/set`.
+fn neos_set(d: &Path, set: &str, format: &str) {
     let r = tilekit(
         d,
         &[
@@ -323,7 +323,7 @@ fn gams_set(d: &Path, set: &str) {
             "--models",
             "neos",
             "--formats",
-            "gms",
+            format,
             "-o",
             "set",
         ],
@@ -362,7 +362,7 @@ fn neos_run(d: &Path, url: &str, solver: &str) -> crate::common::Run {
 fn a_gams_set_goes_to_any_neos_solver_and_is_verified() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    gams_set(d, "short15:4-5");
+    neos_set(d, "short15:4-5", "gms");
     let (url, submitted) = start_counting_server(Mode::Normal);
     let r = neos_run(d, &url, "cplex");
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
@@ -392,7 +392,7 @@ fn an_unlicensed_gams_job_is_stored_as_the_licence_error() {
     crate::common::require("gams");
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    gams_set(d, "short15:4");
+    neos_set(d, "short15:4", "gms");
     let (url, submitted) = start_counting_server(Mode::Normal);
     let r = neos_run(d, &url, "cplex");
     assert_eq!(submitted.load(Ordering::SeqCst), 1, "{}", r.stderr);
@@ -414,20 +414,7 @@ fn an_unlicensed_gams_job_is_stored_as_the_licence_error() {
 fn an_lp_set_for_another_neos_solver_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let r = tilekit(
-        d,
-        &[
-            "export-set",
-            "short15:4",
-            "--models",
-            "neos",
-            "--formats",
-            "lp",
-            "-o",
-            "set",
-        ],
-    );
-    assert_eq!(r.code, 0, "{}", r.stderr);
+    neos_set(d, "short15:4", "lp");
     let (url, submitted) = start_counting_server(Mode::Normal);
     let r = neos_run(d, &url, "cplex");
     assert_eq!(r.code, 2, "{}", r.stderr);
