@@ -39,29 +39,7 @@ fn neos_jobs_are_submitted_once_fetched_on_a_rerun_and_verified() {
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
     let (url, submitted) = start_counting_server(Mode::Normal);
-    let args = |extra: &[&str]| {
-        let mut a = vec![
-            "run",
-            "set/manifest.json",
-            "--db",
-            "r.sqlite",
-            "--executor",
-            "neos",
-            "--server",
-            &url,
-            "--email",
-            "campaign@example.org",
-            "--neos-interval",
-            "0.2",
-            "--json",
-        ];
-        a.extend_from_slice(extra);
-        a.iter().map(|x| x.to_string()).collect::<Vec<_>>()
-    };
-    let run = |extra: &[&str]| {
-        let a = args(extra);
-        tilekit(d, &a.iter().map(String::as_str).collect::<Vec<_>>())
-    };
+    let run = |extra: &[&str]| neos_run(d, &url, extra);
     // Submit only: two LP files, two jobs, their numbers kept, no row yet.
     let r = run(&["--no-wait"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
@@ -331,28 +309,25 @@ fn neos_set(d: &Path, set: &str, format: &str) {
     assert_eq!(r.code, 0, "{}", r.stderr);
 }
 
-/// Run the set in `d` on the loopback NEOS with `solver`.
-fn neos_run(d: &Path, url: &str, solver: &str) -> crate::common::Run {
-    tilekit(
-        d,
-        &[
-            "run",
-            "set/manifest.json",
-            "--db",
-            "r.sqlite",
-            "--executor",
-            "neos",
-            "--server",
-            url,
-            "--email",
-            "campaign@example.org",
-            "--neos-interval",
-            "0.2",
-            "--neos-solver",
-            solver,
-            "--json",
-        ],
-    )
+/// Run the set in `d` on the loopback NEOS at `url`, with `extra` arguments.
+fn neos_run(d: &Path, url: &str, extra: &[&str]) -> crate::common::Run {
+    let mut a = vec![
+        "run",
+        "set/manifest.json",
+        "--db",
+        "r.sqlite",
+        "--executor",
+        "neos",
+        "--server",
+        url,
+        "--email",
+        "campaign@example.org",
+        "--neos-interval",
+        "0.2",
+        "--json",
+    ];
+    a.extend_from_slice(extra);
+    tilekit(d, &a)
 }
 
 /// A GAMS set goes to any NEOS solver: its program prints its own solution, which tilekit
@@ -364,7 +339,7 @@ fn a_gams_set_goes_to_any_neos_solver_and_is_verified() {
     let d = dir.path();
     neos_set(d, "short15:4-5", "gms");
     let (url, submitted) = start_counting_server(Mode::Normal);
-    let r = neos_run(d, &url, "cplex");
+    let r = neos_run(d, &url, &["--neos-solver", "cplex"]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     assert_eq!(submitted.load(Ordering::SeqCst), 2);
     let db = d.join("r.sqlite");
@@ -394,7 +369,7 @@ fn an_unlicensed_gams_job_is_stored_as_the_licence_error() {
     let d = dir.path();
     neos_set(d, "short15:4", "gms");
     let (url, submitted) = start_counting_server(Mode::Normal);
-    let r = neos_run(d, &url, "cplex");
+    let r = neos_run(d, &url, &["--neos-solver", "cplex"]);
     assert_eq!(submitted.load(Ordering::SeqCst), 1, "{}", r.stderr);
     let db = d.join("r.sqlite");
     let errors: String = Connection::open(&db)
@@ -416,7 +391,7 @@ fn an_lp_set_for_another_neos_solver_is_refused() {
     let d = dir.path();
     neos_set(d, "short15:4", "lp");
     let (url, submitted) = start_counting_server(Mode::Normal);
-    let r = neos_run(d, &url, "cplex");
+    let r = neos_run(d, &url, &["--neos-solver", "cplex"]);
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("--formats gms"), "{}", r.stderr);
     assert_eq!(submitted.load(Ordering::SeqCst), 0);

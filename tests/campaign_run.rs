@@ -1019,6 +1019,21 @@ fn several_seeds_run_each_cell_once_per_seed() {
     let r = run(&m, &db, &["--solvers", "highs,cbc", "--seeds", "3"]);
     assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
     assert!(r.stderr.contains("cbc has no {seed}"), "{}", r.stderr);
+    let r = run(&m, &db, &["--solvers", "highs", "--seeds", "0"]);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains("--seeds must be at least 1"),
+        "{}",
+        r.stderr
+    );
+    let r = run(&m, &db, &["--executor", "neos", "--seeds", "2"]);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr
+            .contains("--seeds runs the solvers here or on Slurm"),
+        "{}",
+        r.stderr
+    );
     assert!(!db.exists() || count(&db, "SELECT count(*) FROM runs") == 0);
     let r = run(
         &m,

@@ -485,12 +485,7 @@ fn paver_trace(runs: &[StoredRun], refuted: &BTreeSet<i64>) -> String {
     let na = |x: Option<f64>| x.map_or_else(|| "NA".to_string(), |x| x.to_string());
     for r in runs {
         let w = &r.row;
-        let file = r.path.rsplit('/').next().unwrap_or(&r.path);
-        let file = file
-            .strip_suffix(".gz")
-            .or_else(|| file.strip_suffix(".xz"))
-            .unwrap_or(file);
-        let name = file.strip_suffix(&format!(".{}", r.format)).unwrap_or(file);
+        let name = super::manifest::model_name(&r.path, &r.format);
         let model_type = match r.format.as_str() {
             "lp" | "mps" | "gms" | "opb" => "MIP",
             "cnf" => "SAT",

@@ -203,20 +203,22 @@ fn build_milp_from(
             Box::new(sliding_flow::build(p, goal, horizon).map_err(Error::failure)?)
         }
         SlidingModel::Tight => {
-            let bound = match estimate {
-                Some(e) => e,
-                None => {
-                    root_bound(p, goal, None)?
-                        .ok_or_else(|| {
-                            Error::failure("no deadline, yet the bound was not computed")
-                        })?
-                        .0
-                }
-            };
+            let bound = tight_bound(p, goal, estimate)?;
             Box::new(sliding_tight::build(p, goal, horizon, bound).map_err(Error::failure)?)
         }
         SlidingModel::Sat => return Err(Error::usage("the sat model is a CNF, not a MILP")),
     })
+}
+
+/// The bound the `tight` model is built from: `estimate` when the caller has it, else
+/// [`root_bound`]'s, computed with no deadline.
+fn tight_bound(p: &SlidingPuzzle, goal: Goal, estimate: Option<usize>) -> Result<usize, Error> {
+    match estimate {
+        Some(e) => Ok(e),
+        None => Ok(root_bound(p, goal, None)?
+            .ok_or_else(|| Error::failure("no deadline, yet the bound was not computed"))?
+            .0),
+    }
 }
 
 /// The admissible lower bound the `tight` model starts from, and the heuristic that gave it:
@@ -361,11 +363,7 @@ pub fn export(
             let milp: SlidingMilp = match model {
                 SlidingModel::Tight => {
                     check_size(p, goal, model, horizon)?;
-                    let bound = root_bound(p, goal, None)?
-                        .ok_or_else(|| {
-                            Error::failure("no deadline, yet the bound was not computed")
-                        })?
-                        .0;
+                    let bound = tight_bound(p, goal, None)?;
                     Box::new(
                         sliding_tight::build_pure_binary(p, goal, horizon, bound)
                             .map_err(Error::failure)?,
