@@ -107,7 +107,8 @@ proptest! {
                 }
             }
         }
-        let n = rows * cols;
+        // The budget counts the cells the search places: the fixed one is there first.
+        let n = rows * cols - fixed.cells.iter().flatten().count();
         let breaks = BreakSpec::Total(total).table(n);
         let params = DfsParams {
             order,
@@ -118,16 +119,26 @@ proptest! {
             seed,
             threads,
         };
-        let r = dfs(&core, &params, None, &|_, _| {});
+        let r = dfs(&core, &params, None, &|_, _| {}, &|_, _| {});
         let board = core.board(&r.cells);
         prop_assert!(verified(&p, &board, r.matched), "dfs board fails the checker");
         let partial = core.board(&r.partial);
         let cells = order.cells(rows, cols);
         let budget = if r.budget == 0 { &breaks } else { params.alt_breaks.as_ref().unwrap() };
         prop_assert!(r.budget == 0 || threads > 1);
-        for k in 1..=r.depth {
+        // Walk the scan over the partial board: `seen` free cells placed among the first k.
+        let placed_free = r.depth - (rows * cols - n);
+        let mut seen = 0;
+        for k in 1..=cells.len() {
+            if fixed.cells[cells[k - 1]].is_none() {
+                seen += 1;
+            }
+            if seen > placed_free {
+                break;
+            }
+            let allowed = if seen == 0 { 0 } else { budget.0[seen - 1] };
             prop_assert!(
-                prefix_breaks(&p, &cells, &partial, k) <= budget.0[k - 1] as usize,
+                prefix_breaks(&p, &cells, &partial, k) <= allowed as usize,
                 "more breaks than allowed among the first {} cells", k
             );
         }
@@ -153,7 +164,7 @@ fn an_exact_dfs_finds_planted_seven_by_seven_boards() {
             seed: 1,
             threads: 1,
         };
-        let r = dfs(&core, &params, None, &|_, _| {});
+        let r = dfs(&core, &params, None, &|_, _| {}, &|_, _| {});
         assert_eq!(r.matched, p.max_score(), "{n}×{n}");
         assert!(r.searched_complete);
         assert!(verified(&p, &core.board(&r.cells), r.matched));
@@ -233,7 +244,7 @@ fn search_flags_are_checked() {
         ),
         (
             &["--construct", "greedy", "--scan", "comb"],
-            "search.scan tunes the beam and DFS constructions, which this run does not use (it runs the greedy construction)",
+            "search.scan tunes the beam, DFS and exact search constructions, which this run does not use (it runs the greedy construction)",
         ),
         (
             &["--construct", "beam", "--scan", "spiral"],
@@ -249,7 +260,7 @@ fn search_flags_are_checked() {
         ),
         (
             &["--construct", "greedy", "--lookahead"],
-            "search.lookahead tunes the beam and DFS constructions, which this run does not use (it runs the greedy construction)",
+            "search.lookahead tunes the beam, DFS and exact search constructions, which this run does not use (it runs the greedy construction)",
         ),
     ];
     for (flags, want) in cases {
@@ -523,5 +534,85 @@ fn a_start_board_is_improved_and_a_bad_one_refused() {
         let r = tilekit(d, &all);
         assert_eq!(r.code, 2, "{file} {extra:?}: {}{}", r.stdout, r.stderr);
         assert!(r.stderr.contains(want), "{file} {extra:?}: {}", r.stderr);
+    }
+}
+
+/// Brendan Owen's 6×6 puzzle of set 1 into `d/p.txt`.
+fn brendan_six(d: &std::path::Path) {
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("models/edge-matching/brendan_set1/pieces_06x06.txt");
+    std::fs::copy(src, d.join("p.txt")).unwrap();
+}
+
+#[test]
+fn the_exact_search_counts_brendans_six_by_six_boards_as_published() {
+    // The edge-matching community's count for this puzzle is 65 solutions (see the project
+    // notes); with one corner piece fixed each is met once, in one of its quarter turns.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    brendan_six(d);
+    let mut boards = Vec::new();
+    for threads in ["1", "2"] {
+        let (j, board) = run_board(
+            d,
+            &[
+                "--construct",
+                "exact",
+                "--set",
+                "exact.all=true",
+                "--threads",
+                threads,
+                "--time-limit",
+                "600",
+            ],
+            &format!("b{threads}.txt"),
+        );
+        let status = j["solver_status"].as_str().unwrap();
+        assert!(status.contains("65 perfect boards in all"), "{j}");
+        assert_eq!(
+            (j["verified"].as_bool(), j["optimal"].as_bool()),
+            (Some(true), Some(true)),
+            "{j}"
+        );
+        assert_eq!(j["matched"], j["max"], "{j}");
+        assert!(j["placements_per_second"].as_f64().unwrap() > 0.0, "{j}");
+        boards.push(board);
+    }
+    // The first board in scan order, whatever the thread count.
+    assert_eq!(boards[0], boards[1]);
+}
+
+#[test]
+fn an_exact_search_without_a_perfect_board_proves_one_seam_must_break() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    common::meta(d, 4);
+    // Two inner pieces fixed side by side: in these turns no perfect board has them.
+    for (turn, clash) in [("0", true), ("3", false)] {
+        let fix = format!("14@1,2,{turn}");
+        let (j, _) = run_board(
+            d,
+            &[
+                "--construct",
+                "exact",
+                "--fix",
+                "13@1,1,0",
+                "--fix",
+                &fix,
+                "--threads",
+                "2",
+            ],
+            "b.txt",
+        );
+        let status = j["solver_status"].as_str().unwrap();
+        assert!(
+            status.contains("no perfect board exists (the whole tree was searched)"),
+            "{j}"
+        );
+        assert_eq!(j["bound"], 1.0, "{j}");
+        assert_eq!(j["verified"], true, "{j}");
+        assert!(j["objective"].as_f64().unwrap() >= 1.0, "{j}");
+        // The fixed pieces themselves clash in turn 0; in turn 3 the search goes deeper.
+        assert_eq!(status.contains("(2 of 16 cells)"), clash, "{j}");
     }
 }

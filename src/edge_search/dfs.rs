@@ -10,7 +10,8 @@
 //! keeps looking for better. Workers (`threads`) run restarts from their own seeds.
 
 use super::Rng;
-use super::core::{Core, DOWN, PieceSet, RIGHT, ScanOrder, complete_greedily};
+use super::core::{Core, ScanOrder, complete_greedily};
+use super::scan::{Plan, Span, Tables, WalkEnd, WalkLimits, Walker};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -137,15 +138,6 @@ pub struct DfsResult {
     pub budget: usize,
 }
 
-/// One restart's frame per depth: the candidate range still to try and the breaks before.
-#[derive(Debug, Clone, Copy, Default)]
-struct Frame {
-    cur: u32,
-    exact_end: u32,
-    end: u32,
-    before: u16,
-}
-
 /// Outcome of one restart.
 struct Restart {
     partial: Vec<u16>,
@@ -154,198 +146,36 @@ struct Restart {
     nodes: u64,
 }
 
-/// A worker's view of the candidate tables: shuffled per restart, plus one single-entry list
-/// per fixed cell.
-struct Lists {
-    cands: Vec<u16>,
-    /// Per (class, left, up): start, exact end, end.
-    slots: Vec<(u32, u32, u32)>,
-    /// Per cell: the forced list of a fixed cell.
-    forced: Vec<Option<(u32, u32)>>,
-    ncolours: usize,
-}
-
-impl Lists {
-    fn new(core: &Core) -> Lists {
-        let nc = core.ncolours();
-        let mut cands = Vec::new();
-        let mut slots = vec![(0, 0, 0); 16 * nc * nc];
-        for k in 0..16u8 {
-            if core.fitting(k).is_empty() {
-                continue;
-            }
-            for l in 0..nc as u8 {
-                for u in 0..nc as u8 {
-                    let (exact, one) = core.candidates(k, l, u);
-                    let start = cands.len() as u32;
-                    cands.extend_from_slice(exact);
-                    let ee = cands.len() as u32;
-                    cands.extend_from_slice(one);
-                    slots[(k as usize * nc + l as usize) * nc + u as usize] =
-                        (start, ee, cands.len() as u32);
-                }
-            }
-        }
-        let forced = (0..core.cells())
-            .map(|cell| {
-                core.fixed(cell).map(|o| {
-                    cands.push(o);
-                    (cands.len() as u32 - 1, cands.len() as u32)
-                })
-            })
-            .collect();
-        Lists {
-            cands,
-            slots,
-            forced,
-            ncolours: nc,
-        }
-    }
-
-    fn shuffle(&mut self, rng: &mut Rng) {
-        for &(s, e, end) in &self.slots {
-            rng.shuffle(&mut self.cands[s as usize..e as usize]);
-            rng.shuffle(&mut self.cands[e as usize..end as usize]);
-        }
-    }
-}
-
+/// One restart: a walk of the whole scan under `allowed` until it completes a board or
+/// spends `node_cap`; its deepest partial board (fewest breaks among the deepest).
 fn restart(
     core: &Core,
-    lists: &Lists,
-    cells: &[usize],
+    (plan, tables): (&Plan, &Tables),
+    walker: &mut Walker,
     allowed: &[u16],
-    node_cap: u64,
-    deadline: Option<Instant>,
-    stop: &AtomicBool,
+    limits: &WalkLimits,
 ) -> Restart {
-    let n = cells.len();
-    let cols = core.cols();
-    // Fixed pieces are on the board and used from the start, and stay so: their cells'
-    // forced lists re-place them, backtracking never takes them off.
-    let mut board = vec![u16::MAX; n];
-    let mut used = PieceSet::new(core.pieces());
-    for (cell, b) in board.iter_mut().enumerate() {
-        if let Some(o) = core.fixed(cell) {
-            used.insert(core.oriented(o).piece);
-            *b = o;
-        }
-    }
-    let mut frames = vec![Frame::default(); n];
-    let mut best = (0usize, u16::MAX, board.clone());
-    let mut nodes = 0u64;
-    let open = |i: usize, board: &[u16], before: u16| -> Frame {
-        let cell = cells[i];
-        if let Some((s, e)) = lists.forced[cell] {
-            return Frame {
-                cur: s,
-                exact_end: e,
-                end: e,
-                before,
-            };
-        }
-        let (r, c) = (cell / cols, cell % cols);
-        let up = if r > 0 {
-            core.oriented(board[cell - cols]).sides[DOWN]
-        } else {
-            0
-        };
-        let left = if c > 0 {
-            core.oriented(board[cell - 1]).sides[RIGHT]
-        } else {
-            0
-        };
-        let nc = lists.ncolours;
-        let (s, e, end) =
-            lists.slots[(core.class(cell) as usize * nc + left as usize) * nc + up as usize];
-        Frame {
-            cur: s,
-            exact_end: e,
-            end,
-            before,
-        }
-    };
-    let mut i = 0usize;
-    frames[0] = open(0, &board, 0);
-    let mut complete = false;
-    loop {
-        let cell = cells[i];
-        let f = &mut frames[i];
-        let mut placed = false;
-        let mut now = 0u16;
-        while f.cur < f.end {
-            let at = f.cur;
-            f.cur += 1;
-            if at >= f.exact_end && f.before + 1 > allowed[i] {
-                // The rest of the list breaks a seam: over budget here.
-                f.cur = f.end;
-                break;
-            }
-            let o = lists.cands[at as usize];
-            let or = core.oriented(o);
-            let forced = lists.forced[cell].is_some();
-            if !forced && used.has(or.piece) {
-                continue;
-            }
-            // A fixed piece's upper and left seams were counted by the cells placed there
-            // (they check their fixed right and lower neighbours below).
-            let mut b = (!forced && at >= f.exact_end) as u16;
-            let mut border_break = false;
-            for side in [RIGHT, DOWN] {
-                if let Some(x) = core.fixed_side(cell, side)
-                    && x != or.sides[side]
-                {
-                    b += 1;
-                    border_break |= core.border_seam(cell, side);
-                }
-            }
-            if border_break || f.before + b > allowed[i] {
-                continue;
-            }
-            board[cell] = o;
-            if !forced {
-                used.insert(or.piece);
-            }
-            placed = true;
-            now = f.before + b;
-            nodes += 1;
-            if i + 1 > best.0 || (i + 1 == best.0 && now < best.1) {
-                best = (i + 1, now, board.clone());
-            }
-            break;
-        }
-        if placed {
-            if i + 1 == n {
-                complete = true;
-                break;
-            }
-            if nodes >= node_cap {
-                break;
-            }
-            if nodes & 0xFFFF == 0
-                && (stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d))
-            {
-                break;
-            }
-            i += 1;
-            frames[i] = open(i, &board, now);
-        } else {
-            if i == 0 {
-                break;
-            }
-            i -= 1;
-            let cell = cells[i];
-            if lists.forced[cell].is_none() {
-                used.remove(core.oriented(board[cell]).piece);
-                board[cell] = u16::MAX;
-            }
-        }
-    }
+    walker.reset(plan);
+    walker.track_deepest = true;
+    let before = walker.nodes;
+    let end = walker.walk(
+        (plan, tables),
+        allowed,
+        Span {
+            from: 0,
+            to: plan.len(),
+            before: plan.fixed_breaks,
+        },
+        limits,
+        &mut |_| true,
+    );
+    let depth = walker.deepest.0;
     Restart {
-        partial: best.2,
-        depth: best.0,
-        complete,
-        nodes,
+        partial: Walker::cells_of(core, plan, tables, &walker.deepest.2),
+        // Fixed cells count as placed.
+        depth: depth + (core.cells() - plan.len()),
+        complete: end == WalkEnd::Stopped,
+        nodes: walker.nodes - before,
     }
 }
 
@@ -355,7 +185,7 @@ const FINISH_WIDTH: usize = 2048;
 /// Finish `partial` (its empty cells, in scan order) by a beam of [`FINISH_WIDTH`] with
 /// everything placed pinned, or greedily where the beam leaves a cell empty: the last cells
 /// are where the search stalled, and a beam over them recovers seams a greedy pass loses.
-fn finish(work: &mut Core, partial: &[u16], order: &[usize], seed: u64) -> Vec<u16> {
+pub fn finish(work: &mut Core, partial: &[u16], order: &[usize], seed: u64) -> Vec<u16> {
     let free: Vec<usize> = order
         .iter()
         .copied()
@@ -371,21 +201,27 @@ fn finish(work: &mut Core, partial: &[u16], order: &[usize], seed: u64) -> Vec<u
 }
 
 /// Run restarts until `params.restarts` or `deadline`; `on_best` hears every new best board
-/// (its matched count and cells). Deterministic for a seed with one worker and a restart
-/// count.
+/// (its matched count and cells), `on_restart` the restarts and placements so far after
+/// each restart. Deterministic for a seed with one worker and a restart count.
 pub fn dfs(
     core: &Core,
     params: &DfsParams,
     deadline: Option<Instant>,
     on_best: &(dyn Fn(usize, &[u16]) + Sync),
+    on_restart: &(dyn Fn(u64, u64) + Sync),
 ) -> DfsResult {
     let cells = params.order.cells(core.rows(), core.cols());
     let n = cells.len();
-    assert_eq!(params.breaks.0.len(), n, "one budget entry per cell");
+    let plan = Plan::new(core, params.order);
+    assert_eq!(
+        params.breaks.0.len(),
+        plan.len(),
+        "one budget entry per free cell"
+    );
     let budgets: Vec<Vec<u16>> = std::iter::once(&params.breaks)
         .chain(params.alt_breaks.as_ref().filter(|_| params.threads > 1))
         .map(|b| {
-            assert_eq!(b.0.len(), n, "one budget entry per cell");
+            assert_eq!(b.0.len(), plan.len(), "one budget entry per free cell");
             b.0.clone()
         })
         .collect();
@@ -404,7 +240,8 @@ pub fn dfs(
     let stop = AtomicBool::new(false);
     let threads = params.threads.max(1);
     let worker = |w: usize| {
-        let mut lists = Lists::new(core);
+        let mut tables = Tables::new(core);
+        let mut walker = Walker::new(&plan);
         let mut finisher = core.clone();
         let mut finish_rng = Rng::new(params.seed ^ 0xF1_15_4E ^ ((w as u64) << 40));
         let mut rng = Rng::new(params.seed.wrapping_add((w as u64) << 32));
@@ -420,21 +257,20 @@ pub fn dfs(
                 s.restarts += 1;
                 s.allowed[w % s.allowed.len()].clone()
             };
-            lists.shuffle(&mut rng);
-            let res = restart(
-                core,
-                &lists,
-                &cells,
-                &allowed,
-                params.node_cap,
+            tables.shuffle(&mut rng);
+            let limits = WalkLimits {
+                node_cap: params.node_cap,
                 deadline,
-                &stop,
-            );
+                stop: &stop,
+                beaten: None,
+            };
+            let res = restart(core, (&plan, &tables), &mut walker, &allowed, &limits);
             // Its own stream: finishing does not change the restarts' shuffles.
             let done = finish(&mut finisher, &res.partial, &cells, finish_rng.next_u64());
             let matched = core.matched(&done);
             let mut s = shared.lock().expect("a DFS worker panicked");
             s.nodes += res.nodes;
+            on_restart(s.restarts, s.nodes);
             if res.complete {
                 // Look for one break fewer from now on.
                 let brk = (core.max_score() - matched) as u16;
@@ -566,6 +402,7 @@ mod tests {
                 &params(order, breaks.clone(), 5, seed),
                 None,
                 &|_, _| {},
+                &|_, _| {},
             );
             let b = core.board(&res.cells);
             let sc = score(&p, &b);
@@ -592,8 +429,8 @@ mod tests {
             4,
             9,
         );
-        let a = dfs(&core, &pr, None, &|_, _| {});
-        let b = dfs(&core, &pr, None, &|_, _| {});
+        let a = dfs(&core, &pr, None, &|_, _| {}, &|_, _| {});
+        let b = dfs(&core, &pr, None, &|_, _| {}, &|_, _| {});
         assert_eq!(a.cells, b.cells);
         assert_eq!(a.nodes, b.nodes);
     }
@@ -604,7 +441,7 @@ mod tests {
         let core = Core::new(&p, &Board::empty(6, 6)).unwrap();
         let mut pr = params(ScanOrder::RowMajor, BreakSpec::Total(0).table(36), 50, 1);
         pr.node_cap = 5_000_000;
-        let res = dfs(&core, &pr, None, &|_, _| {});
+        let res = dfs(&core, &pr, None, &|_, _| {}, &|_, _| {});
         assert_eq!(res.matched, p.max_score());
         assert!(res.searched_complete);
     }
@@ -618,8 +455,10 @@ mod tests {
         let core = Core::new(&p, &fixed).unwrap();
         let res = dfs(
             &core,
-            &params(ScanOrder::RowMajor, BreakSpec::Total(2).table(36), 3, 2),
+            // The budget counts the 34 cells the search places.
+            &params(ScanOrder::RowMajor, BreakSpec::Total(2).table(34), 3, 2),
             None,
+            &|_, _| {},
             &|_, _| {},
         );
         let b = core.board(&res.cells);

@@ -27,6 +27,7 @@ pub mod lns;
 pub mod local;
 pub mod neighbourhood;
 pub mod region_clique;
+pub mod scan;
 
 use crate::formulate::edge_region::{self, EdgeRegion, RegionSpec};
 use crate::model::answer::Outcome;

@@ -38,16 +38,19 @@ pub enum ConstructKind {
     Beam,
     /// Depth-first search with a late mismatch budget ([`crate::edge_search::dfs`]).
     Dfs,
+    /// Complete depth-first search for a perfect board ([`crate::edge_search::scan::exact`]).
+    Exact,
 }
 
 impl ConstructKind {
     /// Every construction, in the order help lists them.
-    pub const ALL: [ConstructKind; 5] = [
+    pub const ALL: [ConstructKind; 6] = [
         ConstructKind::Greedy,
         ConstructKind::Backtrack,
         ConstructKind::Random,
         ConstructKind::Beam,
         ConstructKind::Dfs,
+        ConstructKind::Exact,
     ];
 
     /// The construction called `name`.
@@ -63,6 +66,7 @@ impl ConstructKind {
             ConstructKind::Random => "random",
             ConstructKind::Beam => "beam",
             ConstructKind::Dfs => "dfs",
+            ConstructKind::Exact => "exact",
         }
     }
 }
@@ -127,6 +131,19 @@ pub enum Construct {
         /// Scan order, look-ahead, budget.
         search: SearchParams,
     },
+    /// A complete search for a perfect board: the first in scan order, or all of them
+    /// (`exact.all`), the work shared by prefixes of `prefix` cells (`exact.prefix`;
+    /// `None`: enough prefixes to keep the threads busy). Without a perfect board it
+    /// reports the deepest partial board, finished by a beam; a search that ends without one
+    /// proves there is none.
+    Exact {
+        /// Count every perfect board.
+        all: bool,
+        /// Cells placed before the work is shared.
+        prefix: Option<usize>,
+        /// Scan order and budget (the look-ahead plays no part).
+        search: SearchParams,
+    },
     /// No construction: this complete board (a board file in any format tilekit reads).
     Start(PathBuf),
 }
@@ -153,6 +170,16 @@ impl Construct {
                 restarts: None,
                 search: SearchParams::default(),
             },
+            // A row scan: the order that always won the exhaustive searches of the
+            // edge-matching community (see the project notes).
+            ConstructKind::Exact => Construct::Exact {
+                all: false,
+                prefix: None,
+                search: SearchParams {
+                    scan: ScanOrder::RowMajor,
+                    ..SearchParams::default()
+                },
+            },
         }
     }
 
@@ -164,6 +191,7 @@ impl Construct {
             Construct::Random => "random",
             Construct::Beam { .. } => "beam",
             Construct::Dfs { .. } => "dfs",
+            Construct::Exact { .. } => "exact",
             Construct::Start(_) => "start",
         }
     }
@@ -171,7 +199,9 @@ impl Construct {
     /// The search constructions' shared settings.
     fn search(&self) -> Option<&SearchParams> {
         match self {
-            Construct::Beam { search, .. } | Construct::Dfs { search, .. } => Some(search),
+            Construct::Beam { search, .. }
+            | Construct::Dfs { search, .. }
+            | Construct::Exact { search, .. } => Some(search),
             _ => None,
         }
     }
@@ -214,19 +244,24 @@ impl Construct {
             (Construct::Dfs { restarts, .. }, "dfs.restarts") => {
                 *restarts = Some(params::parse_count(key, value)?);
             }
-            (Construct::Beam { search, .. } | Construct::Dfs { search, .. }, _)
-                if key.starts_with("search.") =>
-            {
-                match key {
-                    "search.scan" => {
-                        search.scan =
-                            ScanOrder::parse(value).map_err(|_| ParamError::value(key, value))?
-                    }
-                    "search.lookahead" => search.lookahead = params::parse_bool(key, value)?,
-                    "search.time" => search.time = Some(params::parse_seconds(key, value)?),
-                    _ => return Err(ParamError::Unknown { key: key.into() }),
-                }
+            (Construct::Exact { all, .. }, "exact.all") => *all = params::parse_bool(key, value)?,
+            (Construct::Exact { prefix, .. }, "exact.prefix") => {
+                *prefix = Some(params::parse_count(key, value)?);
             }
+            (
+                Construct::Beam { search, .. }
+                | Construct::Dfs { search, .. }
+                | Construct::Exact { search, .. },
+                _,
+            ) if key.starts_with("search.") => match key {
+                "search.scan" => {
+                    search.scan =
+                        ScanOrder::parse(value).map_err(|_| ParamError::value(key, value))?
+                }
+                "search.lookahead" => search.lookahead = params::parse_bool(key, value)?,
+                "search.time" => search.time = Some(params::parse_seconds(key, value)?),
+                _ => return Err(ParamError::Unknown { key: key.into() }),
+            },
             _ => return Err(not_used()),
         }
         Ok(())
@@ -320,7 +355,9 @@ impl Improve {
     /// there to be improved, by the LNS; the paper's constructions get the paper's search.
     pub fn after(construct: &Construct) -> Improve {
         Improve::new(match construct {
-            Construct::Beam { .. } | Construct::Dfs { .. } => ImproveKind::None,
+            Construct::Beam { .. } | Construct::Dfs { .. } | Construct::Exact { .. } => {
+                ImproveKind::None
+            }
             Construct::Start(_) => ImproveKind::Lns,
             _ => ImproveKind::Ls,
         })
@@ -467,9 +504,16 @@ impl HeuristicPlan {
     /// order; refuse those of a construction or improvement this plan does not run.
     pub fn apply(&mut self, settings: &Settings) -> Result<(), ParamError> {
         for (key, value) in settings.iter() {
-            let construction = ["greedy.", "backtrack.", "beam.", "search.", "dfs."]
-                .iter()
-                .any(|g| key.starts_with(g));
+            let construction = [
+                "greedy.",
+                "backtrack.",
+                "beam.",
+                "search.",
+                "dfs.",
+                "exact.",
+            ]
+            .iter()
+            .any(|g| key.starts_with(g));
             if construction {
                 self.construct.set(key, value)?;
             } else if key.starts_with("ls.") || key.starts_with("lns.") {
@@ -784,6 +828,7 @@ pub fn solve(
     };
     let mut trace: Vec<TraceRow> = Vec::new();
     let mut search_detail = String::new();
+    let mut search_facts = SearchFacts::default();
     let mut best_written = 0usize;
     let mut keep = |board: &Board, score: usize| -> Result<(), Error> {
         if let Some(path) = &plan.best_so_far
@@ -810,22 +855,25 @@ pub fn solve(
             construct::backtracking(&mut ctx, *region, limit, start)
         }
         Construct::Random => Ok(construct::random(&mut ctx, start)),
-        Construct::Beam { search, .. } | Construct::Dfs { search, .. } => {
+        Construct::Beam { search, .. }
+        | Construct::Dfs { search, .. }
+        | Construct::Exact { search, .. } => {
             let budget = match search.time {
                 Some(t) => t,
                 None if *improve == Improve::None => limits.time,
                 None => limits.time / 2,
             };
-            let (built, detail, steps) = search_construct(
+            let (built, detail, steps, facts) = search_construct(
                 p,
                 construct,
                 plan.seed,
                 start,
                 (started, (started + budget).min(ctx.deadline)),
                 limits.threads.max(1) as usize,
-                &mut |b, s| keep(b, s),
+                (&mut |b, s| keep(b, s), progress),
             )?;
             search_detail = detail;
+            search_facts = facts;
             // Each new best board of the search, for the score-over-time traces.
             trace.extend(steps.into_iter().map(|(seconds, matched)| TraceRow {
                 seconds,
@@ -976,9 +1024,10 @@ pub fn solve(
         rep.status = Status::Solved;
         rep.objective = verdict.objective;
         // No seam can be better than matched: 0 unmatched is the only bound known, and a
-        // perfect board reaches it.
-        rep.bound = Some(0.0);
-        rep.optimal = mine == p.max_score();
+        // perfect board reaches it, unless a complete search proved there is none.
+        rep.bound = Some(search_facts.proven_unmatched.unwrap_or(0) as f64);
+        // Optimal when no seam is left, or when a complete search proved as many unmatched.
+        rep.optimal = p.max_score() - mine == search_facts.proven_unmatched.unwrap_or(0);
         rep.solution = Some(Solution::Board(board));
     } else {
         rep.status = Status::Unverified;
@@ -1017,13 +1066,28 @@ pub fn solve(
         constructed,
         seed: plan.seed,
         trace,
+        placements_per_second: search_facts.placements_per_second,
     });
     Ok(rep)
 }
 
 /// A search construction: the board, a line for the report, and (seconds, matched) at each
 /// new best board.
-type Searched = (Built, String, Vec<(f64, usize)>);
+type Searched = (Built, String, Vec<(f64, usize)>, SearchFacts);
+
+/// Where a search construction's new best boards go (with their matched seams): the
+/// anytime file and the progress line.
+type Keep<'a> = dyn FnMut(&Board, usize) -> Result<(), Error> + Send + 'a;
+
+/// What a search construction measured beside its board.
+#[derive(Debug, Clone, Copy, Default)]
+struct SearchFacts {
+    /// Placements per second over the search (the DFS and exact searches).
+    placements_per_second: Option<f64>,
+    /// Unmatched seams every board has, proven by a complete search (1 when an exact
+    /// search ends without a perfect board).
+    proven_unmatched: Option<usize>,
+}
 
 /// Beam or DFS construction on the fast core; the board and a line for the report. Every
 /// new best board goes to `keep` (the anytime `best_so_far` file and the progress line).
@@ -1034,7 +1098,7 @@ fn search_construct(
     start: Board,
     (started, deadline): (Instant, Instant),
     threads: usize,
-    keep: &mut (dyn FnMut(&Board, usize) -> Result<(), Error> + Send),
+    (keep, progress): (&mut Keep<'_>, Progress<'_>),
 ) -> Result<Searched, Error> {
     let steps = std::sync::Mutex::new(Vec::new());
     let step = |m: usize| {
@@ -1052,7 +1116,7 @@ fn search_construct(
     let core = core;
     let order = search.scan;
     let label = order.label(p.rows());
-    let (cells, detail) = if let Construct::Beam { width, .. } = construct {
+    let (cells, detail, facts) = if let Construct::Beam { width, .. } = construct {
         let mut failed: Option<Error> = None;
         let mut passes = Vec::new();
         let mut best = 0usize;
@@ -1114,7 +1178,18 @@ fn search_construct(
                 " (stopped by the time limit, finished greedily)"
             }
         );
-        (res.cells, detail)
+        (res.cells, detail, SearchFacts::default())
+    } else if let Construct::Exact { all, prefix, .. } = construct {
+        return exact_construct(
+            p,
+            (*all, *prefix, order),
+            start,
+            (started, deadline),
+            threads,
+            keep,
+            (&step, progress),
+        )
+        .map(|(b, d, f)| (b, d, steps.into_inner().expect("poisoned"), f));
     } else {
         let Construct::Dfs {
             breaks,
@@ -1126,16 +1201,22 @@ fn search_construct(
             unreachable!("a search construction is a beam or a DFS")
         };
         let n = p.rows() * p.cols();
+        // The budget counts the cells the search places: the fixed ones are there first.
+        let free = core
+            .fixed_cells()
+            .iter()
+            .filter(|&&o| o == u16::MAX)
+            .count();
         let spec = breaks.clone().unwrap_or_else(|| BreakSpec::default_for(n));
         // Without a budget of its own, every other worker tries a third more breaks than the
         // default.
         let alt = match (breaks, &spec) {
-            (None, BreakSpec::Total(t)) => Some(BreakSpec::Total(t + t.div_ceil(3)).table(n)),
+            (None, BreakSpec::Total(t)) => Some(BreakSpec::Total(t + t.div_ceil(3)).table(free)),
             _ => None,
         };
         let params = DfsParams {
             order,
-            breaks: spec.table(n),
+            breaks: spec.table(free),
             alt_breaks: alt,
             node_cap: (*node_cap).max(1),
             restarts: *restarts,
@@ -1144,20 +1225,39 @@ fn search_construct(
         };
         let failed = std::sync::Mutex::new(None::<Error>);
         let keep = std::sync::Mutex::new(keep);
-        let res = crate::edge_search::dfs::dfs(&core, &params, Some(deadline), &|m, cells| {
-            step(m);
-            let mut f = failed.lock().expect("poisoned");
-            if f.is_none()
-                && let Err(e) = (keep.lock().expect("poisoned"))(&core.board(cells), m)
-            {
-                *f = Some(e);
-            }
-        });
+        let t0 = Instant::now();
+        let last_line = std::sync::Mutex::new(t0);
+        let res = crate::edge_search::dfs::dfs(
+            &core,
+            &params,
+            Some(deadline),
+            &|m, cells| {
+                step(m);
+                let mut f = failed.lock().expect("poisoned");
+                if f.is_none()
+                    && let Err(e) = (keep.lock().expect("poisoned"))(&core.board(cells), m)
+                {
+                    *f = Some(e);
+                }
+            },
+            &|restarts, nodes| {
+                let mut last = last_line.lock().expect("poisoned");
+                if last.elapsed() >= Duration::from_secs(1) {
+                    *last = Instant::now();
+                    let secs = t0.elapsed().as_secs_f64();
+                    progress(&format!(
+                        "dfs: {restarts} restarts, {nodes} placements, {}, {secs:.0} s",
+                        rate_text(nodes as f64 / secs.max(1e-9))
+                    ));
+                }
+            },
+        );
         if let Some(e) = failed.into_inner().expect("poisoned") {
             return Err(e);
         }
+        let rate = res.nodes as f64 / t0.elapsed().as_secs_f64().max(1e-9);
         let detail = format!(
-            "; dfs over {label}, budget {} breaks{}, {} restarts, {} nodes, deepest {} of {n} cells{}",
+            "; dfs over {label}, budget {} breaks{}, {} restarts, {} placements ({}), deepest {} of {n} cells{}",
             params.breaks.0.last().copied().unwrap_or(0),
             match (&params.alt_breaks, threads > 1) {
                 (Some(a), true) => format!(
@@ -1169,6 +1269,7 @@ fn search_construct(
             },
             res.restarts,
             res.nodes,
+            rate_text(rate),
             res.depth,
             if res.searched_complete {
                 " (completed by the search)"
@@ -1176,7 +1277,11 @@ fn search_construct(
                 ", the rest by a beam"
             }
         );
-        (res.cells, detail)
+        let facts = SearchFacts {
+            placements_per_second: Some(rate),
+            proven_unmatched: None,
+        };
+        (res.cells, detail, facts)
     };
     Ok((
         Built {
@@ -1189,5 +1294,130 @@ fn search_construct(
         },
         detail,
         steps.into_inner().expect("poisoned"),
+        facts,
+    ))
+}
+
+/// A placement rate as people quote it: `48.2 M placements/s`.
+fn rate_text(per_second: f64) -> String {
+    format!("{:.1} M placements/s", per_second / 1e6)
+}
+
+/// The exact search's construction: the first perfect board (or all of them), else the
+/// deepest partial board finished by a beam. On a square board with nothing fixed, one
+/// corner piece is fixed in the top-left corner: every perfect board turned a quarter, half
+/// or three quarters puts each corner piece there once, so nothing is lost and the search
+/// shrinks fourfold.
+fn exact_construct(
+    p: &EdgePuzzle,
+    (all, prefix, order): (bool, Option<usize>, ScanOrder),
+    mut start: Board,
+    (started, deadline): (Instant, Instant),
+    threads: usize,
+    keep: &mut Keep<'_>,
+    (step, progress): (&(dyn Fn(usize) + Sync), Progress<'_>),
+) -> Result<(Built, String, SearchFacts), Error> {
+    let mut symmetry = String::new();
+    if p.rows() == p.cols() && start.cells.iter().all(Option::is_none) {
+        let corner = p.pieces().iter().find_map(|pc| {
+            p.fitting_rotations(pc.id, 0, 0)
+                .first()
+                .map(|&r| (pc.id, r))
+        });
+        if let Some((id, r)) = corner {
+            start.cells[0] = Some((id, r));
+            symmetry = format!(
+                "; corner piece {id} fixed at the top left (every perfect board has a quarter turn with it there)"
+            );
+        }
+    }
+    let core = Core::new(p, &start).map_err(Error::Usage)?;
+    let params = crate::edge_search::scan::ExactParams {
+        order,
+        threads,
+        all,
+        prefix_depth: prefix,
+    };
+    let res = crate::edge_search::scan::exact(&core, &params, Some(deadline), &|pr| {
+        progress(&super::step(
+            pr.prefixes_done as u64,
+            pr.prefixes as u64,
+            &format!(
+                "prefixes searched; {} placements, {}, deepest {} of {} cells{}",
+                pr.nodes,
+                rate_text(pr.nodes as f64 / pr.seconds.max(1e-9)),
+                pr.deepest,
+                core.cells(),
+                if all {
+                    format!(", {} perfect boards", pr.solutions)
+                } else {
+                    String::new()
+                }
+            ),
+        ));
+    });
+    let n = core.cells();
+    let rate = res.nodes as f64 / res.seconds.max(1e-9);
+    let (cells, how) = match &res.first {
+        Some(cells) => (cells.clone(), "a perfect board".to_string()),
+        None => {
+            let order_cells = order.cells(p.rows(), p.cols());
+            let mut work = core.clone();
+            let cells = crate::edge_search::dfs::finish(&mut work, &res.deepest, &order_cells, 1);
+            (
+                cells,
+                format!(
+                    "no perfect board{}; the deepest partial board ({} of {n} cells) finished by a beam",
+                    if res.complete {
+                        " exists (the whole tree was searched)"
+                    } else {
+                        " found within the time"
+                    },
+                    res.deepest_depth
+                ),
+            )
+        }
+    };
+    let matched = core.matched(&cells);
+    step(matched);
+    keep(&core.board(&cells), matched)?;
+    let count = if all {
+        format!(
+            ", {} perfect board{}{}",
+            res.solutions,
+            if res.solutions == 1 { "" } else { "s" },
+            if res.complete {
+                " in all"
+            } else {
+                " before the time ran out"
+            }
+        )
+    } else {
+        String::new()
+    };
+    let detail = format!(
+        "; exact search over {}: {how}{count}, {} placements ({}), work shared by {} prefixes of {} cells, {:.1} s{symmetry}",
+        order.label(p.rows()),
+        res.nodes,
+        rate_text(rate),
+        res.prefixes,
+        res.prefix_depth,
+        started.elapsed().as_secs_f64()
+    );
+    let facts = SearchFacts {
+        placements_per_second: Some(rate),
+        proven_unmatched: (res.complete && res.solutions == 0).then_some(1),
+    };
+    Ok((
+        Built {
+            board: core.board(&cells),
+            regions_solved: 0,
+            regions: 0,
+            perfect_regions: 0,
+            backtracks: 0,
+            exhausted: res.complete,
+        },
+        detail,
+        facts,
     ))
 }

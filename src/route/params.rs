@@ -162,6 +162,18 @@ pub const PARAMS: &[Param] = &[
         default: "until the time is up",
         doc: "DFS restarts in all; with one thread the board is then a function of the seed.",
     },
+    Param {
+        key: "exact.all",
+        values: "true or false",
+        default: "false",
+        doc: "The exact search counts every perfect board instead of stopping at the first.",
+    },
+    Param {
+        key: "exact.prefix",
+        values: "1 or more",
+        default: "the first depth with 4096 prefixes",
+        doc: "Cells the exact search places before it shares the work out by prefixes.",
+    },
     // Edge-matching heuristics: the improvement.
     Param {
         key: "ls.ta_k",
@@ -386,8 +398,9 @@ pub fn group_words(key: &str) -> &'static str {
         "greedy" => "the greedy and backtracking constructions",
         "backtrack" => "the backtracking construction",
         "beam" => "the beam construction",
-        "search" => "the beam and DFS constructions",
+        "search" => "the beam, DFS and exact search constructions",
         "dfs" => "the DFS construction",
+        "exact" => "the exact search",
         "ls" => "the local search",
         "lns" => "the large-neighbourhood search",
         _ => "another method",

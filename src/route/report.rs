@@ -174,6 +174,10 @@ pub struct HeuristicStats {
     /// `[seconds, matched, step]` after the construction and after every neighbourhood that
     /// gained.
     pub trace: Vec<crate::edge_search::local::TraceRow>,
+    /// Placements per second of a depth-first construction (the DFS's or the exact
+    /// search's), over all its threads.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub placements_per_second: Option<f64>,
 }
 
 /// Search figures of the native route (flattened into the JSON).

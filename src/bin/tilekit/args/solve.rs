@@ -172,13 +172,15 @@ pub(crate) struct SolveArgs {
     #[arg(long, value_name = "EPS", help_heading = "Sliding puzzles")]
     pub suboptimality: Option<f64>,
 
-    /// Heuristic: dfs, beam, greedy, backtrack or random
+    /// Heuristic: dfs, beam, exact, greedy, backtrack or random
     ///
     /// Default: dfs up to 100 cells, beam above.
     /// greedy: region MILPs filled one by one (Salassa et al.'s Algorithm 1); backtrack:
     /// perfect regions with no-good cuts, greedy at its time limit (Algorithm 2); random: each
     /// piece class shuffled into its cells; beam: beam search over a scan order; dfs:
-    /// depth-first search whose mismatch budget opens late in the scan, with restarts.
+    /// depth-first search whose mismatch budget opens late in the scan, with restarts; exact:
+    /// complete depth-first search for a perfect board (or all of them), shared across the
+    /// threads, proving there is none when it ends without one.
     #[arg(long, value_parser = construct_names(), hide_possible_values = true, help_heading = "Edge-matching puzzles")]
     pub construct: Option<ConstructKind>,
     /// Heuristic: then ls, lns or none [default: none after dfs and beam]

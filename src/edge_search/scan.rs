@@ -1,0 +1,1226 @@
+//! The fixed-order placement engine behind the depth-first searches: the shape of the
+//! Eternity II community's record backtrackers (Verhaard's, Blackwood's; see the project
+//! notes), written for this crate.
+//!
+//! - The free cells are filled in a fixed [`ScanOrder`]; cells holding a fixed piece are
+//!   skipped (they are on the board from the start), and the free cell before a fixed right
+//!   or lower neighbour checks that seam as it is placed, so clues narrow the search instead
+//!   of stalling it.
+//! - Every rotated piece is packed into one 8-byte [`Entry`] (piece, right and lower colour,
+//!   which seam it breaks) and stored directly in the bucket of the colours its left and
+//!   upper neighbours must show, exact matches first: the inner loop reads one entry, tests
+//!   the piece's used flag before anything else, and writes two colour bytes.
+//! - A cumulative budget per position of the scan (`allowed`) says how many seams may be
+//!   broken once that many cells are placed; the one-break tail of a bucket is entered only
+//!   while the budget has room, and a cell breaks at most one of its seams, never one whose
+//!   other cell already has a broken seam (Blackwood's rule: every hole a broken seam leaves
+//!   is one cell, so a repair can fill it). Border seams, between two rim cells, never break.
+//!
+//! The engine counts placements (nodes) per depth; the drivers are [`super::dfs`] (restarts
+//! with a budget) and [`exact`] (no budget: a complete search, split across threads by
+//! prefixes, for the first perfect board or all of them).
+
+use super::core::{Core, DOWN, LEFT, RIGHT, ScanOrder, UP};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+/// Which seam an entry breaks.
+const EXACT: u8 = 0;
+const BREAKS_LEFT: u8 = 1;
+const BREAKS_UP: u8 = 2;
+
+/// A rotated piece in a candidate bucket: one word, read whole by the inner loop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(C, align(8))]
+pub struct Entry {
+    /// Piece index.
+    piece: u16,
+    /// The rotated piece ([`Core::oriented`]).
+    orient: u16,
+    /// Colour shown to the right neighbour.
+    right: u8,
+    /// Colour shown to the lower neighbour.
+    down: u8,
+    /// [`EXACT`], [`BREAKS_LEFT`] or [`BREAKS_UP`].
+    side: u8,
+}
+
+/// "No cell": the index of the rim's slot in the colour arrays (always grey, never broken).
+const NONE: u16 = u16::MAX;
+
+/// The candidate buckets: per (cell class, left colour, up colour), the entries that match
+/// both, then those that break one non-border seam. A worker owns a copy, shuffled per
+/// restart.
+#[derive(Debug, Clone)]
+pub struct Tables {
+    entries: Vec<Entry>,
+    /// Per bucket: start, end of the exact matches, end.
+    slots: Vec<(u32, u32, u32)>,
+}
+
+impl Tables {
+    /// The buckets of `core`, in its own candidate order.
+    pub fn new(core: &Core) -> Tables {
+        let nc = core.ncolours();
+        let mut entries = Vec::new();
+        let mut slots = vec![(0, 0, 0); 16 * nc * nc];
+        for k in 0..16u8 {
+            if core.fitting(k).is_empty() {
+                continue;
+            }
+            for l in 0..nc as u8 {
+                for u in 0..nc as u8 {
+                    let (exact, one) = core.candidates(k, l, u);
+                    let entry = |o: u16| {
+                        let s = core.oriented(o);
+                        let side = if s.sides[LEFT] == l && s.sides[UP] == u {
+                            EXACT
+                        } else if s.sides[LEFT] != l {
+                            BREAKS_LEFT
+                        } else {
+                            BREAKS_UP
+                        };
+                        Entry {
+                            piece: s.piece,
+                            orient: o,
+                            right: s.sides[RIGHT],
+                            down: s.sides[DOWN],
+                            side,
+                        }
+                    };
+                    let start = entries.len() as u32;
+                    entries.extend(exact.iter().map(|&o| entry(o)));
+                    let ee = entries.len() as u32;
+                    entries.extend(one.iter().map(|&o| entry(o)));
+                    slots[(k as usize * nc + l as usize) * nc + u as usize] =
+                        (start, ee, entries.len() as u32);
+                }
+            }
+        }
+        Tables { entries, slots }
+    }
+
+    /// Shuffle the exact part and the one-break part of every bucket.
+    pub fn shuffle(&mut self, rng: &mut super::Rng) {
+        for &(s, e, end) in &self.slots {
+            rng.shuffle(&mut self.entries[s as usize..e as usize]);
+            rng.shuffle(&mut self.entries[e as usize..end as usize]);
+        }
+    }
+}
+
+/// What the inner loop reads of one position, in one record.
+#[derive(Debug, Clone, Copy)]
+struct Pos {
+    /// The bucket base of the cell's class (`class * nc * nc`).
+    base: u32,
+    /// The cell.
+    cell: u16,
+    /// The cell above, or the rim's slot.
+    up: u16,
+    /// The cell to the left, or the rim's slot.
+    left: u16,
+    /// Whether a right or lower neighbour is fixed (a slow path checks those seams).
+    checks: bool,
+}
+
+/// The scan: the free cells in order, with what each position reads and checks.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// Per position, the hot fields.
+    pos: Vec<Pos>,
+    /// Cells of the board (the rim's slot in the colour arrays is `cells`).
+    cells: usize,
+    /// Per position: its cell.
+    cell: Vec<u16>,
+    /// Per position: the cell above, or the rim.
+    up: Vec<u16>,
+    /// Per position: the cell to the left, or the rim.
+    left: Vec<u16>,
+    /// Per position: the bucket base of its class (`class * nc * nc`).
+    base: Vec<u32>,
+    /// Per position: a fixed right neighbour (its cell), or [`NONE`].
+    fixed_right: Vec<u16>,
+    /// Per position: a fixed lower neighbour (its cell), or [`NONE`].
+    fixed_down: Vec<u16>,
+    /// Per position: whether the seam with the fixed right / lower neighbour is a border
+    /// seam (never broken).
+    border: Vec<[bool; 2]>,
+    /// Colours on the board before the search: fixed cells' right and lower colours.
+    right0: Vec<u8>,
+    down0: Vec<u8>,
+    /// Fixed cells' other two colours (left, up), for the seams to their right / lower free
+    /// neighbours' own checks.
+    left0: Vec<u8>,
+    up0: Vec<u8>,
+    /// Pieces used by the fixed cells.
+    used0: Vec<bool>,
+    /// Broken seams among the fixed cells themselves.
+    pub fixed_breaks: u16,
+    nc: usize,
+}
+
+impl Plan {
+    /// The scan of `core`'s free cells in `order` (every cell's upper and left neighbours
+    /// come before it, or are fixed, or are the rim).
+    pub fn new(core: &Core, order: ScanOrder) -> Plan {
+        let (rows, cols, cells) = (core.rows(), core.cols(), core.cells());
+        let nc = core.ncolours();
+        let mut right0 = vec![0u8; cells + 1];
+        let mut down0 = vec![0u8; cells + 1];
+        let mut left0 = vec![0u8; cells + 1];
+        let mut up0 = vec![0u8; cells + 1];
+        let mut used0 = vec![false; core.pieces()];
+        for cell in 0..cells {
+            if let Some(o) = core.fixed(cell) {
+                let s = core.oriented(o);
+                right0[cell] = s.sides[RIGHT];
+                down0[cell] = s.sides[DOWN];
+                left0[cell] = s.sides[LEFT];
+                up0[cell] = s.sides[UP];
+                used0[s.piece as usize] = true;
+            }
+        }
+        let mut fixed_breaks = 0u16;
+        for cell in 0..cells {
+            let (r, c) = (cell / cols, cell % cols);
+            if core.fixed(cell).is_none() {
+                continue;
+            }
+            if c + 1 < cols && core.fixed(cell + 1).is_some() && right0[cell] != left0[cell + 1] {
+                fixed_breaks += 1;
+            }
+            if r + 1 < rows && core.fixed(cell + cols).is_some() && down0[cell] != up0[cell + cols]
+            {
+                fixed_breaks += 1;
+            }
+        }
+        let mut p = Plan {
+            pos: Vec::new(),
+            cells,
+            cell: Vec::new(),
+            up: Vec::new(),
+            left: Vec::new(),
+            base: Vec::new(),
+            fixed_right: Vec::new(),
+            fixed_down: Vec::new(),
+            border: Vec::new(),
+            right0,
+            down0,
+            left0,
+            up0,
+            used0,
+            fixed_breaks,
+            nc,
+        };
+        for cell in order.cells(rows, cols) {
+            if core.fixed(cell).is_some() {
+                continue;
+            }
+            let (r, c) = (cell / cols, cell % cols);
+            let fixed = |nb: usize| {
+                if core.fixed(nb).is_some() {
+                    nb as u16
+                } else {
+                    NONE
+                }
+            };
+            p.cell.push(cell as u16);
+            p.up.push(if r > 0 {
+                (cell - cols) as u16
+            } else {
+                cells as u16
+            });
+            p.left.push(if c > 0 {
+                (cell - 1) as u16
+            } else {
+                cells as u16
+            });
+            p.base.push((core.class(cell) as usize * nc * nc) as u32);
+            p.fixed_right
+                .push(if c + 1 < cols { fixed(cell + 1) } else { NONE });
+            p.fixed_down.push(if r + 1 < rows {
+                fixed(cell + cols)
+            } else {
+                NONE
+            });
+            p.border
+                .push([core.border_seam(cell, RIGHT), core.border_seam(cell, DOWN)]);
+        }
+        p.pos = (0..p.cell.len())
+            .map(|i| Pos {
+                base: p.base[i],
+                cell: p.cell[i],
+                up: p.up[i],
+                left: p.left[i],
+                checks: p.fixed_right[i] != NONE || p.fixed_down[i] != NONE,
+            })
+            .collect();
+        p
+    }
+
+    /// Free cells: the positions of the scan.
+    pub fn len(&self) -> usize {
+        self.cell.len()
+    }
+
+    /// Whether every cell is fixed.
+    pub fn is_empty(&self) -> bool {
+        self.cell.is_empty()
+    }
+
+    /// The cell at position `i`.
+    pub fn cell(&self, i: usize) -> usize {
+        self.cell[i] as usize
+    }
+}
+
+/// One position's frame: the bucket range still to try, the breaks before it, and the cell
+/// whose seam the placed entry broke.
+#[derive(Debug, Clone, Copy, Default)]
+struct Frame {
+    cur: u32,
+    exact_end: u32,
+    end: u32,
+    before: u16,
+    partner: u16,
+}
+
+/// Why a walk returned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WalkEnd {
+    /// Every placement below the start position was tried.
+    Exhausted,
+    /// The leaf callback asked to stop.
+    Stopped,
+    /// The node cap, the deadline or the shared stop flag.
+    Limit,
+}
+
+/// The positions a walk covers, and the breaks before them.
+#[derive(Debug, Clone, Copy)]
+pub struct Span {
+    /// The first position walked (those before are placed).
+    pub from: usize,
+    /// The position count at which a walk is a leaf.
+    pub to: usize,
+    /// Broken seams among the positions before `from` and the fixed cells.
+    pub before: u16,
+}
+
+/// Limits of one walk.
+pub struct WalkLimits<'a> {
+    /// Placements in this walk.
+    pub node_cap: u64,
+    /// When to stop.
+    pub deadline: Option<Instant>,
+    /// Set by another worker to stop everyone.
+    pub stop: &'a AtomicBool,
+    /// Stop once this holds an index below the second: an exact search's first board was
+    /// found on an earlier prefix than the one walked.
+    pub beaten: Option<(&'a AtomicUsize, usize)>,
+}
+
+/// A worker's board and stack.
+#[derive(Debug, Clone)]
+pub struct Walker {
+    right: Vec<u8>,
+    down: Vec<u8>,
+    /// Per cell (rim slot last, never set): whether one of its seams is broken.
+    brk: Vec<bool>,
+    used: Vec<bool>,
+    frames: Vec<Frame>,
+    /// Per position: the entry placed there.
+    path: Vec<u32>,
+    /// Placements, in all and per depth (`hist[d]`: placements of position `d`).
+    pub nodes: u64,
+    /// See [`nodes`](Self::nodes).
+    pub hist: Vec<u64>,
+    /// Track the deepest partial board (and the fewest breaks at that depth).
+    pub track_deepest: bool,
+    /// The deepest position count reached, its breaks, and its path.
+    pub deepest: (usize, u16, Vec<u32>),
+}
+
+impl Walker {
+    /// A walker with the fixed cells on the board and nothing else.
+    pub fn new(plan: &Plan) -> Walker {
+        let n = plan.len();
+        Walker {
+            right: plan.right0.clone(),
+            down: plan.down0.clone(),
+            brk: vec![false; plan.cells + 1],
+            used: plan.used0.clone(),
+            frames: vec![Frame::default(); n],
+            path: vec![0; n],
+            nodes: 0,
+            hist: vec![0; n],
+            track_deepest: false,
+            deepest: (0, u16::MAX, Vec::new()),
+        }
+    }
+
+    /// Clear the board back to the fixed cells (the counters stay).
+    pub fn reset(&mut self, plan: &Plan) {
+        self.right.copy_from_slice(&plan.right0);
+        self.down.copy_from_slice(&plan.down0);
+        self.brk.iter_mut().for_each(|b| *b = false);
+        self.used.copy_from_slice(&plan.used0);
+        self.deepest = (0, u16::MAX, Vec::new());
+    }
+
+    /// The entries placed at positions `0..depth`.
+    pub fn path(&self, depth: usize) -> &[u32] {
+        &self.path[..depth]
+    }
+
+    /// The rotated piece of every cell for `path` (fixed cells included, `u16::MAX` for the
+    /// cells past it).
+    pub fn cells_of(core: &Core, plan: &Plan, tables: &Tables, path: &[u32]) -> Vec<u16> {
+        let mut cells: Vec<u16> = (0..core.cells())
+            .map(|c| core.fixed(c).unwrap_or(u16::MAX))
+            .collect();
+        for (i, &e) in path.iter().enumerate() {
+            cells[plan.cell(i)] = tables.entries[e as usize].orient;
+        }
+        cells
+    }
+
+    /// Open position `i` with `before` breaks so far.
+    #[inline(always)]
+    fn open(&mut self, plan: &Plan, tables: &Tables, i: usize, before: u16) {
+        let l = self.right[plan.left[i] as usize] as usize;
+        let u = self.down[plan.up[i] as usize] as usize;
+        let (s, e, end) = tables.slots[plan.base[i] as usize + l * plan.nc + u];
+        self.frames[i] = Frame {
+            cur: s,
+            exact_end: e,
+            end,
+            before,
+            partner: NONE,
+        };
+    }
+
+    /// Extra breaks of entry `e` at position `i` against fixed right / lower neighbours, and
+    /// the cell of the broken seam: `None` when it breaks a border seam, or more than one of
+    /// its seams, or a seam whose other cell already has one broken.
+    #[cold]
+    fn against_fixed(&self, plan: &Plan, i: usize, e: Entry) -> Option<(u16, u16)> {
+        let mut extra = 0u16;
+        let mut partner = NONE;
+        let fr = plan.fixed_right[i];
+        if fr != NONE && plan.left0[fr as usize] != e.right {
+            if plan.border[i][0] || self.brk[fr as usize] {
+                return None;
+            }
+            extra += 1;
+            partner = fr;
+        }
+        let fd = plan.fixed_down[i];
+        if fd != NONE && plan.up0[fd as usize] != e.down {
+            if plan.border[i][1] || self.brk[fd as usize] {
+                return None;
+            }
+            extra += 1;
+            partner = fd;
+        }
+        (extra + (e.side != EXACT) as u16 <= 1).then_some((extra, partner))
+    }
+
+    /// Place the entries of `prefix` at positions `0..prefix.len()` (as a walk would), with
+    /// the budget's breaks counted. The board must be reset.
+    pub fn place_prefix(&mut self, plan: &Plan, tables: &Tables, prefix: &[u32]) {
+        let mut before = plan.fixed_breaks;
+        for (i, &at) in prefix.iter().enumerate() {
+            self.open(plan, tables, i, before);
+            let e = tables.entries[at as usize];
+            let mut b = (e.side != EXACT) as u16;
+            let mut partner = match e.side {
+                BREAKS_LEFT => plan.left[i],
+                BREAKS_UP => plan.up[i],
+                _ => NONE,
+            };
+            if plan.fixed_right[i] != NONE || plan.fixed_down[i] != NONE {
+                let (x, p) = self.against_fixed(plan, i, e).expect("a walked prefix");
+                b += x;
+                if p != NONE {
+                    partner = p;
+                }
+            }
+            self.set(plan, i, at, e, partner);
+            before += b;
+            self.frames[i].before = before - b;
+        }
+        if prefix.len() < plan.len() {
+            self.frames[prefix.len()].before = before;
+        }
+    }
+
+    #[inline(always)]
+    fn set(&mut self, plan: &Plan, i: usize, at: u32, e: Entry, partner: u16) {
+        let cell = plan.cell[i] as usize;
+        self.used[e.piece as usize] = true;
+        self.right[cell] = e.right;
+        self.down[cell] = e.down;
+        self.path[i] = at;
+        if partner != NONE {
+            self.brk[cell] = true;
+            self.brk[partner as usize] = true;
+        }
+        self.frames[i].partner = partner;
+    }
+
+    #[inline(always)]
+    fn unset(&mut self, plan: &Plan, tables: &Tables, i: usize) {
+        let e = tables.entries[self.path[i] as usize];
+        self.used[e.piece as usize] = false;
+        let partner = self.frames[i].partner;
+        if partner != NONE {
+            self.brk[plan.cell[i] as usize] = false;
+            self.brk[partner as usize] = false;
+        }
+    }
+
+    /// Walk positions `from..to` of `span` depth first, with positions `0..from` placed and
+    /// `before` breaks among them; `on_leaf` hears every walk that reaches `to` (the board then holds
+    /// positions `0..to`) and returns true to stop. `allowed[i]`: the breaks allowed once
+    /// position `i` is placed.
+    pub fn walk(
+        &mut self,
+        (plan, tables): (&Plan, &Tables),
+        allowed: &[u16],
+        Span { from, to, before }: Span,
+        limits: &WalkLimits,
+        on_leaf: &mut dyn FnMut(&Walker) -> bool,
+    ) -> WalkEnd {
+        if from >= to {
+            return if on_leaf(self) {
+                WalkEnd::Stopped
+            } else {
+                WalkEnd::Exhausted
+            };
+        }
+        let start_nodes = self.nodes;
+        let entries = &tables.entries[..];
+        let pos = &plan.pos[..to];
+        let allowed = &allowed[..to];
+        let mut i = from;
+        self.open(plan, tables, i, before);
+        // The loop reads the per-position record, the frame, the bucket's entries and the
+        // used flags, and writes two colour bytes per placement: everything else is off the
+        // hot path ([`Self::against_fixed`], the deepest board, the limits every 65,536
+        // placements).
+        loop {
+            let f = self.frames[i];
+            let at_pos = pos[i];
+            let mut cur = f.cur;
+            let mut found: Option<(u32, Entry, u16, u16)> = None;
+            while cur < f.exact_end {
+                let at = cur;
+                let e = entries[at as usize];
+                cur += 1;
+                if self.used[e.piece as usize] {
+                    continue;
+                }
+                if at_pos.checks {
+                    match self.against_fixed(plan, i, e) {
+                        Some((x, p)) if f.before + x <= allowed[i] => {
+                            found = Some((at, e, x, p));
+                            break;
+                        }
+                        _ => continue,
+                    }
+                }
+                found = Some((at, e, 0, NONE));
+                break;
+            }
+            if found.is_none() && cur < f.end {
+                if f.before < allowed[i] {
+                    while cur < f.end {
+                        let at = cur;
+                        let e = entries[at as usize];
+                        cur += 1;
+                        if self.used[e.piece as usize] {
+                            continue;
+                        }
+                        let partner = if e.side == BREAKS_LEFT {
+                            at_pos.left
+                        } else {
+                            at_pos.up
+                        };
+                        if self.brk[partner as usize] {
+                            continue;
+                        }
+                        if at_pos.checks && !matches!(self.against_fixed(plan, i, e), Some((0, _)))
+                        {
+                            continue;
+                        }
+                        found = Some((at, e, 1, partner));
+                        break;
+                    }
+                } else {
+                    cur = f.end;
+                }
+            }
+            self.frames[i].cur = cur;
+            let Some((at, e, b, partner)) = found else {
+                if i == from {
+                    return WalkEnd::Exhausted;
+                }
+                i -= 1;
+                self.unset(plan, tables, i);
+                continue;
+            };
+            let cell = at_pos.cell as usize;
+            self.used[e.piece as usize] = true;
+            self.right[cell] = e.right;
+            self.down[cell] = e.down;
+            self.path[i] = at;
+            self.frames[i].partner = partner;
+            if partner != NONE {
+                self.brk[cell] = true;
+                self.brk[partner as usize] = true;
+            }
+            self.nodes += 1;
+            self.hist[i] += 1;
+            let now = f.before + b;
+            if self.track_deepest && i + 1 >= self.deepest.0 {
+                self.note_deepest(i, now);
+            }
+            if i + 1 == to {
+                if on_leaf(self) {
+                    return WalkEnd::Stopped;
+                }
+                self.unset(plan, tables, i);
+                continue;
+            }
+            if self.nodes & 0xFFFF == 0 && self.limit_reached(limits, start_nodes) {
+                return WalkEnd::Limit;
+            }
+            i += 1;
+            let next = pos[i];
+            let l = self.right[next.left as usize] as usize;
+            let u = self.down[next.up as usize] as usize;
+            let (s, ee, end) = tables.slots[next.base as usize + l * plan.nc + u];
+            self.frames[i] = Frame {
+                cur: s,
+                exact_end: ee,
+                end,
+                before: now,
+                partner: NONE,
+            };
+        }
+    }
+
+    /// Keep the board as the deepest when it is deeper, or as deep with fewer breaks.
+    #[cold]
+    fn note_deepest(&mut self, i: usize, now: u16) {
+        if i + 1 > self.deepest.0 || now < self.deepest.1 {
+            self.deepest.0 = i + 1;
+            self.deepest.1 = now;
+            self.deepest.2.clear();
+            self.deepest.2.extend_from_slice(&self.path[..=i]);
+        }
+    }
+
+    #[cold]
+    fn limit_reached(&self, limits: &WalkLimits, start_nodes: u64) -> bool {
+        self.nodes - start_nodes >= limits.node_cap
+            || limits.stop.load(Ordering::Relaxed)
+            || limits
+                .beaten
+                .is_some_and(|(at, j)| at.load(Ordering::Relaxed) < j)
+            || limits.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Take back positions `from..to` after a walk that stopped there (the board then holds
+    /// `0..from` again).
+    pub fn unwind(&mut self, plan: &Plan, tables: &Tables, from: usize, to: usize) {
+        for i in (from..to).rev() {
+            self.unset(plan, tables, i);
+        }
+    }
+}
+
+/// What an exact search is asked.
+#[derive(Debug, Clone)]
+pub struct ExactParams {
+    /// Fill order.
+    pub order: ScanOrder,
+    /// Workers.
+    pub threads: usize,
+    /// Count every perfect board instead of stopping at the first.
+    pub all: bool,
+    /// Positions enumerated before the work is shared (`None`: the first depth with at
+    /// least [`PREFIXES`] prefixes).
+    pub prefix_depth: Option<usize>,
+}
+
+/// The prefixes an exact search aims to share out: enough for the threads to end together.
+pub const PREFIXES: usize = 4096;
+
+/// An exact search's progress, for a progress line.
+#[derive(Debug, Clone)]
+pub struct ExactProgress {
+    /// Placements so far.
+    pub nodes: u64,
+    /// Seconds since the start.
+    pub seconds: f64,
+    /// Prefixes finished, of all.
+    pub prefixes_done: usize,
+    /// See [`prefixes_done`](Self::prefixes_done).
+    pub prefixes: usize,
+    /// Perfect boards so far.
+    pub solutions: u64,
+    /// The most cells placed so far (fixed ones included).
+    pub deepest: usize,
+}
+
+/// What an exact search found.
+#[derive(Debug, Clone)]
+pub struct ExactResult {
+    /// The first perfect board in scan order (rotated pieces per cell), if one was found.
+    pub first: Option<Vec<u16>>,
+    /// Perfect boards found (all of them when `complete` and `all`).
+    pub solutions: u64,
+    /// Whether the whole tree was searched (so `solutions` is the count, and none found
+    /// proves there is none).
+    pub complete: bool,
+    /// Placements in all, and per depth of the scan.
+    pub nodes: u64,
+    /// See [`nodes`](Self::nodes).
+    pub hist: Vec<u64>,
+    /// Prefix depth and count the work was shared by.
+    pub prefix_depth: usize,
+    /// See [`prefix_depth`](Self::prefix_depth).
+    pub prefixes: usize,
+    /// Seconds of the search.
+    pub seconds: f64,
+    /// The deepest partial board (rotated pieces per cell, `u16::MAX` where empty; the
+    /// first reached, in prefix order) and its cells placed, fixed ones included.
+    pub deepest: Vec<u16>,
+    /// See [`deepest`](Self::deepest).
+    pub deepest_depth: usize,
+}
+
+/// Search `core` for perfect boards (no broken seam): depth first in `params.order`, the
+/// work shared out by the prefixes of the first positions. The first board is the first in
+/// the serial order of the search whatever the thread count: a worker that finds one stops
+/// the workers on later prefixes, and those on earlier ones finish theirs.
+pub fn exact(
+    core: &Core,
+    params: &ExactParams,
+    deadline: Option<Instant>,
+    progress: &(dyn Fn(&ExactProgress) + Sync),
+) -> ExactResult {
+    let started = Instant::now();
+    let plan = Plan::new(core, params.order);
+    let tables = Tables::new(core);
+    let n = plan.len();
+    let zero = vec![0u16; n];
+    let stop = AtomicBool::new(false);
+    if plan.fixed_breaks > 0 {
+        // The fixed pieces break a seam between them: no perfect board.
+        return ExactResult {
+            first: None,
+            solutions: 0,
+            complete: true,
+            nodes: 0,
+            hist: vec![0; n],
+            prefix_depth: 0,
+            prefixes: 0,
+            seconds: started.elapsed().as_secs_f64(),
+            deepest: Walker::cells_of(core, &plan, &tables, &[]),
+            deepest_depth: core.cells() - n,
+        };
+    }
+    // The prefixes: every walk to depth d, for the first d with enough of them.
+    let mut w = Walker::new(&plan);
+    w.track_deepest = true;
+    let unlimited = WalkLimits {
+        node_cap: u64::MAX,
+        deadline,
+        stop: &stop,
+        beaten: None,
+    };
+    let mut enum_limit = false;
+    let mut depth = 0;
+    let mut prefixes: Vec<Vec<u32>> = vec![Vec::new()];
+    let target = params.prefix_depth.unwrap_or(usize::MAX);
+    while depth < n
+        && depth < target
+        && (params.prefix_depth.is_some() || prefixes.len() < PREFIXES)
+    {
+        let mut next = Vec::new();
+        for p in &prefixes {
+            let kept = std::mem::take(&mut w.deepest);
+            w.reset(&plan);
+            w.deepest = kept;
+            w.place_prefix(&plan, &tables, p);
+            let end = w.walk(
+                (&plan, &tables),
+                &zero,
+                Span {
+                    from: p.len(),
+                    to: p.len() + 1,
+                    before: 0,
+                },
+                &unlimited,
+                &mut |w| {
+                    next.push(w.path(depth + 1).to_vec());
+                    false
+                },
+            );
+            w.unwind(&plan, &tables, 0, p.len());
+            if end == WalkEnd::Limit {
+                enum_limit = true;
+                break;
+            }
+        }
+        depth += 1;
+        prefixes = next;
+        if prefixes.is_empty() || enum_limit {
+            break;
+        }
+    }
+    let fixed = core.cells() - n;
+    // The enumeration's deepest: a prefix when there are any, else the deepest dead end.
+    let enum_deepest = match prefixes.first() {
+        Some(p) => p.clone(),
+        None => w.deepest.2.clone(),
+    };
+    if enum_limit {
+        return ExactResult {
+            first: None,
+            solutions: 0,
+            complete: false,
+            nodes: w.nodes,
+            hist: w.hist,
+            prefix_depth: depth,
+            prefixes: 0,
+            seconds: started.elapsed().as_secs_f64(),
+            deepest_depth: fixed + enum_deepest.len(),
+            deepest: Walker::cells_of(core, &plan, &tables, &enum_deepest),
+        };
+    }
+    let enum_nodes = w.nodes;
+    let mut hist = w.hist.clone();
+    let total = prefixes.len();
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    // The lowest prefix index with a perfect board found so far.
+    let first_at = AtomicUsize::new(usize::MAX);
+    let nodes = AtomicU64::new(enum_nodes);
+    let solutions = AtomicU64::new(0);
+    let limit_hit = AtomicBool::new(false);
+    struct Found {
+        first: Option<(usize, Vec<u32>)>,
+        hist: Vec<u64>,
+        /// Depth, prefix index and path of the deepest walk.
+        deepest: (usize, usize, Vec<u32>),
+    }
+    let found = Mutex::new(Found {
+        first: None,
+        hist: vec![0; n],
+        deepest: (enum_deepest.len(), 0, enum_deepest),
+    });
+    let deepest_now = AtomicUsize::new(0);
+    let last_report = Mutex::new(Instant::now());
+    let worker = || {
+        let mut w = Walker::new(&plan);
+        w.track_deepest = true;
+        let mut flushed = 0u64;
+        loop {
+            let j = next.fetch_add(1, Ordering::Relaxed);
+            if j >= total {
+                break;
+            }
+            if !params.all && j > first_at.load(Ordering::Relaxed) {
+                continue;
+            }
+            w.reset(&plan);
+            let p = &prefixes[j];
+            w.place_prefix(&plan, &tables, p);
+            // A worker on a later prefix than a found board stops.
+            let limits = WalkLimits {
+                node_cap: u64::MAX,
+                deadline,
+                stop: &stop,
+                beaten: (!params.all).then_some((&first_at, j)),
+            };
+            let mut local_first: Option<Vec<u32>> = None;
+            let end = w.walk(
+                (&plan, &tables),
+                &zero,
+                Span {
+                    from: p.len(),
+                    to: n,
+                    before: 0,
+                },
+                &limits,
+                &mut |w| {
+                    solutions.fetch_add(1, Ordering::Relaxed);
+                    if local_first.is_none() {
+                        local_first = Some(w.path(n).to_vec());
+                    }
+                    !params.all
+                },
+            );
+            {
+                let mut f = found.lock().expect("an exact worker panicked");
+                let d = &w.deepest;
+                if d.0 > f.deepest.0 || (d.0 == f.deepest.0 && j < f.deepest.1) {
+                    f.deepest = (d.0, j, d.2.clone());
+                    deepest_now.fetch_max(d.0, Ordering::Relaxed);
+                }
+            }
+            if end == WalkEnd::Limit {
+                if first_at.load(Ordering::Relaxed) < j {
+                    // Abandoned for an earlier prefix's board.
+                    continue;
+                }
+                limit_hit.store(true, Ordering::Relaxed);
+                break;
+            }
+            if let Some(path) = local_first {
+                first_at.fetch_min(j, Ordering::Relaxed);
+                let mut f = found.lock().expect("an exact worker panicked");
+                if f.first.as_ref().is_none_or(|(k, _)| j < *k) {
+                    f.first = Some((j, path));
+                }
+            }
+            done.fetch_add(1, Ordering::Relaxed);
+            nodes.fetch_add(w.nodes - flushed, Ordering::Relaxed);
+            flushed = w.nodes;
+            let mut last = last_report.lock().expect("an exact worker panicked");
+            if last.elapsed() >= Duration::from_secs(1) {
+                *last = Instant::now();
+                progress(&ExactProgress {
+                    nodes: nodes.load(Ordering::Relaxed),
+                    seconds: started.elapsed().as_secs_f64(),
+                    prefixes_done: done.load(Ordering::Relaxed),
+                    prefixes: total,
+                    solutions: solutions.load(Ordering::Relaxed),
+                    deepest: fixed + deepest_now.load(Ordering::Relaxed),
+                });
+            }
+        }
+        nodes.fetch_add(w.nodes - flushed, Ordering::Relaxed);
+        let mut f = found.lock().expect("an exact worker panicked");
+        for (h, x) in f.hist.iter_mut().zip(&w.hist) {
+            *h += x;
+        }
+    };
+    if params.threads <= 1 {
+        worker();
+    } else {
+        std::thread::scope(|s| {
+            for _ in 0..params.threads {
+                s.spawn(worker);
+            }
+        });
+    }
+    let f = found.into_inner().expect("an exact worker panicked");
+    for (h, x) in hist.iter_mut().zip(&f.hist) {
+        *h += x;
+    }
+    let first_found = f.first.is_some();
+    let deepest_depth = fixed + f.deepest.0;
+    let deepest = Walker::cells_of(core, &plan, &tables, &f.deepest.2);
+    let first = f
+        .first
+        .map(|(_, path)| Walker::cells_of(core, &plan, &tables, &path));
+    // Without `all`, several workers may each have found one; the first is the answer.
+    let solutions = if params.all {
+        solutions.load(Ordering::Relaxed)
+    } else {
+        first_found as u64
+    };
+    ExactResult {
+        first,
+        solutions,
+        complete: !limit_hit.load(Ordering::Relaxed) && (params.all || !first_found),
+        nodes: nodes.load(Ordering::Relaxed),
+        hist,
+        prefix_depth: depth,
+        prefixes: total,
+        seconds: started.elapsed().as_secs_f64(),
+        deepest,
+        deepest_depth,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::edge_search::dfs::BreakSpec;
+    use crate::puzzle::edge::{Board, EdgePuzzle, Rotation, generate, score};
+
+    /// The placements of an exhaustive walk, per depth, counted without the engine: every
+    /// prefix of the scan that keeps the rules (each piece once, grey on the rim and only
+    /// there, at most `allowed[d]` broken seams once `d + 1` cells are placed, none between
+    /// two rim cells, at most one per cell) is one placement, whatever the order the
+    /// candidates are tried in. Pieces and colours are read from the puzzle itself.
+    struct Reference<'a> {
+        p: &'a EdgePuzzle,
+        order: Vec<usize>,
+        allowed: Vec<u16>,
+        board: Vec<Option<[u16; 4]>>,
+        broken: Vec<bool>,
+        used: Vec<bool>,
+        hist: Vec<u64>,
+        leaves: u64,
+    }
+
+    impl Reference<'_> {
+        fn rim_cell(&self, cell: usize) -> bool {
+            let (r, c) = (cell / self.p.cols(), cell % self.p.cols());
+            r == 0 || c == 0 || r + 1 == self.p.rows() || c + 1 == self.p.cols()
+        }
+
+        fn go(&mut self, d: usize, breaks: u16) {
+            if d == self.order.len() {
+                self.leaves += 1;
+                return;
+            }
+            let cell = self.order[d];
+            let (rows, cols) = (self.p.rows(), self.p.cols());
+            let (r, c) = (cell / cols, cell % cols);
+            for pc in self.p.pieces() {
+                if self.used[pc.id as usize - 1] {
+                    continue;
+                }
+                for rot in Rotation::ALL {
+                    let s = pc.placed(rot);
+                    // up, right, down, left
+                    let out = [r == 0, c + 1 == cols, r + 1 == rows, c == 0];
+                    if (0..4).any(|k| (s[k] == 0) != out[k]) {
+                        continue;
+                    }
+                    let mut nbs = Vec::new();
+                    if r > 0 {
+                        nbs.push((cell - cols, 0usize));
+                    }
+                    if c + 1 < cols {
+                        nbs.push((cell + 1, 1));
+                    }
+                    if r + 1 < rows {
+                        nbs.push((cell + cols, 2));
+                    }
+                    if c > 0 {
+                        nbs.push((cell - 1, 3));
+                    }
+                    let mut bad = Vec::new();
+                    for (nb, side) in nbs {
+                        if let Some(ns) = self.board[nb]
+                            && ns[(side + 2) % 4] != s[side]
+                        {
+                            bad.push(nb);
+                        }
+                    }
+                    if bad.len() > 1
+                        || bad.iter().any(|&nb| {
+                            self.broken[nb] || (self.rim_cell(nb) && self.rim_cell(cell))
+                        })
+                        || breaks + bad.len() as u16 > self.allowed[d]
+                    {
+                        continue;
+                    }
+                    self.board[cell] = Some(s);
+                    self.used[pc.id as usize - 1] = true;
+                    for &nb in &bad {
+                        self.broken[nb] = true;
+                        self.broken[cell] = true;
+                    }
+                    self.hist[d] += 1;
+                    self.go(d + 1, breaks + bad.len() as u16);
+                    for &nb in &bad {
+                        self.broken[nb] = false;
+                        self.broken[cell] = false;
+                    }
+                    self.used[pc.id as usize - 1] = false;
+                    self.board[cell] = None;
+                }
+            }
+        }
+    }
+
+    /// The reference's placements per depth and complete boards for `p` with `fixed`.
+    fn reference(
+        p: &EdgePuzzle,
+        fixed: &Board,
+        order: ScanOrder,
+        allowed: &[u16],
+    ) -> (Vec<u64>, u64) {
+        let cells = order.cells(p.rows(), p.cols());
+        let free: Vec<usize> = cells
+            .into_iter()
+            .filter(|&c| fixed.cells[c].is_none())
+            .collect();
+        let mut r = Reference {
+            p,
+            allowed: allowed.to_vec(),
+            hist: vec![0; free.len()],
+            order: free,
+            board: fixed
+                .cells
+                .iter()
+                .map(|c| c.map(|(id, rot)| p.piece(id).expect("a piece").placed(rot)))
+                .collect(),
+            broken: vec![false; p.rows() * p.cols()],
+            used: vec![false; p.pieces().len()],
+            leaves: 0,
+        };
+        for (id, _) in fixed.cells.iter().flatten() {
+            r.used[*id as usize - 1] = true;
+        }
+        // Seams broken between two fixed pieces count from the start.
+        let (rows, cols) = (p.rows(), p.cols());
+        let mut clashes = 0;
+        for cell in 0..rows * cols {
+            let Some(s) = r.board[cell] else { continue };
+            if cell % cols + 1 < cols && r.board[cell + 1].is_some_and(|t| t[3] != s[1]) {
+                clashes += 1;
+            }
+            if cell / cols + 1 < rows && r.board[cell + cols].is_some_and(|t| t[0] != s[2]) {
+                clashes += 1;
+            }
+        }
+        r.go(0, clashes);
+        (r.hist, r.leaves)
+    }
+
+    /// The engine's exhaustive walk: placements per depth and complete boards.
+    fn engine(core: &Core, order: ScanOrder, allowed: &[u16], seed: u64) -> (Vec<u64>, u64) {
+        let plan = Plan::new(core, order);
+        let mut tables = Tables::new(core);
+        tables.shuffle(&mut super::super::Rng::new(seed));
+        let mut w = Walker::new(&plan);
+        let stop = AtomicBool::new(false);
+        let limits = WalkLimits {
+            node_cap: u64::MAX,
+            deadline: None,
+            stop: &stop,
+            beaten: None,
+        };
+        let mut leaves = 0u64;
+        let end = w.walk(
+            (&plan, &tables),
+            allowed,
+            Span {
+                from: 0,
+                to: plan.len(),
+                before: plan.fixed_breaks,
+            },
+            &limits,
+            &mut |_| {
+                leaves += 1;
+                false
+            },
+        );
+        assert_eq!(end, WalkEnd::Exhausted);
+        assert_eq!(w.nodes, w.hist.iter().sum::<u64>());
+        (w.hist, leaves)
+    }
+
+    #[test]
+    fn the_engine_places_exactly_what_the_rules_allow_at_every_depth() {
+        for seed in 1..=3u64 {
+            let (p, planted) = generate(4, 5, 2, 3, seed).unwrap();
+            let mut fixed = Board::empty(4, 5);
+            if seed == 3 {
+                // An inner cell and a rim cell fixed: their seams are checked by the cells
+                // before them in the scan.
+                fixed.cells[7] = planted.cells[7];
+                fixed.cells[14] = planted.cells[14];
+            }
+            let core = Core::new(&p, &fixed).unwrap();
+            let free = Plan::new(&core, ScanOrder::RowMajor).len();
+            for (order, spec) in [
+                (ScanOrder::RowMajor, BreakSpec::Total(0)),
+                (ScanOrder::RowMajor, BreakSpec::Table(vec![(3, 1), (10, 3)])),
+                (ScanOrder::Comb(2), BreakSpec::Total(2)),
+            ] {
+                let allowed = spec.table(free).0;
+                let mine = engine(&core, order, &allowed, seed);
+                let theirs = reference(&p, &fixed, order, &allowed);
+                assert_eq!(mine, theirs, "seed {seed}, {order:?}, {spec:?}");
+                assert!(theirs.0.iter().sum::<u64>() > 0);
+            }
+        }
+    }
+
+    #[test]
+    fn the_candidate_order_changes_the_path_not_the_count() {
+        let (p, _) = generate(4, 4, 2, 3, 11).unwrap();
+        let core = Core::new(&p, &Board::empty(4, 4)).unwrap();
+        let allowed = BreakSpec::Total(1).table(16).0;
+        let a = engine(&core, ScanOrder::RowMajor, &allowed, 1);
+        let b = engine(&core, ScanOrder::RowMajor, &allowed, 2);
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn the_exact_search_finds_planted_boards_and_counts_them_alike_on_any_thread_count() {
+        for seed in [2u64, 5] {
+            let (p, _) = generate(5, 5, 2, 4, seed).unwrap();
+            let core = Core::new(&p, &Board::empty(5, 5)).unwrap();
+            let zero = vec![0u16; 25];
+            let (_, leaves) = reference(&p, &Board::empty(5, 5), ScanOrder::RowMajor, &zero);
+            let run = |threads: usize, all: bool, prefix: Option<usize>| {
+                let params = ExactParams {
+                    order: ScanOrder::RowMajor,
+                    threads,
+                    all,
+                    prefix_depth: prefix,
+                };
+                exact(&core, &params, None, &|_| {})
+            };
+            let one = run(1, true, None);
+            assert!(one.complete);
+            assert_eq!(one.solutions, leaves, "seed {seed}");
+            assert!(leaves > 0);
+            let two = run(2, true, Some(3));
+            assert_eq!((two.solutions, two.nodes), (one.solutions, one.nodes));
+            assert_eq!(two.hist, one.hist);
+            // The first board: the same whatever the threads, and a perfect one by the
+            // puzzle's own count.
+            let first = run(1, false, None);
+            let again = run(2, false, None);
+            let board = core.board(first.first.as_ref().unwrap());
+            assert_eq!(again.first, first.first);
+            let sc = score(&p, &board);
+            assert_eq!(
+                (sc.matched, sc.empty, sc.repeats, sc.rim_faults),
+                (p.max_score(), 0, 0, 0)
+            );
+            assert!(!first.complete);
+        }
+    }
+
+    #[test]
+    fn an_exact_search_that_ends_without_a_board_proves_there_is_none() {
+        // Two pieces of a planted board fixed where they clash: no perfect board.
+        let (p, planted) = generate(4, 4, 2, 3, 4).unwrap();
+        let mut fixed = Board::empty(4, 4);
+        fixed.cells[5] = planted.cells[5];
+        fixed.cells[6] = planted.cells[10];
+        let clash = score(&p, &fixed).matched == 0;
+        let core = Core::new(&p, &fixed).unwrap();
+        let params = ExactParams {
+            order: ScanOrder::RowMajor,
+            threads: 2,
+            all: false,
+            prefix_depth: None,
+        };
+        let res = exact(&core, &params, None, &|_| {});
+        assert!(res.complete);
+        let (_, leaves) = reference(&p, &fixed, ScanOrder::RowMajor, &[0; 14]);
+        assert_eq!(res.solutions, leaves);
+        if clash {
+            assert_eq!(res.solutions, 0);
+        }
+        assert!(res.deepest_depth <= 16);
+    }
+}
