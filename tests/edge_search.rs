@@ -616,3 +616,62 @@ fn an_exact_search_without_a_perfect_board_proves_one_seam_must_break() {
         assert_eq!(status.contains("(2 of 16 cells)"), clash, "{j}");
     }
 }
+
+#[test]
+fn the_dfs_starts_with_the_exact_search_on_small_boards() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    common::meta(d, 4);
+    // Clashing clues: the exact search's proof ends the run, with the bound it proved.
+    let (j, _) = run_board(
+        d,
+        &["--fix", "13@1,1,0", "--fix", "14@1,2,3", "--threads", "2"],
+        "b.txt",
+    );
+    let status = j["solver_status"].as_str().unwrap();
+    assert_eq!(j["construct"], "dfs", "{j}");
+    assert!(
+        status
+            .contains("exact search (the DFS's first part) over rowmajor: no perfect board exists"),
+        "{j}"
+    );
+    assert_eq!(j["bound"], 1.0, "{j}");
+    // Without the exact search the DFS runs its restarts and proves nothing.
+    let (j, _) = run_board(
+        d,
+        &[
+            "--fix",
+            "13@1,1,0",
+            "--fix",
+            "14@1,2,3",
+            "--set",
+            "dfs.exact_share=0",
+            "--set",
+            "dfs.restarts=3",
+            "--threads",
+            "1",
+        ],
+        "c.txt",
+    );
+    assert_eq!(j["bound"], 0.0, "{j}");
+    assert!(
+        !j["solver_status"]
+            .as_str()
+            .unwrap()
+            .contains("exact search"),
+        "{j}"
+    );
+    // A share outside 0..1 is refused.
+    let r = tilekit(
+        d,
+        &[
+            "solve",
+            "p.txt",
+            "--via",
+            "heuristic",
+            "--set",
+            "dfs.exact_share=2",
+        ],
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+}

@@ -180,7 +180,7 @@ fn restart(
 }
 
 /// The beam width that finishes a restart's deepest partial board.
-const FINISH_WIDTH: usize = 2048;
+pub const FINISH_WIDTH: usize = 2048;
 
 /// Finish `partial` (its empty cells, in scan order) by a beam of [`FINISH_WIDTH`] with
 /// everything placed pinned, or greedily where the beam leaves a cell empty: the last cells

@@ -708,6 +708,20 @@ pub struct ExactResult {
 /// work shared out by the prefixes of the first positions. The first board is the first in
 /// the serial order of the search whatever the thread count: a worker that finds one stops
 /// the workers on later prefixes, and those on earlier ones finish theirs.
+///
+/// ```
+/// use tilekit::edge_search::core::{Core, ScanOrder};
+/// use tilekit::edge_search::scan::{ExactParams, exact};
+/// use tilekit::puzzle::edge::{Board, generate, score};
+///
+/// let (puzzle, _planted) = generate(5, 5, 2, 4, 7).unwrap();
+/// let core = Core::new(&puzzle, &Board::empty(5, 5)).unwrap();
+/// let params = ExactParams { order: ScanOrder::RowMajor, threads: 2, all: true, prefix_depth: None };
+/// let found = exact(&core, &params, None, &|_| {});
+/// assert!(found.complete && found.solutions >= 1);
+/// let board = core.board(found.first.as_ref().unwrap());
+/// assert_eq!(score(&puzzle, &board).matched, puzzle.max_score());
+/// ```
 pub fn exact(
     core: &Core,
     params: &ExactParams,

@@ -163,6 +163,12 @@ pub const PARAMS: &[Param] = &[
         doc: "DFS restarts in all; with one thread the board is then a function of the seed.",
     },
     Param {
+        key: "dfs.exact_share",
+        values: "0 to 1",
+        default: "0.02 on boards of up to 100 cells, 0 above",
+        doc: "The share of the DFS's time the exact search gets first; a perfect board or a proof that there is none ends the run (0: no exact search).",
+    },
+    Param {
         key: "exact.all",
         values: "true or false",
         default: "false",
