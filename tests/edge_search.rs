@@ -675,3 +675,55 @@ fn the_dfs_starts_with_the_exact_search_on_small_boards() {
     );
     assert_eq!(r.code, 2, "{}", r.stderr);
 }
+
+#[test]
+fn a_stopped_exact_search_resumes_from_its_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    brendan_six(d);
+    let args = |limit: &'static str| {
+        [
+            "--construct",
+            "exact",
+            "--set",
+            "exact.all=true",
+            "--threads",
+            "2",
+            "--time-limit",
+            limit,
+        ]
+    };
+    // The whole count in one run, to compare with.
+    let (whole, _) = run_board(d, &args("600"), "whole.txt");
+    let ck: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("whole.txt.exact.json")).unwrap())
+            .unwrap();
+    // A run stopped by its time limit, then resumed with the same output file.
+    let (first, _) = run_board(d, &args("0.1"), "part.txt");
+    let (second, _) = run_board(d, &args("600"), "part.txt");
+    let status = second["solver_status"].as_str().unwrap();
+    assert!(status.contains("resumed from"), "{second}");
+    assert!(status.contains("65 perfect boards in all"), "{second}");
+    let resumed: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("part.txt.exact.json")).unwrap())
+            .unwrap();
+    // Placements of finished prefixes only, so the two runs add up to the one.
+    assert_eq!(resumed["nodes"], ck["nodes"], "{first}");
+    assert_eq!(resumed["solutions"], 65);
+    assert_eq!(whole["matched"], second["matched"]);
+    // A damaged checkpoint is refused with exit 2, and left as it is.
+    std::fs::write(d.join("part.txt.exact.json"), "{").unwrap();
+    let mut all = vec!["solve", "p.txt", "--via", "heuristic", "-o", "part.txt"];
+    all.extend_from_slice(&args("600"));
+    let r = tilekit(d, &all);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("not a checkpoint of the exact search"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(
+        std::fs::read_to_string(d.join("part.txt.exact.json")).unwrap(),
+        "{"
+    );
+}

@@ -655,6 +655,60 @@ pub struct ExactParams {
     /// Positions enumerated before the work is shared (`None`: the first depth with at
     /// least [`PREFIXES`] prefixes).
     pub prefix_depth: Option<usize>,
+    /// Where an earlier run of the same search stopped: its finished prefixes are skipped
+    /// and their boards and placements counted. A checkpoint of another search (another
+    /// puzzle, order, fixed pieces or prefix depth) is ignored: see
+    /// [`ExactResult::resumed`].
+    pub resume: Option<ExactCheckpoint>,
+}
+
+/// A checkpoint given to an exact search of another puzzle, order, set of fixed pieces or
+/// prefix depth: resuming from it would skip the wrong prefixes.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the checkpoint belongs to another search (its {prefixes} prefixes of {prefix_depth} cells are not this search's; another puzzle, scan order or fixed pieces?)"
+)]
+pub struct CheckpointMismatch {
+    /// The checkpoint's prefix depth.
+    pub prefix_depth: usize,
+    /// Its prefix count.
+    pub prefixes: usize,
+}
+
+impl ExactCheckpoint {
+    /// A checkpoint of nothing: what a search that ended before its prefixes were known
+    /// leaves.
+    pub fn empty() -> ExactCheckpoint {
+        ExactCheckpoint {
+            fingerprint: String::new(),
+            prefix_depth: 0,
+            prefixes: 0,
+            done: Vec::new(),
+            solutions: 0,
+            nodes: 0,
+            first: None,
+        }
+    }
+}
+
+/// Where an exact search stands, to resume it: the prefixes finished, what they held, and
+/// the first perfect board found. Saved as JSON.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ExactCheckpoint {
+    /// The search it belongs to (the scan, the candidate buckets and the prefixes).
+    pub fingerprint: String,
+    /// Positions per prefix.
+    pub prefix_depth: usize,
+    /// Prefixes in all.
+    pub prefixes: usize,
+    /// The finished prefixes, as half-open ranges of their indices.
+    pub done: Vec<(usize, usize)>,
+    /// Perfect boards in the finished prefixes.
+    pub solutions: u64,
+    /// Placements of the enumeration and of the finished prefixes.
+    pub nodes: u64,
+    /// The first perfect board found: its prefix and the candidate entries of its path.
+    pub first: Option<(usize, Vec<u32>)>,
 }
 
 /// The prefixes an exact search aims to share out: enough for the threads to end together.
@@ -675,6 +729,8 @@ pub struct ExactProgress {
     pub solutions: u64,
     /// The most cells placed so far (fixed ones included).
     pub deepest: usize,
+    /// Where the search stands, to resume it later.
+    pub checkpoint: ExactCheckpoint,
 }
 
 /// What an exact search found.
@@ -687,7 +743,8 @@ pub struct ExactResult {
     /// Whether the whole tree was searched (so `solutions` is the count, and none found
     /// proves there is none).
     pub complete: bool,
-    /// Placements in all, and per depth of the scan.
+    /// Placements in this run, and per depth of the scan (the checkpoint counts those of
+    /// earlier runs too).
     pub nodes: u64,
     /// See [`nodes`](Self::nodes).
     pub hist: Vec<u64>,
@@ -702,6 +759,10 @@ pub struct ExactResult {
     pub deepest: Vec<u16>,
     /// See [`deepest`](Self::deepest).
     pub deepest_depth: usize,
+    /// Whether the search resumed from the checkpoint it was given.
+    pub resumed: bool,
+    /// Where the search stands: all finished when `complete`.
+    pub checkpoint: ExactCheckpoint,
 }
 
 /// Search `core` for perfect boards (no broken seam): depth first in `params.order`, the
@@ -716,8 +777,14 @@ pub struct ExactResult {
 ///
 /// let (puzzle, _planted) = generate(5, 5, 2, 4, 7).unwrap();
 /// let core = Core::new(&puzzle, &Board::empty(5, 5)).unwrap();
-/// let params = ExactParams { order: ScanOrder::RowMajor, threads: 2, all: true, prefix_depth: None };
-/// let found = exact(&core, &params, None, &|_| {});
+/// let params = ExactParams {
+///     order: ScanOrder::RowMajor,
+///     threads: 2,
+///     all: true,
+///     prefix_depth: None,
+///     resume: None,
+/// };
+/// let found = exact(&core, &params, None, &|_| {}).unwrap();
 /// assert!(found.complete && found.solutions >= 1);
 /// let board = core.board(found.first.as_ref().unwrap());
 /// assert_eq!(score(&puzzle, &board).matched, puzzle.max_score());
@@ -727,7 +794,7 @@ pub fn exact(
     params: &ExactParams,
     deadline: Option<Instant>,
     progress: &(dyn Fn(&ExactProgress) + Sync),
-) -> ExactResult {
+) -> Result<ExactResult, CheckpointMismatch> {
     let started = Instant::now();
     let plan = Plan::new(core, params.order);
     let tables = Tables::new(core);
@@ -736,7 +803,7 @@ pub fn exact(
     let stop = AtomicBool::new(false);
     if plan.fixed_breaks > 0 {
         // The fixed pieces break a seam between them: no perfect board.
-        return ExactResult {
+        return Ok(ExactResult {
             first: None,
             solutions: 0,
             complete: true,
@@ -747,7 +814,9 @@ pub fn exact(
             seconds: started.elapsed().as_secs_f64(),
             deepest: Walker::cells_of(core, &plan, &tables, &[]),
             deepest_depth: core.cells() - n,
-        };
+            resumed: false,
+            checkpoint: ExactCheckpoint::empty(),
+        });
     }
     // The prefixes: every walk to depth d, for the first d with enough of them.
     let mut w = Walker::new(&plan);
@@ -805,7 +874,7 @@ pub fn exact(
         None => w.deepest.2.clone(),
     };
     if enum_limit {
-        return ExactResult {
+        return Ok(ExactResult {
             first: None,
             solutions: 0,
             complete: false,
@@ -816,29 +885,78 @@ pub fn exact(
             seconds: started.elapsed().as_secs_f64(),
             deepest_depth: fixed + enum_deepest.len(),
             deepest: Walker::cells_of(core, &plan, &tables, &enum_deepest),
-        };
+            resumed: false,
+            checkpoint: ExactCheckpoint::empty(),
+        });
     }
     let enum_nodes = w.nodes;
     let mut hist = w.hist.clone();
     let total = prefixes.len();
+    let fingerprint = fingerprint(&plan, &tables, depth, total);
+    // What a checkpoint of this search says was finished before.
+    let resumed = params
+        .resume
+        .as_ref()
+        .filter(|c| c.fingerprint == fingerprint);
+    let done_before: Vec<bool> = match resumed {
+        Some(c) => {
+            let mut d = vec![false; total];
+            for &(a, b) in &c.done {
+                d[a.min(total)..b.min(total)]
+                    .iter_mut()
+                    .for_each(|x| *x = true);
+            }
+            d
+        }
+        None => vec![false; total],
+    };
     let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
+    let done_count = AtomicUsize::new(done_before.iter().filter(|&&d| d).count());
     // The lowest prefix index with a perfect board found so far.
-    let first_at = AtomicUsize::new(usize::MAX);
+    let first_at = AtomicUsize::new(
+        resumed
+            .and_then(|c| c.first.as_ref())
+            .map_or(usize::MAX, |(j, _)| *j),
+    );
+    if let Some(c) = &params.resume
+        && resumed.is_none()
+        && !c.done.is_empty()
+    {
+        return Err(CheckpointMismatch {
+            prefix_depth: c.prefix_depth,
+            prefixes: c.prefixes,
+        });
+    }
     let nodes = AtomicU64::new(enum_nodes);
-    let solutions = AtomicU64::new(0);
     let limit_hit = AtomicBool::new(false);
     struct Found {
         first: Option<(usize, Vec<u32>)>,
         hist: Vec<u64>,
         /// Depth, prefix index and path of the deepest walk.
         deepest: (usize, usize, Vec<u32>),
+        /// Per prefix: finished (this run or before).
+        done: Vec<bool>,
+        /// Perfect boards and placements in the finished prefixes.
+        solutions: u64,
+        done_nodes: u64,
     }
     let found = Mutex::new(Found {
-        first: None,
+        first: resumed.and_then(|c| c.first.clone()),
         hist: vec![0; n],
         deepest: (enum_deepest.len(), 0, enum_deepest),
+        done: done_before,
+        solutions: resumed.map_or(0, |c| c.solutions),
+        done_nodes: resumed.map_or(enum_nodes, |c| c.nodes),
     });
+    let checkpoint = |f: &Found| ExactCheckpoint {
+        fingerprint: fingerprint.clone(),
+        prefix_depth: depth,
+        prefixes: total,
+        done: ranges(&f.done),
+        solutions: f.solutions,
+        nodes: f.done_nodes,
+        first: f.first.clone(),
+    };
     let deepest_now = AtomicUsize::new(0);
     let last_report = Mutex::new(Instant::now());
     let worker = || {
@@ -850,7 +968,9 @@ pub fn exact(
             if j >= total {
                 break;
             }
-            if !params.all && j > first_at.load(Ordering::Relaxed) {
+            if (!params.all && j > first_at.load(Ordering::Relaxed))
+                || found.lock().expect("an exact worker panicked").done[j]
+            {
                 continue;
             }
             w.reset(&plan);
@@ -863,7 +983,9 @@ pub fn exact(
                 stop: &stop,
                 beaten: (!params.all).then_some((&first_at, j)),
             };
+            let mut here = 0u64;
             let mut local_first: Option<Vec<u32>> = None;
+            let before_walk = w.nodes;
             let end = w.walk(
                 (&plan, &tables),
                 &zero,
@@ -874,20 +996,21 @@ pub fn exact(
                 },
                 &limits,
                 &mut |w| {
-                    solutions.fetch_add(1, Ordering::Relaxed);
+                    here += 1;
                     if local_first.is_none() {
                         local_first = Some(w.path(n).to_vec());
                     }
                     !params.all
                 },
             );
-            {
-                let mut f = found.lock().expect("an exact worker panicked");
-                let d = &w.deepest;
-                if d.0 > f.deepest.0 || (d.0 == f.deepest.0 && j < f.deepest.1) {
-                    f.deepest = (d.0, j, d.2.clone());
-                    deepest_now.fetch_max(d.0, Ordering::Relaxed);
-                }
+            let walked = w.nodes - before_walk;
+            nodes.fetch_add(w.nodes - flushed, Ordering::Relaxed);
+            flushed = w.nodes;
+            let mut f = found.lock().expect("an exact worker panicked");
+            let d = &w.deepest;
+            if d.0 > f.deepest.0 || (d.0 == f.deepest.0 && j < f.deepest.1) {
+                f.deepest = (d.0, j, d.2.clone());
+                deepest_now.fetch_max(d.0, Ordering::Relaxed);
             }
             if end == WalkEnd::Limit {
                 if first_at.load(Ordering::Relaxed) < j {
@@ -897,26 +1020,28 @@ pub fn exact(
                 limit_hit.store(true, Ordering::Relaxed);
                 break;
             }
+            // Finished: its boards and placements count, in the checkpoint too.
+            f.done[j] = true;
+            f.solutions += here;
+            f.done_nodes += walked;
             if let Some(path) = local_first {
                 first_at.fetch_min(j, Ordering::Relaxed);
-                let mut f = found.lock().expect("an exact worker panicked");
                 if f.first.as_ref().is_none_or(|(k, _)| j < *k) {
                     f.first = Some((j, path));
                 }
             }
-            done.fetch_add(1, Ordering::Relaxed);
-            nodes.fetch_add(w.nodes - flushed, Ordering::Relaxed);
-            flushed = w.nodes;
+            done_count.fetch_add(1, Ordering::Relaxed);
             let mut last = last_report.lock().expect("an exact worker panicked");
             if last.elapsed() >= Duration::from_secs(1) {
                 *last = Instant::now();
                 progress(&ExactProgress {
                     nodes: nodes.load(Ordering::Relaxed),
                     seconds: started.elapsed().as_secs_f64(),
-                    prefixes_done: done.load(Ordering::Relaxed),
+                    prefixes_done: done_count.load(Ordering::Relaxed),
                     prefixes: total,
-                    solutions: solutions.load(Ordering::Relaxed),
+                    solutions: f.solutions,
                     deepest: fixed + deepest_now.load(Ordering::Relaxed),
+                    checkpoint: checkpoint(&f),
                 });
             }
         }
@@ -939,6 +1064,7 @@ pub fn exact(
     for (h, x) in hist.iter_mut().zip(&f.hist) {
         *h += x;
     }
+    let checkpoint = checkpoint(&f);
     let first_found = f.first.is_some();
     let deepest_depth = fixed + f.deepest.0;
     let deepest = Walker::cells_of(core, &plan, &tables, &f.deepest.2);
@@ -947,14 +1073,17 @@ pub fn exact(
         .map(|(_, path)| Walker::cells_of(core, &plan, &tables, &path));
     // Without `all`, several workers may each have found one; the first is the answer.
     let solutions = if params.all {
-        solutions.load(Ordering::Relaxed)
+        f.solutions
     } else {
         first_found as u64
     };
-    ExactResult {
+    let complete = !limit_hit.load(Ordering::Relaxed)
+        && (params.all || !first_found)
+        && f.done.iter().all(|&d| d);
+    Ok(ExactResult {
         first,
         solutions,
-        complete: !limit_hit.load(Ordering::Relaxed) && (params.all || !first_found),
+        complete,
         nodes: nodes.load(Ordering::Relaxed),
         hist,
         prefix_depth: depth,
@@ -962,7 +1091,49 @@ pub fn exact(
         seconds: started.elapsed().as_secs_f64(),
         deepest,
         deepest_depth,
+        resumed: resumed.is_some(),
+        checkpoint,
+    })
+}
+
+/// A fingerprint of an exact search: the scan, the candidate buckets and the prefixes, as
+/// a SHA-256. Two searches with the same fingerprint enumerate the same prefixes in the same
+/// order, so a checkpoint of one is valid for the other.
+fn fingerprint(plan: &Plan, tables: &Tables, depth: usize, prefixes: usize) -> String {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    for p in &plan.pos {
+        h.update(p.cell.to_le_bytes());
     }
+    h.update(&plan.right0);
+    h.update(&plan.down0);
+    for e in &tables.entries {
+        h.update(e.orient.to_le_bytes());
+        h.update([e.side]);
+    }
+    for &(a, b, c) in &tables.slots {
+        for x in [a, b, c] {
+            h.update(x.to_le_bytes());
+        }
+    }
+    h.update((depth as u64).to_le_bytes());
+    h.update((prefixes as u64).to_le_bytes());
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The runs of `true` in `flags` as half-open ranges.
+fn ranges(flags: &[bool]) -> Vec<(usize, usize)> {
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    for (i, &f) in flags.iter().enumerate() {
+        if !f {
+            continue;
+        }
+        match out.last_mut() {
+            Some((_, b)) if *b == i => *b = i + 1,
+            _ => out.push((i, i + 1)),
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -1141,19 +1312,19 @@ mod tests {
     #[test]
     fn the_engine_places_exactly_what_the_rules_allow_at_every_depth() {
         for seed in 1..=3u64 {
-            let (p, planted) = generate(4, 5, 2, 3, seed).unwrap();
-            let mut fixed = Board::empty(4, 5);
+            let (p, planted) = generate(4, 4, 2, 3, seed).unwrap();
+            let mut fixed = Board::empty(4, 4);
             if seed == 3 {
                 // An inner cell and a rim cell fixed: their seams are checked by the cells
                 // before them in the scan.
-                fixed.cells[7] = planted.cells[7];
-                fixed.cells[14] = planted.cells[14];
+                fixed.cells[6] = planted.cells[6];
+                fixed.cells[11] = planted.cells[11];
             }
             let core = Core::new(&p, &fixed).unwrap();
             let free = Plan::new(&core, ScanOrder::RowMajor).len();
             for (order, spec) in [
                 (ScanOrder::RowMajor, BreakSpec::Total(0)),
-                (ScanOrder::RowMajor, BreakSpec::Table(vec![(3, 1), (10, 3)])),
+                (ScanOrder::RowMajor, BreakSpec::Table(vec![(3, 1), (9, 3)])),
                 (ScanOrder::Comb(2), BreakSpec::Total(2)),
             ] {
                 let allowed = spec.table(free).0;
@@ -1178,18 +1349,19 @@ mod tests {
     #[test]
     fn the_exact_search_finds_planted_boards_and_counts_them_alike_on_any_thread_count() {
         for seed in [2u64, 5] {
-            let (p, _) = generate(5, 5, 2, 4, seed).unwrap();
-            let core = Core::new(&p, &Board::empty(5, 5)).unwrap();
-            let zero = vec![0u16; 25];
-            let (_, leaves) = reference(&p, &Board::empty(5, 5), ScanOrder::RowMajor, &zero);
+            let (p, _) = generate(4, 5, 2, 4, seed).unwrap();
+            let core = Core::new(&p, &Board::empty(4, 5)).unwrap();
+            let zero = vec![0u16; 20];
+            let (_, leaves) = reference(&p, &Board::empty(4, 5), ScanOrder::RowMajor, &zero);
             let run = |threads: usize, all: bool, prefix: Option<usize>| {
                 let params = ExactParams {
                     order: ScanOrder::RowMajor,
                     threads,
                     all,
                     prefix_depth: prefix,
+                    resume: None,
                 };
-                exact(&core, &params, None, &|_| {})
+                exact(&core, &params, None, &|_| {}).unwrap()
             };
             let one = run(1, true, None);
             assert!(one.complete);
@@ -1214,6 +1386,48 @@ mod tests {
     }
 
     #[test]
+    fn a_resumed_exact_search_skips_the_finished_prefixes_and_counts_the_rest() {
+        let (p, _) = generate(5, 5, 2, 3, 9).unwrap();
+        let core = Core::new(&p, &Board::empty(5, 5)).unwrap();
+        let params = |resume: Option<ExactCheckpoint>, depth: Option<usize>| ExactParams {
+            order: ScanOrder::RowMajor,
+            threads: 2,
+            all: true,
+            prefix_depth: depth,
+            resume,
+        };
+        let full = exact(&core, &params(None, Some(4)), None, &|_| {}).unwrap();
+        assert!(full.complete && full.solutions > 0 && !full.resumed);
+        let c = full.checkpoint.clone();
+        assert_eq!(c.done, vec![(0, c.prefixes)]);
+        assert!(c.prefixes >= 4, "{}", c.prefixes);
+        // Two halves, each resumed from a checkpoint that says the other half is done.
+        let half = c.prefixes / 2;
+        let part = |done: (usize, usize)| {
+            let ck = ExactCheckpoint {
+                done: vec![done],
+                solutions: 0,
+                nodes: 0,
+                first: None,
+                ..c.clone()
+            };
+            let r = exact(&core, &params(Some(ck), Some(4)), None, &|_| {}).unwrap();
+            assert!(r.resumed && r.complete);
+            assert_eq!(r.checkpoint.done, vec![(0, c.prefixes)]);
+            r.solutions
+        };
+        assert_eq!(part((0, half)) + part((half, c.prefixes)), full.solutions);
+        // A checkpoint of another search is refused, not silently dropped.
+        let other = ExactCheckpoint {
+            fingerprint: "0".repeat(64),
+            ..c.clone()
+        };
+        assert!(exact(&core, &params(Some(other), Some(4)), None, &|_| {}).is_err());
+        // The same checkpoint with another prefix depth is another search too.
+        assert!(exact(&core, &params(Some(c), Some(5)), None, &|_| {}).is_err());
+    }
+
+    #[test]
     fn an_exact_search_that_ends_without_a_board_proves_there_is_none() {
         // Two pieces of a planted board fixed where they clash: no perfect board.
         let (p, planted) = generate(4, 4, 2, 3, 4).unwrap();
@@ -1227,8 +1441,9 @@ mod tests {
             threads: 2,
             all: false,
             prefix_depth: None,
+            resume: None,
         };
-        let res = exact(&core, &params, None, &|_| {});
+        let res = exact(&core, &params, None, &|_| {}).unwrap();
         assert!(res.complete);
         let (_, leaves) = reference(&p, &fixed, ScanOrder::RowMajor, &[0; 14]);
         assert_eq!(res.solutions, leaves);

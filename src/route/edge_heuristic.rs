@@ -12,6 +12,7 @@ use crate::edge_search::construct::{self, Built, RegionShape};
 use crate::edge_search::core::{Core, ScanOrder};
 use crate::edge_search::dfs::{BreakSpec, DfsParams};
 use crate::edge_search::local::{LsParams, TraceRow};
+use crate::edge_search::scan::ExactCheckpoint;
 use crate::edge_search::{Ctx, HeuristicError, Rng, matched};
 use crate::formulate::edge_region::RegionError;
 use crate::puzzle::edge::{Board, EdgePuzzle, Rotation};
@@ -890,7 +891,11 @@ pub fn solve(
                 start,
                 (started, (started + budget).min(ctx.deadline)),
                 limits.threads.max(1) as usize,
-                (&mut |b, s| keep(b, s), progress),
+                (
+                    &mut |b, s| keep(b, s),
+                    progress,
+                    plan.best_so_far.as_deref().map(checkpoint_path),
+                ),
             )?;
             search_detail = detail;
             search_facts = facts;
@@ -1118,7 +1123,7 @@ fn search_construct(
     start: Board,
     (started, deadline): (Instant, Instant),
     threads: usize,
-    (keep, progress): (&mut Keep<'_>, Progress<'_>),
+    (keep, progress, checkpoint): (&mut Keep<'_>, Progress<'_>, Option<PathBuf>),
 ) -> Result<Searched, Error> {
     let steps = std::sync::Mutex::new(Vec::new());
     let step = |m: usize| {
@@ -1207,7 +1212,7 @@ fn search_construct(
             (started, deadline),
             threads,
             keep,
-            (&step, progress),
+            (&step, progress, checkpoint),
         )
         .map(|(b, d, f)| (b, d, steps.into_inner().expect("poisoned"), f));
     } else {
@@ -1238,7 +1243,7 @@ fn search_construct(
                 (started, until),
                 threads,
                 keep,
-                (&step, progress),
+                (&step, progress, None),
             )?;
             let perfect = matched(p, &built.board) == p.max_score();
             if perfect || facts.proven_unmatched.is_some() {
@@ -1360,6 +1365,14 @@ fn search_construct(
     ))
 }
 
+/// Where the exact search keeps its checkpoint beside the anytime board `best`:
+/// `best.exact.json`.
+fn checkpoint_path(best: &std::path::Path) -> PathBuf {
+    let mut name = best.as_os_str().to_owned();
+    name.push(".exact.json");
+    PathBuf::from(name)
+}
+
 /// A placement rate as people quote it: `48.2 M placements/s`.
 fn rate_text(per_second: f64) -> String {
     format!("{:.1} M placements/s", per_second / 1e6)
@@ -1377,7 +1390,7 @@ fn exact_construct(
     (started, deadline): (Instant, Instant),
     threads: usize,
     keep: &mut Keep<'_>,
-    (step, progress): (&(dyn Fn(usize) + Sync), Progress<'_>),
+    (step, progress, checkpoint): (&(dyn Fn(usize) + Sync), Progress<'_>, Option<PathBuf>),
 ) -> Result<(Built, String, SearchFacts), Error> {
     let mut symmetry = String::new();
     if p.rows() == p.cols() && start.cells.iter().all(Option::is_none) {
@@ -1394,13 +1407,51 @@ fn exact_construct(
         }
     }
     let core = Core::new(p, &start).map_err(Error::Usage)?;
+    // A checkpoint beside the anytime board resumes the search where an earlier run stopped.
+    let resume = match &checkpoint {
+        Some(path) if path.exists() => {
+            // Read directly: a checkpoint is this command's own state, rewritten as it goes,
+            // not an input the output guard protects.
+            let text = std::fs::read_to_string(path).map_err(|e| {
+                Error::Usage(format!(
+                    "{}: cannot read the exact search's checkpoint: {e}",
+                    path.display()
+                ))
+            })?;
+            let c: ExactCheckpoint = serde_json::from_str(&text).map_err(|e| {
+                Error::Usage(format!(
+                    "{}: not a checkpoint of the exact search ({e}); remove it to start afresh",
+                    path.display()
+                ))
+            })?;
+            Some(c)
+        }
+        _ => None,
+    };
     let params = crate::edge_search::scan::ExactParams {
         order,
         threads,
         all,
-        prefix_depth: prefix,
+        // The prefixes of the checkpoint's search, unless asked otherwise.
+        prefix_depth: prefix.or(resume
+            .as_ref()
+            .filter(|c| !c.done.is_empty())
+            .map(|c| c.prefix_depth)),
+        resume,
+    };
+    let save_failed = std::sync::Mutex::new(None::<Error>);
+    let save = |c: &ExactCheckpoint| {
+        if let Some(path) = &checkpoint
+            && !c.fingerprint.is_empty()
+        {
+            let json = serde_json::to_string(c).expect("a checkpoint serialises");
+            if let Err(e) = super::output::write_to(Some(path), json.as_bytes()) {
+                save_failed.lock().expect("poisoned").get_or_insert(e);
+            }
+        }
     };
     let res = crate::edge_search::scan::exact(&core, &params, Some(deadline), &|pr| {
+        save(&pr.checkpoint);
         progress(&super::step(
             pr.prefixes_done as u64,
             pr.prefixes as u64,
@@ -1417,7 +1468,19 @@ fn exact_construct(
                 }
             ),
         ));
-    });
+    })
+    .map_err(|e| {
+        Error::Usage(format!(
+            "{}: {e}; remove it to start afresh",
+            checkpoint
+                .as_ref()
+                .map_or("?".into(), |p| p.display().to_string())
+        ))
+    })?;
+    save(&res.checkpoint);
+    if let Some(e) = save_failed.into_inner().expect("poisoned") {
+        return Err(e);
+    }
     let n = core.cells();
     let rate = res.nodes as f64 / res.seconds.max(1e-9);
     let (cells, how) = match &res.first {
@@ -1458,8 +1521,20 @@ fn exact_construct(
         String::new()
     };
     let detail = format!(
-        "; exact search over {}: {how}{count}, {} placements ({}), work shared by {} prefixes of {} cells, {:.1} s{symmetry}",
+        "; exact search over {}: {}{how}{count}, {} placements ({}), work shared by {} prefixes of {} cells, {:.1} s{symmetry}",
         order.label(p.rows()),
+        match (&checkpoint, res.resumed) {
+            (Some(path), true) => format!(
+                "resumed from {} ({} prefixes finished before), ",
+                path.display(),
+                params.resume.as_ref().map_or(0, |c| c
+                    .done
+                    .iter()
+                    .map(|(a, b)| b - a)
+                    .sum::<usize>())
+            ),
+            _ => String::new(),
+        },
         res.nodes,
         rate_text(rate),
         res.prefixes,
