@@ -727,3 +727,46 @@ fn a_stopped_exact_search_resumes_from_its_checkpoint() {
         "{"
     );
 }
+
+#[test]
+fn the_exact_search_scans_a_wide_board_by_columns_and_solves_the_official_clue_puzzle() {
+    // The official 6×12 clue puzzle (duplicate pieces, 4 + 4 colours): a scan along the
+    // short side finds a perfect board in seconds.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let src =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models/edge-matching/eternity2/clue2.txt");
+    std::fs::copy(src, d.join("p.txt")).unwrap();
+    let (j, _) = run_board(
+        d,
+        &[
+            "--construct",
+            "exact",
+            "--threads",
+            "2",
+            "--time-limit",
+            "600",
+        ],
+        "b.txt",
+    );
+    assert_eq!(j["variant"], "exact_colmajor", "{j}");
+    assert_eq!(
+        (j["verified"].as_bool(), j["optimal"].as_bool()),
+        (Some(true), Some(true)),
+        "{j}"
+    );
+    // A scan given by the user is kept.
+    let (j, _) = run_board(
+        d,
+        &[
+            "--construct",
+            "exact",
+            "--set",
+            "search.scan=rowmajor",
+            "--time-limit",
+            "1",
+        ],
+        "c.txt",
+    );
+    assert_eq!(j["variant"], "exact_rowmajor", "{j}");
+}

@@ -588,15 +588,15 @@ impl Walker {
             if self.track_deepest && i + 1 >= self.deepest.0 {
                 self.note_deepest(i, now);
             }
+            if self.nodes & 0xFFFF == 0 && self.limit_reached(limits, start_nodes) {
+                return WalkEnd::Limit;
+            }
             if i + 1 == to {
                 if on_leaf(self) {
                     return WalkEnd::Stopped;
                 }
                 self.unset(plan, tables, i);
                 continue;
-            }
-            if self.nodes & 0xFFFF == 0 && self.limit_reached(limits, start_nodes) {
-                return WalkEnd::Limit;
             }
             i += 1;
             let next = pos[i];
@@ -738,7 +738,8 @@ pub struct ExactProgress {
 pub struct ExactResult {
     /// The first perfect board in scan order (rotated pieces per cell), if one was found.
     pub first: Option<Vec<u16>>,
-    /// Perfect boards found (all of them when `complete` and `all`).
+    /// Perfect boards found: all of them when `complete` and `all`; when not complete, those
+    /// met so far (some may be met again by a resumed run, which counts them exactly).
     pub solutions: u64,
     /// Whether the whole tree was searched (so `solutions` is the count, and none found
     /// proves there is none).
@@ -939,6 +940,8 @@ pub fn exact(
         /// Perfect boards and placements in the finished prefixes.
         solutions: u64,
         done_nodes: u64,
+        /// Perfect boards met this run, in finished prefixes or not.
+        seen: u64,
     }
     let found = Mutex::new(Found {
         first: resumed.and_then(|c| c.first.clone()),
@@ -947,6 +950,7 @@ pub fn exact(
         done: done_before,
         solutions: resumed.map_or(0, |c| c.solutions),
         done_nodes: resumed.map_or(enum_nodes, |c| c.nodes),
+        seen: 0,
     });
     let checkpoint = |f: &Found| ExactCheckpoint {
         fingerprint: fingerprint.clone(),
@@ -1012,6 +1016,14 @@ pub fn exact(
                 f.deepest = (d.0, j, d.2.clone());
                 deepest_now.fetch_max(d.0, Ordering::Relaxed);
             }
+            // A perfect board is one whether or not its prefix was finished.
+            f.seen += here;
+            if let Some(path) = local_first.take() {
+                first_at.fetch_min(j, Ordering::Relaxed);
+                if f.first.as_ref().is_none_or(|(k, _)| j < *k) {
+                    f.first = Some((j, path));
+                }
+            }
             if end == WalkEnd::Limit {
                 if first_at.load(Ordering::Relaxed) < j {
                     // Abandoned for an earlier prefix's board.
@@ -1024,12 +1036,6 @@ pub fn exact(
             f.done[j] = true;
             f.solutions += here;
             f.done_nodes += walked;
-            if let Some(path) = local_first {
-                first_at.fetch_min(j, Ordering::Relaxed);
-                if f.first.as_ref().is_none_or(|(k, _)| j < *k) {
-                    f.first = Some((j, path));
-                }
-            }
             done_count.fetch_add(1, Ordering::Relaxed);
             let mut last = last_report.lock().expect("an exact worker panicked");
             if last.elapsed() >= Duration::from_secs(1) {
@@ -1039,7 +1045,7 @@ pub fn exact(
                     seconds: started.elapsed().as_secs_f64(),
                     prefixes_done: done_count.load(Ordering::Relaxed),
                     prefixes: total,
-                    solutions: f.solutions,
+                    solutions: f.seen + resumed.map_or(0, |c| c.solutions),
                     deepest: fixed + deepest_now.load(Ordering::Relaxed),
                     checkpoint: checkpoint(&f),
                 });
@@ -1071,15 +1077,17 @@ pub fn exact(
     let first = f
         .first
         .map(|(_, path)| Walker::cells_of(core, &plan, &tables, &path));
-    // Without `all`, several workers may each have found one; the first is the answer.
-    let solutions = if params.all {
-        f.solutions
-    } else {
-        first_found as u64
-    };
     let complete = !limit_hit.load(Ordering::Relaxed)
         && (params.all || !first_found)
         && f.done.iter().all(|&d| d);
+    // Without `all`, several workers may each have found one; the first is the answer. A
+    // count cut short says how many were met; the checkpoint keeps only those of finished
+    // prefixes, which a resumed run does not walk again.
+    let solutions = match (params.all, complete) {
+        (false, _) => first_found as u64,
+        (true, true) => f.solutions,
+        (true, false) => f.seen + resumed.map_or(0, |c| c.solutions),
+    };
     Ok(ExactResult {
         first,
         solutions,
