@@ -409,21 +409,19 @@ impl Walker {
     fn against_fixed(&self, plan: &Plan, i: usize, e: Entry) -> Option<(u16, u16)> {
         let mut extra = 0u16;
         let mut partner = NONE;
-        let fr = plan.fixed_right[i];
-        if fr != NONE && plan.left0[fr as usize] != e.right {
-            if plan.border[i][0] || self.brk[fr as usize] {
-                return None;
+        // The fixed neighbour, the colour it shows towards this cell, this entry's colour
+        // there, and whether the seam is a border seam.
+        for (nb, shows, mine, border) in [
+            (plan.fixed_right[i], &plan.left0, e.right, plan.border[i][0]),
+            (plan.fixed_down[i], &plan.up0, e.down, plan.border[i][1]),
+        ] {
+            if nb != NONE && shows[nb as usize] != mine {
+                if border || self.brk[nb as usize] {
+                    return None;
+                }
+                extra += 1;
+                partner = nb;
             }
-            extra += 1;
-            partner = fr;
-        }
-        let fd = plan.fixed_down[i];
-        if fd != NONE && plan.up0[fd as usize] != e.down {
-            if plan.border[i][1] || self.brk[fd as usize] {
-                return None;
-            }
-            extra += 1;
-            partner = fd;
         }
         (extra + (e.side != EXACT) as u16 <= 1).then_some((extra, partner))
     }

@@ -1381,14 +1381,7 @@ fn search_construct(
         }
     };
     Ok((
-        Built {
-            board: core.board(&cells),
-            regions_solved: 0,
-            regions: 0,
-            perfect_regions: 0,
-            backtracks: 0,
-            exhausted: false,
-        },
+        searched(core.board(&cells), false),
         detail,
         steps.into_inner().expect("poisoned"),
         facts,
@@ -1414,6 +1407,19 @@ fn checkpoint_path(best: &std::path::Path) -> PathBuf {
     let mut name = best.as_os_str().to_owned();
     name.push(".exact.json");
     PathBuf::from(name)
+}
+
+/// What a search construction built: a board, no regions; `exhausted` when the search
+/// tried everything.
+fn searched(board: Board, exhausted: bool) -> Built {
+    Built {
+        board,
+        regions_solved: 0,
+        regions: 0,
+        perfect_regions: 0,
+        backtracks: 0,
+        exhausted,
+    }
 }
 
 /// A placement rate as people quote it: `48.2 M placements/s`.
@@ -1588,16 +1594,5 @@ fn exact_construct(
         placements_per_second: Some(rate),
         proven_unmatched: (res.complete && res.solutions == 0).then_some(1),
     };
-    Ok((
-        Built {
-            board: core.board(&cells),
-            regions_solved: 0,
-            regions: 0,
-            perfect_regions: 0,
-            backtracks: 0,
-            exhausted: res.complete,
-        },
-        detail,
-        facts,
-    ))
+    Ok((searched(core.board(&cells), res.complete), detail, facts))
 }
