@@ -474,8 +474,9 @@ impl Board {
     }
 
     /// As [`Board::to_text`], with the placed colours `up right down left` on every line, a
-    /// score comment and, when every colour is at most 25, a `# board_edges=` comment that
-    /// the e2.bucas.name viewer accepts (URDL per cell, `'a' + colour`).
+    /// score comment and, when every colour is at most 25, a `# view:` comment with a link
+    /// that opens the board in the e2.bucas.name viewer (its `board_edges`: URDL per cell,
+    /// `'a' + colour`).
     pub fn to_text_with_colours(&self, puzzle: &EdgePuzzle) -> String {
         let sc = score(puzzle, self);
         let mut s = format!(
@@ -498,7 +499,12 @@ impl Board {
                 .flat_map(|c| placed(c).unwrap_or_default())
                 .map(|x| (b'a' + x as u8) as char)
                 .collect();
-            let _ = writeln!(s, "# board_edges={edges}");
+            // A link that opens the board in the e2.bucas.name viewer, to share it.
+            let _ = writeln!(
+                s,
+                "# view: https://e2.bucas.name/#board_w={}&board_h={}&board_edges={edges}",
+                self.cols, self.rows
+            );
         }
         let _ = writeln!(s, "{} {}", self.rows, self.cols);
         for (i, cell) in self.cells.iter().enumerate() {
@@ -1080,7 +1086,10 @@ mod tests {
         for text in [b.to_text(), b.to_text_with_colours(&p)] {
             assert_eq!(parse_board(&text, "t", Some(&p)).unwrap(), b);
         }
-        assert!(b.to_text_with_colours(&p).contains("# board_edges="));
+        assert!(
+            b.to_text_with_colours(&p)
+                .contains("# view: https://e2.bucas.name/#board_w=")
+        );
         assert_eq!(p.fitting_rotations(1, 2, 0), vec![Rotation(0)]);
         assert_eq!(p.fitting_rotations(9, 1, 1).len(), 4);
         assert!(p.fitting_rotations(9, 0, 0).is_empty());
