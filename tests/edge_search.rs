@@ -711,10 +711,25 @@ fn a_stopped_exact_search_resumes_from_its_checkpoint() {
     assert_eq!(resumed["nodes"], ck["nodes"], "{first}");
     assert_eq!(resumed["solutions"], 65);
     assert_eq!(whole["matched"], second["matched"]);
-    // A damaged checkpoint is refused with exit 2, and left as it is.
-    std::fs::write(d.join("part.txt.exact.json"), "{").unwrap();
     let mut all = vec!["solve", "p.txt", "--via", "heuristic", "-o", "part.txt"];
     all.extend_from_slice(&args("600"));
+    // The checkpoint of another puzzle is refused with exit 2, and left as it is.
+    let kept = std::fs::read_to_string(d.join("part.txt.exact.json")).unwrap();
+    common::meta(d, 6);
+    let r = tilekit(d, &all);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("part.txt.exact.json: the checkpoint belongs to another search"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(
+        std::fs::read_to_string(d.join("part.txt.exact.json")).unwrap(),
+        kept
+    );
+    // A damaged checkpoint is refused with exit 2, and left as it is.
+    std::fs::write(d.join("part.txt.exact.json"), "{").unwrap();
     let r = tilekit(d, &all);
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(

@@ -132,14 +132,6 @@ pub struct Plan {
     pos: Vec<Pos>,
     /// Cells of the board (the rim's slot in the colour arrays is `cells`).
     cells: usize,
-    /// Per position: its cell.
-    cell: Vec<u16>,
-    /// Per position: the cell above, or the rim.
-    up: Vec<u16>,
-    /// Per position: the cell to the left, or the rim.
-    left: Vec<u16>,
-    /// Per position: the bucket base of its class (`class * nc * nc`).
-    base: Vec<u32>,
     /// Per position: a fixed right neighbour (its cell), or [`NONE`].
     fixed_right: Vec<u16>,
     /// Per position: a fixed lower neighbour (its cell), or [`NONE`].
@@ -199,10 +191,6 @@ impl Plan {
         let mut p = Plan {
             pos: Vec::new(),
             cells,
-            cell: Vec::new(),
-            up: Vec::new(),
-            left: Vec::new(),
-            base: Vec::new(),
             fixed_right: Vec::new(),
             fixed_down: Vec::new(),
             border: Vec::new(),
@@ -226,53 +214,40 @@ impl Plan {
                     NONE
                 }
             };
-            p.cell.push(cell as u16);
-            p.up.push(if r > 0 {
-                (cell - cols) as u16
-            } else {
-                cells as u16
-            });
-            p.left.push(if c > 0 {
-                (cell - 1) as u16
-            } else {
-                cells as u16
-            });
-            p.base.push((core.class(cell) as usize * nc * nc) as u32);
-            p.fixed_right
-                .push(if c + 1 < cols { fixed(cell + 1) } else { NONE });
-            p.fixed_down.push(if r + 1 < rows {
+            let right = if c + 1 < cols { fixed(cell + 1) } else { NONE };
+            let down = if r + 1 < rows {
                 fixed(cell + cols)
             } else {
                 NONE
+            };
+            p.pos.push(Pos {
+                base: (core.class(cell) as usize * nc * nc) as u32,
+                cell: cell as u16,
+                up: if r > 0 { cell - cols } else { cells } as u16,
+                left: if c > 0 { cell - 1 } else { cells } as u16,
+                checks: right != NONE || down != NONE,
             });
+            p.fixed_right.push(right);
+            p.fixed_down.push(down);
             p.border
                 .push([core.border_seam(cell, RIGHT), core.border_seam(cell, DOWN)]);
         }
-        p.pos = (0..p.cell.len())
-            .map(|i| Pos {
-                base: p.base[i],
-                cell: p.cell[i],
-                up: p.up[i],
-                left: p.left[i],
-                checks: p.fixed_right[i] != NONE || p.fixed_down[i] != NONE,
-            })
-            .collect();
         p
     }
 
     /// Free cells: the positions of the scan.
     pub fn len(&self) -> usize {
-        self.cell.len()
+        self.pos.len()
     }
 
     /// Whether every cell is fixed.
     pub fn is_empty(&self) -> bool {
-        self.cell.is_empty()
+        self.pos.is_empty()
     }
 
     /// The cell at position `i`.
     pub fn cell(&self, i: usize) -> usize {
-        self.cell[i] as usize
+        self.pos[i].cell as usize
     }
 }
 
@@ -390,9 +365,10 @@ impl Walker {
     /// Open position `i` with `before` breaks so far.
     #[inline(always)]
     fn open(&mut self, plan: &Plan, tables: &Tables, i: usize, before: u16) {
-        let l = self.right[plan.left[i] as usize] as usize;
-        let u = self.down[plan.up[i] as usize] as usize;
-        let (s, e, end) = tables.slots[plan.base[i] as usize + l * plan.nc + u];
+        let at = plan.pos[i];
+        let l = self.right[at.left as usize] as usize;
+        let u = self.down[at.up as usize] as usize;
+        let (s, e, end) = tables.slots[at.base as usize + l * plan.nc + u];
         self.frames[i] = Frame {
             cur: s,
             exact_end: e,
@@ -435,8 +411,8 @@ impl Walker {
             let e = tables.entries[at as usize];
             let mut b = (e.side != EXACT) as u16;
             let mut partner = match e.side {
-                BREAKS_LEFT => plan.left[i],
-                BREAKS_UP => plan.up[i],
+                BREAKS_LEFT => plan.pos[i].left,
+                BREAKS_UP => plan.pos[i].up,
                 _ => NONE,
             };
             if plan.fixed_right[i] != NONE || plan.fixed_down[i] != NONE {
@@ -457,7 +433,7 @@ impl Walker {
 
     #[inline(always)]
     fn set(&mut self, plan: &Plan, i: usize, at: u32, e: Entry, partner: u16) {
-        let cell = plan.cell[i] as usize;
+        let cell = plan.pos[i].cell as usize;
         self.used[e.piece as usize] = true;
         self.right[cell] = e.right;
         self.down[cell] = e.down;
@@ -475,7 +451,7 @@ impl Walker {
         self.used[e.piece as usize] = false;
         let partner = self.frames[i].partner;
         if partner != NONE {
-            self.brk[plan.cell[i] as usize] = false;
+            self.brk[plan.pos[i].cell as usize] = false;
             self.brk[partner as usize] = false;
         }
     }
@@ -570,16 +546,7 @@ impl Walker {
                 self.unset(plan, tables, i);
                 continue;
             };
-            let cell = at_pos.cell as usize;
-            self.used[e.piece as usize] = true;
-            self.right[cell] = e.right;
-            self.down[cell] = e.down;
-            self.path[i] = at;
-            self.frames[i].partner = partner;
-            if partner != NONE {
-                self.brk[cell] = true;
-                self.brk[partner as usize] = true;
-            }
+            self.set(plan, i, at, e, partner);
             self.nodes += 1;
             self.hist[i] += 1;
             let now = f.before + b;
@@ -597,17 +564,7 @@ impl Walker {
                 continue;
             }
             i += 1;
-            let next = pos[i];
-            let l = self.right[next.left as usize] as usize;
-            let u = self.down[next.up as usize] as usize;
-            let (s, ee, end) = tables.slots[next.base as usize + l * plan.nc + u];
-            self.frames[i] = Frame {
-                cur: s,
-                exact_end: ee,
-                end,
-                before: now,
-                partner: NONE,
-            };
+            self.open(plan, tables, i, now);
         }
     }
 
