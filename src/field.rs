@@ -177,6 +177,10 @@ fields! {
     Instances => "instances",
     /// A benchmark's node limit per instance.
     Limit => "limit",
+    /// Where a benchmark keeps each instance's progress, to resume from.
+    Checkpoint => "checkpoint",
+    /// Searches a benchmark's job interleaves.
+    Interleave => "interleave",
     // Proofs and training.
     /// The DRAT proof checker.
     Checker => "checker",

@@ -347,3 +347,71 @@ fn slurm_flags_belong_to_the_slurm_executor() {
         r.stderr
     );
 }
+
+/// `bench --executor slurm`: one array task per instance, the plans gathered from the
+/// shared checkpoint directory and replayed by the submitting process, equal to a local
+/// run's; the same command again finds every instance finished and submits nothing.
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs on the test suite's Slurm cluster: feature solver-tests, which scripts/test.sh turns on"
+)]
+#[test]
+fn a_benchmark_on_slurm_returns_the_plans_a_local_run_finds() {
+    cluster();
+    let dir = tempfile::tempdir_in("/tmp").unwrap();
+    let ck = dir.path().join("ck");
+    let bench = |extra: &[&str]| {
+        let mut a = vec![
+            "bench",
+            "korf100",
+            "--pdb",
+            "none",
+            "--instances",
+            "1,2,4",
+            "--json",
+        ];
+        a.extend_from_slice(extra);
+        tilekit(dir.path(), &a)
+    };
+    let rows = |stdout: &str| -> Vec<(u64, u64, u64, bool)> {
+        let v: Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+        v["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|x| {
+                (
+                    x["id"].as_u64().unwrap(),
+                    x["found"].as_u64().unwrap(),
+                    x["nodes"].as_u64().unwrap(),
+                    x["ok"].as_bool().unwrap(),
+                )
+            })
+            .collect()
+    };
+    let local = bench(&[]);
+    assert_eq!(local.code, 0, "{}{}", local.stdout, local.stderr);
+    let slurm = bench(&["--executor", "slurm", "--checkpoint", s(&ck)]);
+    assert_eq!(slurm.code, 0, "{}{}", slurm.stdout, slurm.stderr);
+    assert_eq!(rows(&slurm.stdout), rows(&local.stdout));
+    assert!(rows(&slurm.stdout).iter().all(|r| r.3), "{}", slurm.stdout);
+    // Three tasks ran, each with its own instance's table in its log.
+    let logs: Vec<String> = std::fs::read_dir(ck.join("slurm/logs"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    assert_eq!(logs.len(), 3, "{logs:?}");
+    assert!(
+        logs.iter().all(|l| l.contains("1 of 1 solved optimally")),
+        "{logs:?}"
+    );
+    let again = bench(&["--progress", "--executor", "slurm", "--checkpoint", s(&ck)]);
+    assert_eq!(again.code, 0, "{}{}", again.stdout, again.stderr);
+    assert!(
+        again.stderr.contains("nothing to submit"),
+        "{}",
+        again.stderr
+    );
+    assert_eq!(rows(&again.stdout), rows(&local.stdout));
+    assert!(!ck.join("slurm/job-2.id").exists());
+}

@@ -458,3 +458,166 @@ fn bench_runs_the_recommended_search_and_the_papers_on_request() {
         r.stderr
     );
 }
+
+/// A `bench` row: (id, found, lower bound, nodes, from the checkpoint, resumed at).
+type BenchRow = (u64, Option<u64>, u64, u64, bool, Option<u64>);
+
+/// `bench`'s rows, in id order.
+fn bench_rows(r: &Run) -> Vec<BenchRow> {
+    let v: Value = serde_json::from_str(r.stdout.lines().last().unwrap()).unwrap();
+    v["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| {
+            (
+                x["id"].as_u64().unwrap(),
+                x["found"].as_u64(),
+                x["lower_bound"].as_u64().unwrap(),
+                x["nodes"].as_u64().unwrap(),
+                x["from_checkpoint"].as_bool().unwrap(),
+                x["resumed_from"].as_u64(),
+            )
+        })
+        .collect()
+}
+
+/// A benchmark with a checkpoint directory: an instance stopped by its time limit is
+/// reported from its file, and continues from its proven bound under a longer limit; a run
+/// killed half-way through an instance resumes it from the last bound it recorded and
+/// redoes no finished instance; both count the nodes one unbroken search counts.
+#[test]
+fn bench_checkpoints_resume_after_a_limit_and_after_a_kill() {
+    let dir = TempDir::new().unwrap();
+    let (limited, killed) = (dir.path().join("limited"), dir.path().join("killed"));
+    // Korf's #2 takes a tenth of a second on Manhattan + linear conflict, #3 three seconds.
+    let bench = |ck: &Path, extra: &[&str]| {
+        let mut a = vec![
+            "bench",
+            "korf100",
+            "--pdb",
+            "none",
+            "--instances",
+            "2,3",
+            "--checkpoint",
+            s(ck),
+            "--json",
+        ];
+        a.extend_from_slice(extra);
+        tilekit(dir.path(), &a)
+    };
+    let r = bench(&limited, &["--time-limit", "1"]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    let first = bench_rows(&r);
+    assert_eq!(first[0].1, Some(55), "{}", r.stdout);
+    let (_, found, stopped_at, ..) = first[1];
+    assert_eq!(found, None, "{}", r.stdout);
+    // The same limit again: nothing is left to search.
+    let r = bench(&limited, &["--time-limit", "1"]);
+    assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+    assert!(bench_rows(&r).iter().all(|row| row.4), "{}", r.stdout);
+    assert!(r.stdout.contains("databases none"), "{}", r.stdout);
+    // No limit: #3 continues from the bound it proved.
+    let r = bench(&limited, &[]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let whole = bench_rows(&r);
+    assert_eq!(whole[1].1, Some(59), "{}", r.stdout);
+    assert_eq!(whole[1].5, Some(stopped_at), "{}", r.stdout);
+
+    // Killed while #3 runs, once its file holds a bound but no plan.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tilekit"))
+        .args([
+            "--quiet",
+            "bench",
+            "korf100",
+            "--pdb",
+            "none",
+            "--instances",
+            "2,3",
+            "--checkpoint",
+            s(&killed),
+        ])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let third = killed.join("korf100-3.json");
+    let started = std::time::Instant::now();
+    let partial = loop {
+        if let Ok(t) = std::fs::read_to_string(&third)
+            && let Ok(v) = serde_json::from_str::<Value>(&t)
+        {
+            break v;
+        }
+        assert!(
+            started.elapsed().as_secs() < 60,
+            "no checkpoint of #3 within 60 s"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    };
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(partial.get("plan").is_none(), "{partial}");
+    let r = bench(&killed, &[]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let resumed = bench_rows(&r);
+    assert!(
+        resumed[0].4,
+        "#2 was finished before the kill: {}",
+        r.stdout
+    );
+    assert_eq!(
+        resumed[1].5,
+        partial["lower_bound"].as_u64(),
+        "{}",
+        r.stdout
+    );
+    // Plans, bounds and node counts are those of the runs that were not killed.
+    let key = |rows: &[BenchRow]| {
+        rows.iter()
+            .map(|r| (r.0, r.1, r.2, r.3))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(key(&resumed), key(&whole));
+}
+
+/// A checkpoint of other search options, or a damaged one, is refused (exit 2) and kept.
+#[test]
+fn bench_refuses_a_checkpoint_it_did_not_write() {
+    let dir = TempDir::new().unwrap();
+    let ck = dir.path().join("ck");
+    let run = |extra: &[&str]| {
+        let mut a = vec![
+            "bench",
+            "korf100",
+            "--pdb",
+            "none",
+            "--instances",
+            "2",
+            "--checkpoint",
+            s(&ck),
+        ];
+        a.extend_from_slice(extra);
+        tilekit(dir.path(), &a)
+    };
+    assert_eq!(run(&[]).code, 0);
+    let file = ck.join("korf100-2.json");
+    let kept = std::fs::read(&file).unwrap();
+    let r = run(&["--fsm", "10"]);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains("korf100-2.json") && r.stderr.contains("--checkpoint"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(std::fs::read(&file).unwrap(), kept);
+    std::fs::write(&file, "{\"schema\": \"tilekit-bench-progress/1\",").unwrap();
+    let r = run(&[]);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains("not a benchmark checkpoint"),
+        "{}",
+        r.stderr
+    );
+    let r = run(&["--interleave", "2"]);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+}

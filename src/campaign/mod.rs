@@ -7,6 +7,7 @@
 //! A campaign sits above the routes: it uses the route layer's exports, solves and checks
 //! as they are, and no route knows about campaigns.
 
+pub mod bench;
 pub mod cells;
 pub mod crosscheck;
 pub mod db;

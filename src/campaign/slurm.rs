@@ -228,7 +228,7 @@ pub(crate) fn submit(
 
 /// Wait until no task of `job` is queued or running (asking squeue twice a second), at most
 /// `bound`. A job squeue no longer knows (it ended more than MinJobAge ago) has ended.
-fn wait_for(job: &str, bound: Duration, progress: Progress<'_>) -> Result<(), Error> {
+pub(crate) fn wait_for(job: &str, bound: Duration, progress: Progress<'_>) -> Result<(), Error> {
     let started = std::time::Instant::now();
     loop {
         let out = external::run(&RunSpec {
@@ -297,6 +297,10 @@ pub(crate) fn shell_quote(s: &str) -> String {
 /// and write its shard.
 pub fn run_task(plan_path: &Path, task: usize) -> Result<usize, Error> {
     let text = crate::route::read_text(plan_path, "Slurm plan")?;
+    // A benchmark's plan names its own schema.
+    if text.contains(super::bench::BENCH_PLAN_SCHEMA) {
+        return super::bench::run_task(plan_path, &text, task);
+    }
     let plan: Plan = serde_json::from_str(&text).map_err(|e| {
         Error::Usage(format!(
             "{}:{}: not a tilekit Slurm plan: {e}",

@@ -131,6 +131,24 @@ pub struct IdaOptions<'f> {
     /// this: a plan of this length is already known, which the bound then proves optimal, so
     /// the last and largest iteration is never needed.
     pub stop_at: Option<u32>,
+    /// A lower bound an earlier search of the same board proved (its last finished
+    /// iteration's next bound): the first iteration's bound is the larger of this and the
+    /// estimate, so a resumed search skips the iterations already done. The node count of
+    /// the iterations it runs is the one an unbroken search gives them.
+    pub start_at: u32,
+    /// Told after every iteration that ends without a plan: the bound that is now proven and
+    /// the nodes counted so far (a checkpoint to resume from with `start_at`).
+    pub on_iteration: Option<OnIteration<'f>>,
+}
+
+/// A callback of [`IdaOptions::on_iteration`]: `(proven lower bound, nodes so far)`.
+#[derive(Clone, Copy)]
+pub struct OnIteration<'f>(pub &'f (dyn Fn(u32, u64) + Sync));
+
+impl std::fmt::Debug for OnIteration<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("OnIteration")
+    }
 }
 
 pub use super::moves::{DOWN, LEFT, RIGHT, UP, neighbours};
@@ -434,7 +452,7 @@ pub fn search_with<H: Heuristic>(
     let blank = tiles.iter().position(|&t| t == 0).unwrap_or(0);
     let nbrs = flat_neighbours(rows, cols);
     let mut ida = Ida::new(heur, tiles, nbrs, deadline, opts.fsm);
-    let mut bound = initial_h;
+    let mut bound = initial_h.max(opts.start_at);
     let mut iterations = Vec::new();
     loop {
         if opts.stop_at.is_some_and(|s| bound >= s) {
@@ -463,6 +481,9 @@ pub fn search_with<H: Heuristic>(
             };
         }
         bound = ida.next_bound;
+        if let Some(OnIteration(f)) = opts.on_iteration {
+            f(bound, ida.nodes);
+        }
     }
 }
 
@@ -802,7 +823,7 @@ where
     let nbrs = flat_neighbours(rows, cols);
     let is_goal = |t: &[u8]| t.iter().enumerate().all(|(c, &x)| x as usize == c);
     let mut nodes = 0u64;
-    let mut bound = initial_h;
+    let mut bound = initial_h.max(opts.start_at);
     let mut iterations = Vec::new();
     let solved = |path: Vec<u8>, nodes, iterations| IdaResult {
         outcome: IdaOutcome::Solved(path),
@@ -845,6 +866,9 @@ where
                 };
             }
             bound = seq.next_bound;
+            if let Some(OnIteration(f)) = opts.on_iteration {
+                f(bound, nodes);
+            }
             continue;
         }
         let iteration_start = nodes;
@@ -982,6 +1006,9 @@ where
             };
         }
         bound = next_bound;
+        if let Some(OnIteration(f)) = opts.on_iteration {
+            f(bound, nodes);
+        }
     }
 }
 
@@ -1204,5 +1231,46 @@ mod tests {
             stopped.iterations,
             full.iterations[..full.iterations.len() - 1]
         );
+    }
+
+    /// A search resumed from any bound an earlier search reported (`on_iteration`) runs
+    /// the rest of that search's iterations: the same plan, the same remaining iterations,
+    /// and (on one thread) the nodes the earlier search had left to count; on two threads
+    /// the same plan length and iterations.
+    #[test]
+    fn a_search_resumed_from_a_reported_bound_finishes_the_unbroken_one() {
+        use std::sync::Mutex;
+        let md4 = ManhattanLc::new(4, 4);
+        let mut seed = 0x2545_f491_4f6c_dd1d;
+        for len in [30, 60, 90] {
+            let tiles = random_walk(4, 4, len, &mut seed);
+            let seen = Mutex::new(Vec::new());
+            let note = |bound: u32, nodes: u64| seen.lock().unwrap().push((bound, nodes));
+            let opts = IdaOptions {
+                on_iteration: Some(OnIteration(&note)),
+                ..Default::default()
+            };
+            let whole = search_with(&md4, 4, 4, &tiles, None, opts);
+            let seen = seen.into_inner().unwrap();
+            assert_eq!(seen.len() + 1, whole.iterations.len(), "{tiles:?}");
+            for (k, &(bound, nodes)) in seen.iter().enumerate() {
+                assert_eq!(bound, whole.iterations[k + 1], "{tiles:?}");
+                let opts = IdaOptions {
+                    start_at: bound,
+                    ..Default::default()
+                };
+                let rest = search_with(&md4, 4, 4, &tiles, None, opts);
+                assert_eq!(rest.outcome, whole.outcome, "{tiles:?} from {bound}");
+                assert_eq!(rest.iterations, whole.iterations[k + 1..], "{tiles:?}");
+                assert_eq!(nodes + rest.nodes, whole.nodes, "{tiles:?} from {bound}");
+                let two = search_parallel_from(&md4, (4, 4, &tiles), None, opts, 2, 0);
+                let (IdaOutcome::Solved(a), IdaOutcome::Solved(b)) = (&two.outcome, &whole.outcome)
+                else {
+                    panic!("{:?}", two.outcome)
+                };
+                assert_eq!(a.len(), b.len(), "{tiles:?} from {bound}, two threads");
+                assert_eq!(two.iterations, whole.iterations[k + 1..], "{tiles:?}");
+            }
+        }
     }
 }

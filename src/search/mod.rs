@@ -131,6 +131,9 @@ pub enum SearchError {
     /// The report could not be written.
     #[error("standard output: cannot write: {0}")]
     Output(std::io::Error),
+    /// A checkpoint that cannot be read, belongs to another run, or cannot be written.
+    #[error("{0}")]
+    Checkpoint(String),
 }
 
 /// Settings of [`NativeSolver::new`]. The default partition: see
@@ -188,6 +191,16 @@ pub enum NativeStatus {
     TimeLimit,
     /// The board cannot reach the goal (wrong permutation parity).
     Unsolvable,
+}
+
+/// Where [`NativeSolver::solve_resumed`] starts and whom it tells of its progress.
+#[derive(Clone, Copy, Default)]
+pub struct Resume<'a> {
+    /// A lower bound an earlier search of the same board and goal proved (0: none).
+    pub from: u32,
+    /// Told after every finished iteration: the bound now proven and the nodes this search
+    /// has counted.
+    pub on_iteration: Option<&'a (dyn Fn(u32, u64) + Sync)>,
 }
 
 /// The result of one native solve.
@@ -426,6 +439,52 @@ impl NativeSolver {
         time_limit: Option<Duration>,
         known: Option<u32>,
     ) -> Result<NativeResult, SearchError> {
+        self.solve_with(p, goal, time_limit, known, Resume::default())
+    }
+
+    /// [`solve`](Self::solve) resumed: the search starts at `resume.from`, a lower bound an
+    /// earlier search of the board proved, and tells `resume.on_iteration` each bound it
+    /// proves with the nodes counted so far (a checkpoint to resume from after a kill).
+    /// The result counts only this search's nodes and seconds.
+    ///
+    /// ```
+    /// use std::sync::Mutex;
+    /// use tilekit::puzzle::sliding::{Goal, SlidingPuzzle};
+    /// use tilekit::search::{NativeOptions, NativeSolver, Resume};
+    ///
+    /// let p = SlidingPuzzle::parse("8 6 7\n2 5 4\n3 0 1\n", "p.txt", Goal::BlankLast).unwrap();
+    /// let opts = NativeOptions { manhattan_only: true, ..Default::default() };
+    /// let solver = NativeSolver::new(3, 3, &opts, &|_| {}).unwrap();
+    /// let whole = solver.solve(&p, Goal::BlankLast, None).unwrap();
+    /// // Prove a bound part of the way, then resume from it.
+    /// let seen = Mutex::new(Vec::new());
+    /// let note = |bound: u32, nodes: u64| seen.lock().unwrap().push((bound, nodes));
+    /// solver.solve_resumed(&p, Goal::BlankLast, None, Resume { from: 0, on_iteration: Some(&note) }).unwrap();
+    /// let (bound, nodes) = seen.lock().unwrap()[2];
+    /// let rest = solver
+    ///     .solve_resumed(&p, Goal::BlankLast, None, Resume { from: bound, on_iteration: None })
+    ///     .unwrap();
+    /// assert_eq!(rest.moves.as_ref().map(Vec::len), whole.moves.as_ref().map(Vec::len));
+    /// assert_eq!(nodes + rest.nodes, whole.nodes);
+    /// ```
+    pub fn solve_resumed(
+        &self,
+        p: &SlidingPuzzle,
+        goal: Goal,
+        time_limit: Option<Duration>,
+        resume: Resume<'_>,
+    ) -> Result<NativeResult, SearchError> {
+        self.solve_with(p, goal, time_limit, None, resume)
+    }
+
+    fn solve_with(
+        &self,
+        p: &SlidingPuzzle,
+        goal: Goal,
+        time_limit: Option<Duration>,
+        known: Option<u32>,
+        resume: Resume<'_>,
+    ) -> Result<NativeResult, SearchError> {
         self.check_board(p)?;
         let started = Instant::now();
         if !p.is_solvable(goal) {
@@ -445,6 +504,8 @@ impl NativeSolver {
             bpmx: self.bpmx,
             fsm: self.fsm.as_ref(),
             stop_at: known,
+            start_at: resume.from,
+            on_iteration: resume.on_iteration.map(ida::OnIteration),
         };
         let r = match &self.engine {
             Engine::Pdb(h) => {
@@ -483,7 +544,7 @@ impl NativeSolver {
         let ida = ida::IdaOptions {
             bpmx: self.bpmx,
             fsm: self.fsm.as_ref(),
-            stop_at: None,
+            ..Default::default()
         };
         /// `solve`'s parallel search over `h` inflated by `w`.
         fn weighted<H>(

@@ -66,8 +66,19 @@ fn native(set: BenchSet, a: NativeBenchArgs) -> Result<ExitCode, Error> {
         },
         pdb: pdb.map(|p| p.name().to_string()),
         max_with: max_with.map(|p| p.name().to_string()),
+        checkpoint: a.checkpoint,
+        report_only: false,
     };
     let mut out = progress::Stdout::default();
+    if a.executor == crate::args::bench::BenchExecutor::Slurm {
+        let outcome = tilekit::campaign::bench::run(set, &opts, &mut out, &progress_line)?;
+        if a.json {
+            say(&serde_json::to_string(&outcome).map_err(Error::failure)?)?;
+        }
+        return Ok(code(
+            outcome.summary.mismatches == 0 && outcome.summary.timeouts == 0,
+        ));
+    }
     let outcome = bench::run(set, &opts, &mut out, &progress_line).map_err(|e| match e {
         tilekit::search::SearchError::Output(io) if io.kind() == std::io::ErrorKind::BrokenPipe => {
             Error::ClosedPipe

@@ -103,9 +103,31 @@ pub(crate) struct NativeBenchArgs {
     /// --bpmx or --threads.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=64))]
     pub interleave: u8,
+    /// Keep each instance's progress in DIR (one file per instance, written after every
+    /// finished iteration and at the end) and resume from it: the same command again
+    /// reports the finished instances (their plans replayed again) and continues the others
+    /// from the bounds they proved. Not with --interleave.
+    #[arg(long, value_name = "DIR")]
+    pub checkpoint: Option<PathBuf>,
+    /// Where the searches run: here (local), or as a Slurm job array (slurm: one task per
+    /// unfinished instance, sharing the --checkpoint directory, which the nodes must see;
+    /// sbatch's own SBATCH_PARTITION and other SBATCH_* variables apply). The command waits
+    /// for the job, then reports; run again after a kill, it waits for a job still running
+    /// instead of submitting its instances twice.
+    #[arg(long, value_enum, default_value_t = BenchExecutor::Local)]
+    pub executor: BenchExecutor,
     /// Print the summary as one JSON object after the table.
     #[arg(long)]
     pub json: bool,
+}
+
+/// Where a native benchmark's searches run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum BenchExecutor {
+    /// Here.
+    Local,
+    /// A Slurm job array, one task per instance.
+    Slurm,
 }
 
 /// `bench sal`.

@@ -72,6 +72,8 @@ pub(crate) fn flag(field: Field) -> &'static str {
         Field::Budget => "--budget",
         Field::Instances => "--instances",
         Field::Limit => "--limit",
+        Field::Checkpoint => "--checkpoint",
+        Field::Interleave => "--interleave",
         Field::Checker => "--checker",
         Field::ProofDir => "--proof-dir",
         Field::Epochs => "--epochs",
