@@ -294,11 +294,15 @@ pub(crate) fn shell_quote(s: &str) -> String {
 }
 
 /// `tilekit run-task PLAN K` (run by Slurm in each array task): run the task's cells
-/// and write its shard.
+/// and write its shard (or, on a benchmark's plan, [`super::bench::run_task`]). The cells
+/// or instances it ran.
 pub fn run_task(plan_path: &Path, task: usize) -> Result<usize, Error> {
     let text = crate::route::read_text(plan_path, "Slurm plan")?;
     // A benchmark's plan names its own schema.
-    if text.contains(super::bench::BENCH_PLAN_SCHEMA) {
+    let schema = serde_json::from_str::<serde_json::Value>(&text)
+        .ok()
+        .and_then(|v| v.get("schema")?.as_str().map(str::to_string));
+    if schema.as_deref() == Some(super::bench::BENCH_PLAN_SCHEMA) {
         return super::bench::run_task(plan_path, &text, task);
     }
     let plan: Plan = serde_json::from_str(&text).map_err(|e| {

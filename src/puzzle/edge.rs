@@ -476,7 +476,8 @@ impl Board {
     /// As [`Board::to_text`], with the placed colours `up right down left` on every line, a
     /// score comment and, when every colour is at most 25, a `# view:` comment with a link
     /// that opens the board in the e2.bucas.name viewer (its `board_edges`: URDL per cell,
-    /// `'a' + colour`).
+    /// `'a' + colour`; on a full board its `board_pieces` too: each cell's piece id, as the
+    /// instance numbers them from 1, in three digits).
     pub fn to_text_with_colours(&self, puzzle: &EdgePuzzle) -> String {
         let sc = score(puzzle, self);
         let mut s = format!(
@@ -499,10 +500,18 @@ impl Board {
                 .flat_map(|c| placed(c).unwrap_or_default())
                 .map(|x| (b'a' + x as u8) as char)
                 .collect();
+            // The viewer's piece numbers, three digits a cell, name each piece as the
+            // instance file does (from 1), so the link carries which piece lies where too.
+            let pieces: String = if self.cells.iter().all(|c| c.is_some_and(|(p, _)| p <= 999)) {
+                let ids = self.cells.iter().flatten().map(|(p, _)| format!("{p:03}"));
+                format!("&board_pieces={}", ids.collect::<String>())
+            } else {
+                String::new()
+            };
             // A link that opens the board in the e2.bucas.name viewer, to share it.
             let _ = writeln!(
                 s,
-                "# view: https://e2.bucas.name/#board_w={}&board_h={}&board_edges={edges}",
+                "# view: https://e2.bucas.name/#board_w={}&board_h={}{pieces}&board_edges={edges}",
                 self.cols, self.rows
             );
         }
@@ -1086,10 +1095,18 @@ mod tests {
         for text in [b.to_text(), b.to_text_with_colours(&p)] {
             assert_eq!(parse_board(&text, "t", Some(&p)).unwrap(), b);
         }
-        assert!(
-            b.to_text_with_colours(&p)
-                .contains("# view: https://e2.bucas.name/#board_w=")
-        );
+        let view = b.to_text_with_colours(&p);
+        let link = view
+            .lines()
+            .find_map(|l| l.strip_prefix("# view: https://e2.bucas.name/#"))
+            .unwrap();
+        // Every cell's piece id, in three digits, row by row.
+        let ids: String = b
+            .cells
+            .iter()
+            .map(|c| format!("{:03}", c.unwrap().0))
+            .collect();
+        assert!(link.contains(&format!("&board_pieces={ids}&")), "{link}");
         assert_eq!(p.fitting_rotations(1, 2, 0), vec![Rotation(0)]);
         assert_eq!(p.fitting_rotations(9, 1, 1).len(), 4);
         assert!(p.fitting_rotations(9, 0, 0).is_empty());

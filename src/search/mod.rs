@@ -354,6 +354,16 @@ impl NativeSolver {
 
     /// What the heuristic is, e.g. `pdb 6-6-3 + reflection`.
     pub fn heuristic_name(&self) -> String {
+        let mut name = self.search_name();
+        if self.threads > 1 {
+            name += &format!(", {} threads", self.threads);
+        }
+        name
+    }
+
+    /// [`heuristic_name`](Self::heuristic_name) without the thread count: what decides the
+    /// bounds and (but for the last iteration's order) the node counts.
+    pub fn search_name(&self) -> String {
         let pdb = |db: &AdditivePdb| {
             format!(
                 "pdb {}{}{}",
@@ -374,9 +384,6 @@ impl NativeSolver {
         let mut name = name + if self.bpmx { ", BPMX" } else { "" };
         if let Some(f) = &self.fsm {
             name += &format!(", FSM {} moves", f.max_len());
-        }
-        if self.threads > 1 {
-            name += &format!(", {} threads", self.threads);
         }
         name
     }

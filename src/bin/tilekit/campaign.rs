@@ -21,7 +21,7 @@ pub(crate) fn run(cmd: Cmd) -> Result<ExitCode, Error> {
     }
     if let Cmd::RunTask(crate::args::RunTaskArgs { plan, task }) = cmd {
         let n = slurm::run_task(&plan, task)?;
-        crate::note(&format!("task {task}: {n} cells run"));
+        crate::note(&format!("task {task}: {n} run"));
         return Ok(ExitCode::SUCCESS);
     }
     let Cmd::ExportSet(crate::args::ExportSetArgs {

@@ -128,7 +128,8 @@ pub struct InstanceProgress {
     pub set: String,
     /// The instance's id in the set.
     pub id: u32,
-    /// The heuristic's name: node counts under different heuristics do not add up.
+    /// The heuristic's name, without the thread count: node counts under different
+    /// heuristics do not add up.
     pub heuristic: String,
     /// The duplicate-pruning depth, for the same reason.
     pub fsm: usize,
@@ -329,9 +330,9 @@ pub fn run(
         ),
         None => (0.0, "none".to_string()),
     };
-    // Node counts of one instance add up only under one heuristic.
+    // Node counts of one instance add up only under one heuristic (on any thread count).
     let heuristic = match &solver {
-        Some(s) => s.heuristic_name(),
+        Some(s) => s.search_name(),
         None => saved
             .iter()
             .flatten()
@@ -339,6 +340,10 @@ pub fn run(
             .next()
             .unwrap_or_else(|| "none recorded".into()),
     };
+    // As the table's header and the summary show it: with the thread count.
+    let shown = solver
+        .as_ref()
+        .map_or_else(|| heuristic.clone(), NativeSolver::heuristic_name);
     for (case, p) in cases.iter().zip(&saved) {
         if let Some(p) = p
             && (p.heuristic != heuristic || p.fsm != native.fsm || p.bpmx != native.bpmx)
@@ -358,7 +363,7 @@ pub fn run(
     }
     writeln!(
         out,
-        "{}: {} instances, heuristic {heuristic}, databases {db_source} in {db_seconds:.2} s, {} job(s){}{}",
+        "{}: {} instances, heuristic {shown}, databases {db_source} in {db_seconds:.2} s, {} job(s){}{}",
         set.name(),
         cases.len(),
         opts.jobs.max(1),
@@ -513,7 +518,7 @@ pub fn run(
     rows.sort_by_key(|r| r.id);
     let summary = BenchSummary {
         set: set.name().into(),
-        heuristic,
+        heuristic: shown,
         db_seconds,
         db_source,
         nodes: rows.iter().map(|r| r.nodes).sum(),
@@ -576,7 +581,7 @@ fn solve_case(
         schema: CHECKPOINT_SCHEMA.into(),
         set: set.name().into(),
         id: case.id,
-        heuristic: solver.heuristic_name(),
+        heuristic: solver.search_name(),
         fsm: opts.native.fsm,
         bpmx: opts.native.bpmx,
         lower_bound,
