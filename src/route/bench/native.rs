@@ -68,6 +68,9 @@ pub struct BenchRow {
     pub nodes: u64,
     /// Nodes the set's own solver reported, when published.
     pub published_nodes: Option<u64>,
+    /// Nodes a second published run with the same databases expanded, when the set has
+    /// one ([`BenchCase::published_expanded`]).
+    pub published_expanded: Option<u64>,
     /// Search seconds.
     pub seconds: f64,
     /// Length matches and the replay reached the goal.
@@ -413,6 +416,9 @@ pub fn run(
                 String::new()
             };
             format!("; published solver: {n} nodes{same}")
+        }) + &row.published_expanded.map_or(String::new(), |n| {
+            // Only Korf & Felner's 50 have one: Döbbelin et al.'s re-run.
+            format!("; Döbbelin et al.'s 6-6-6-6: {n} expanded")
         }) + &match (row.from_checkpoint, row.resumed_from) {
             (true, _) => "; from the checkpoint".to_string(),
             (false, Some(b)) => format!("; resumed at bound {b}"),
@@ -453,6 +459,7 @@ pub fn run(
                 lower_bound: 0,
                 nodes: 0,
                 published_nodes: cases[i].published_nodes,
+                published_expanded: cases[i].published_expanded,
                 seconds: 0.0,
                 ok: false,
                 error: None,
@@ -678,6 +685,7 @@ fn row_of(case: &BenchCase, r: NativeResult) -> BenchRow {
         lower_bound: r.lower_bound,
         nodes: r.nodes,
         published_nodes: case.published_nodes,
+        published_expanded: case.published_expanded,
         seconds: r.seconds,
         ok: false,
         error: None,
