@@ -119,7 +119,7 @@ proptest! {
             seed,
             threads,
         };
-        let r = dfs(&core, &params, None, &|_, _| {}, &|_, _| {});
+        let r = dfs(&core, &params, None, None, &|_, _| {}, &|_| {});
         let board = core.board(&r.cells);
         prop_assert!(verified(&p, &board, r.matched), "dfs board fails the checker");
         let partial = core.board(&r.partial);
@@ -164,7 +164,7 @@ fn an_exact_dfs_finds_planted_seven_by_seven_boards() {
             seed: 1,
             threads: 1,
         };
-        let r = dfs(&core, &params, None, &|_, _| {}, &|_, _| {});
+        let r = dfs(&core, &params, None, None, &|_, _| {}, &|_| {});
         assert_eq!(r.matched, p.max_score(), "{n}×{n}");
         assert!(r.searched_complete);
         assert!(verified(&p, &core.board(&r.cells), r.matched));
@@ -784,4 +784,111 @@ fn the_exact_search_scans_a_wide_board_by_columns_and_solves_the_official_clue_p
         "c.txt",
     );
     assert_eq!(j["variant"], "exact_rowmajor", "{j}");
+}
+
+/// A DFS with an output file keeps a checkpoint beside it: stopped after some restarts and
+/// resumed, it ends with the board of one unbroken run; killed, it leaves its best board
+/// in place, and the resumed run starts from it and never writes a worse one; a checkpoint
+/// of another seed is refused and kept.
+#[test]
+fn a_stopped_or_killed_dfs_resumes_from_its_checkpoint_with_its_best_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    common::meta(d, 8);
+    let args = |restarts: &'static str, seed: &'static str| {
+        [
+            "--construct",
+            "dfs",
+            "--improve",
+            "none",
+            "--restarts",
+            restarts,
+            "--node-cap",
+            "200000",
+            "--threads",
+            "1",
+            "--seed",
+            seed,
+            "--time-limit",
+            "600",
+            "--set",
+            "dfs.exact_share=0",
+        ]
+    };
+    let (_, whole) = run_board(d, &args("8", "5"), "whole.txt");
+    run_board(d, &args("3", "5"), "part.txt");
+    let (resumed, part) = run_board(d, &args("8", "5"), "part.txt");
+    assert_eq!(part, whole, "{resumed}");
+    let status = resumed["solver_status"].as_str().unwrap();
+    assert!(status.contains("resumed after 3 restarts"), "{status}");
+    assert!(status.contains("8 restarts"), "{status}");
+
+    // Killed once its checkpoint holds a board.
+    let p = EdgePuzzle::parse(&std::fs::read_to_string(d.join("p.txt")).unwrap(), "p.txt").unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tilekit"))
+        .current_dir(d)
+        .args([
+            "--quiet",
+            "solve",
+            "p.txt",
+            "--via",
+            "heuristic",
+            "-o",
+            "kill.txt",
+        ])
+        .args(args("1000000", "7"))
+        .spawn()
+        .unwrap();
+    let ck = d.join("kill.txt.dfs.json");
+    let started = std::time::Instant::now();
+    while !ck.exists() {
+        assert!(
+            started.elapsed().as_secs() < 60,
+            "no checkpoint within 60 s"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let score_of = |text: &str| {
+        let b = tilekit::puzzle::edge::parse_board(text, "kill.txt", Some(&p)).unwrap();
+        tilekit::puzzle::edge::score(&p, &b).matched
+    };
+    let before = score_of(&std::fs::read_to_string(d.join("kill.txt")).unwrap());
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&ck).unwrap()).unwrap();
+    assert!(
+        saved["best"][0].as_u64().unwrap() as usize <= before,
+        "{saved}"
+    );
+    let mut again = args("1000000", "7");
+    again[13] = "1";
+    let (j, after) = run_board(d, &again, "kill.txt");
+    assert!(
+        j["solver_status"]
+            .as_str()
+            .unwrap()
+            .contains("resumed after"),
+        "{j}"
+    );
+    assert!(j["matched"].as_u64().unwrap() as usize >= before, "{j}");
+    assert!(score_of(&after) >= before);
+
+    // Another seed's search is not this checkpoint's: exit 2, the file kept.
+    let kept = std::fs::read_to_string(d.join("part.txt.dfs.json")).unwrap();
+    let mut all = vec!["solve", "p.txt", "--via", "heuristic", "-o", "part.txt"];
+    all.extend_from_slice(&args("8", "6"));
+    let r = tilekit(d, &all);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("part.txt.dfs.json: the checkpoint belongs to another search"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(
+        std::fs::read_to_string(d.join("part.txt.dfs.json")).unwrap(),
+        kept
+    );
 }

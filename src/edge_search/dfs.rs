@@ -4,17 +4,86 @@
 //! "slip array", Blackwood's break indexes; see the project notes); the schedule here is a
 //! table of its own ([`Breaks`]), scaled to the board unless given.
 //!
-//! Each restart shuffles the candidate lists (seeded) and stops after a node cap; its deepest
-//! partial board (fewest breaks among the deepest) is finished greedily and scored. A
-//! complete board within the budget tightens the budget to one break fewer, so the search
-//! keeps looking for better. Workers (`threads`) run restarts from their own seeds.
+//! Each restart shuffles the candidate lists and stops after a node cap; its deepest partial
+//! board (fewest breaks among the deepest) is finished greedily and scored. A complete
+//! board within the budget tightens the budget to one break fewer, so the search keeps
+//! looking for better. Workers (`threads`) share the restarts; restart `k` draws its
+//! shuffle from a stream of its own (the seed and `k`), so a run is a sequence of numbered
+//! restarts that a checkpoint ([`DfsCheckpoint`]: the restarts finished, the budgets, the
+//! best board) resumes where it stopped.
 
 use super::Rng;
 use super::core::{Core, ScanOrder, complete_greedily};
 use super::scan::{Plan, Span, Tables, WalkEnd, WalkLimits, Walker};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
+
+/// The schema of a [`DfsCheckpoint`].
+pub const DFS_CHECKPOINT_SCHEMA: &str = "tilekit-dfs-checkpoint/1";
+
+/// Where a run of [`dfs`] stands: enough to resume it. Restarts are numbered, and restart
+/// `k`'s shuffles come from the seed and `k` alone, so a resumed run runs the restarts the
+/// first did not, under the budgets it had tightened to, and keeps its best board.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DfsCheckpoint {
+    /// [`DFS_CHECKPOINT_SCHEMA`].
+    pub schema: String,
+    /// The search it belongs to ([`fingerprint`]): the same board, scan, candidates, seed,
+    /// node cap and budgets.
+    pub fingerprint: String,
+    /// Every restart numbered below this has finished (a few above it may have too).
+    pub restarts: u64,
+    /// Placements over those restarts.
+    pub nodes: u64,
+    /// The budget tables as tightened so far, one per budget.
+    pub allowed: Vec<Vec<u16>>,
+    /// The best board (rotated-piece indices per cell) and its matched seams.
+    pub best: Option<(usize, Vec<u16>)>,
+}
+
+/// The fingerprint of a depth-first search: the scan, the candidate buckets (canonical
+/// order), the seed, the node cap and the budgets, as a SHA-256.
+pub fn fingerprint(core: &Core, params: &DfsParams) -> String {
+    use sha2::{Digest, Sha256};
+    let plan = Plan::new(core, params.order);
+    let tables = Tables::new(core);
+    let mut h = Sha256::new();
+    h.update(super::scan::fingerprint(&plan, &tables, 0, 0).as_bytes());
+    h.update(params.seed.to_le_bytes());
+    h.update(params.node_cap.to_le_bytes());
+    for b in budgets(params, plan.len()) {
+        h.update((b.len() as u64).to_le_bytes());
+        for x in b {
+            h.update(x.to_le_bytes());
+        }
+    }
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The budget tables a run's workers use: the default, and the second one with two or more
+/// workers.
+fn budgets(params: &DfsParams, free: usize) -> Vec<Vec<u16>> {
+    std::iter::once(&params.breaks)
+        .chain(params.alt_breaks.as_ref().filter(|_| params.threads > 1))
+        .map(|b| {
+            assert_eq!(b.0.len(), free, "one budget entry per free cell");
+            b.0.clone()
+        })
+        .collect()
+}
+
+/// The seed of restart `k`'s own stream (SplitMix64's finaliser over the run's seed and
+/// `k`): restarts draw nothing from each other.
+fn restart_seed(seed: u64, k: u64) -> u64 {
+    let mut z = seed ^ k.wrapping_add(1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
 
 /// The cumulative breaks allowed once the cell at each position of the scan is placed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -200,15 +269,18 @@ pub fn finish(work: &mut Core, partial: &[u16], order: &[usize], seed: u64) -> V
     done
 }
 
-/// Run restarts until `params.restarts` or `deadline`; `on_best` hears every new best board
-/// (its matched count and cells), `on_restart` the restarts and placements so far after
-/// each restart. Deterministic for a seed with one worker and a restart count.
+/// Run restarts until `params.restarts` (counting a resumed run's earlier ones) or
+/// `deadline`; `on_best` hears every new best board (its matched count and cells),
+/// `on_restart` where the run stands after each restart. `resume` continues from a
+/// checkpoint of the same search ([`fingerprint`]; the caller checks it). Deterministic for
+/// a seed with one worker and a restart count, resumed or not.
 pub fn dfs(
     core: &Core,
     params: &DfsParams,
     deadline: Option<Instant>,
+    resume: Option<&DfsCheckpoint>,
     on_best: &(dyn Fn(usize, &[u16]) + Sync),
-    on_restart: &(dyn Fn(u64, u64) + Sync),
+    on_restart: &(dyn Fn(&DfsCheckpoint) + Sync),
 ) -> DfsResult {
     let cells = params.order.cells(core.rows(), core.cols());
     let n = cells.len();
@@ -218,46 +290,65 @@ pub fn dfs(
         plan.len(),
         "one budget entry per free cell"
     );
-    let budgets: Vec<Vec<u16>> = std::iter::once(&params.breaks)
-        .chain(params.alt_breaks.as_ref().filter(|_| params.threads > 1))
-        .map(|b| {
-            assert_eq!(b.0.len(), plan.len(), "one budget entry per free cell");
-            b.0.clone()
-        })
-        .collect();
     struct Shared {
         best: Option<DfsResult>,
         allowed: Vec<Vec<u16>>,
-        restarts: u64,
+        /// The next restart to hand out.
+        next: u64,
+        /// Every restart below this has finished; `finished` holds those above it.
+        done_below: u64,
+        finished: BTreeSet<u64>,
         nodes: u64,
     }
+    let resumed_best = resume
+        .and_then(|c| c.best.as_ref())
+        .map(|(matched, b)| DfsResult {
+            cells: b.clone(),
+            matched: *matched,
+            partial: b.clone(),
+            depth: n,
+            restarts: 0,
+            nodes: 0,
+            searched_complete: false,
+            budget: 0,
+        });
     let shared = Mutex::new(Shared {
-        best: None,
-        allowed: budgets,
-        restarts: 0,
-        nodes: 0,
+        best: resumed_best,
+        allowed: resume.map_or_else(|| budgets(params, plan.len()), |c| c.allowed.clone()),
+        next: resume.map_or(0, |c| c.restarts),
+        done_below: resume.map_or(0, |c| c.restarts),
+        finished: BTreeSet::new(),
+        nodes: resume.map_or(0, |c| c.nodes),
     });
-    let stop = AtomicBool::new(false);
+    let fingerprint = resume.map_or_else(|| fingerprint(core, params), |c| c.fingerprint.clone());
+    // A board without a break is the end; a resumed one may already have it.
+    let stop = AtomicBool::new(
+        resume.is_some_and(|c| c.best.as_ref().is_some_and(|(m, _)| *m == core.max_score())),
+    );
     let threads = params.threads.max(1);
-    let worker = |w: usize| {
-        let mut tables = Tables::new(core);
+    let canonical = Tables::new(core);
+    let worker = || {
+        let mut tables = canonical.clone();
         let mut walker = Walker::new(&plan);
         let mut finisher = core.clone();
-        let mut finish_rng = Rng::new(params.seed ^ 0xF1_15_4E ^ ((w as u64) << 40));
-        let mut rng = Rng::new(params.seed.wrapping_add((w as u64) << 32));
         loop {
-            let allowed = {
+            let (k, budget, allowed) = {
                 let mut s = shared.lock().expect("a DFS worker panicked");
-                if params.restarts.is_some_and(|r| s.restarts >= r)
+                if params.restarts.is_some_and(|r| s.next >= r)
                     || deadline.is_some_and(|d| Instant::now() >= d)
                     || stop.load(Ordering::Relaxed)
                 {
                     return;
                 }
-                s.restarts += 1;
-                s.allowed[w % s.allowed.len()].clone()
+                let k = s.next;
+                s.next += 1;
+                let budget = (k % s.allowed.len() as u64) as usize;
+                (k, budget, s.allowed[budget].clone())
             };
-            tables.shuffle(&mut rng);
+            // Restart k's shuffle from the canonical order and its own stream.
+            tables.clone_from(&canonical);
+            let seed = restart_seed(params.seed, k);
+            tables.shuffle(&mut Rng::new(seed));
             let limits = WalkLimits {
                 node_cap: params.node_cap,
                 deadline,
@@ -266,11 +357,24 @@ pub fn dfs(
             };
             let res = restart(core, (&plan, &tables), &mut walker, &allowed, &limits);
             // Its own stream: finishing does not change the restarts' shuffles.
-            let done = finish(&mut finisher, &res.partial, &cells, finish_rng.next_u64());
+            let done = finish(&mut finisher, &res.partial, &cells, seed ^ 0xF1_15_4E);
             let matched = core.matched(&done);
             let mut s = shared.lock().expect("a DFS worker panicked");
             s.nodes += res.nodes;
-            on_restart(s.restarts, s.nodes);
+            // A restart cut short by the deadline or a stop is not finished: a resumed run
+            // runs it again whole.
+            let cut = deadline.is_some_and(|d| Instant::now() >= d)
+                || stop.load(Ordering::Relaxed) && !res.complete;
+            if !cut {
+                s.finished.insert(k);
+                loop {
+                    let next = s.done_below;
+                    if !s.finished.remove(&next) {
+                        break;
+                    }
+                    s.done_below += 1;
+                }
+            }
             if res.complete {
                 // Look for one break fewer from now on.
                 let brk = (core.max_score() - matched) as u16;
@@ -291,18 +395,25 @@ pub fn dfs(
                     restarts: 0,
                     nodes: 0,
                     searched_complete: res.complete,
-                    budget: w % s.allowed.len(),
+                    budget,
                 });
             }
+            on_restart(&DfsCheckpoint {
+                schema: DFS_CHECKPOINT_SCHEMA.into(),
+                fingerprint: fingerprint.clone(),
+                restarts: s.done_below,
+                nodes: s.nodes,
+                allowed: s.allowed.clone(),
+                best: s.best.as_ref().map(|b| (b.matched, b.cells.clone())),
+            });
         }
     };
     if threads == 1 {
-        worker(0);
+        worker();
     } else {
         std::thread::scope(|s| {
-            for w in 0..threads {
-                let worker = &worker;
-                s.spawn(move || worker(w));
+            for _ in 0..threads {
+                s.spawn(worker);
             }
         });
     }
@@ -323,7 +434,7 @@ pub fn dfs(
             budget: 0,
         }
     });
-    best.restarts = s.restarts;
+    best.restarts = s.next.min(params.restarts.unwrap_or(u64::MAX));
     best.nodes = s.nodes;
     best
 }
@@ -401,8 +512,9 @@ mod tests {
                 &core,
                 &params(order, breaks.clone(), 5, seed),
                 None,
+                None,
                 &|_, _| {},
-                &|_, _| {},
+                &|_| {},
             );
             let b = core.board(&res.cells);
             let sc = score(&p, &b);
@@ -429,10 +541,45 @@ mod tests {
             4,
             9,
         );
-        let a = dfs(&core, &pr, None, &|_, _| {}, &|_, _| {});
-        let b = dfs(&core, &pr, None, &|_, _| {}, &|_, _| {});
+        let a = dfs(&core, &pr, None, None, &|_, _| {}, &|_| {});
+        let b = dfs(&core, &pr, None, None, &|_, _| {}, &|_| {});
         assert_eq!(a.cells, b.cells);
         assert_eq!(a.nodes, b.nodes);
+    }
+
+    /// A run stopped after some restarts and resumed from its checkpoint runs the
+    /// restarts the first did not, under the budgets it had tightened, and ends with the
+    /// board, placements and restart count of one unbroken run.
+    #[test]
+    fn a_run_resumed_from_its_checkpoint_ends_as_one_run() {
+        let (p, _) = generate(8, 8, 3, 7, 4).unwrap();
+        let core = Core::new(&p, &Board::empty(8, 8)).unwrap();
+        let mut pr = params(ScanOrder::RowMajor, BreakSpec::Total(4).table(64), 12, 5);
+        pr.node_cap = 20_000;
+        let whole = dfs(&core, &pr, None, None, &|_, _| {}, &|_| {});
+        for stop_after in [1, 5, 11] {
+            let first = params(pr.order, pr.breaks.clone(), stop_after, pr.seed);
+            let first = DfsParams {
+                node_cap: pr.node_cap,
+                ..first
+            };
+            let last = Mutex::new(None);
+            let part = dfs(&core, &first, None, None, &|_, _| {}, &|c| {
+                *last.lock().unwrap() = Some(c.clone());
+            });
+            let c = last.into_inner().unwrap().unwrap();
+            assert_eq!(c.restarts, stop_after);
+            assert_eq!(c.fingerprint, fingerprint(&core, &pr));
+            assert_eq!(c.best.as_ref().map(|b| b.0), Some(part.matched));
+            // Through JSON, as the route keeps it.
+            let c: DfsCheckpoint =
+                serde_json::from_str(&serde_json::to_string(&c).unwrap()).unwrap();
+            let rest = dfs(&core, &pr, None, Some(&c), &|_, _| {}, &|_| {});
+            assert_eq!(rest.cells, whole.cells, "stopped after {stop_after}");
+            assert_eq!(rest.matched, whole.matched);
+            assert_eq!(rest.nodes, whole.nodes);
+            assert_eq!(rest.restarts, whole.restarts);
+        }
     }
 
     #[test]
@@ -441,7 +588,7 @@ mod tests {
         let core = Core::new(&p, &Board::empty(6, 6)).unwrap();
         let mut pr = params(ScanOrder::RowMajor, BreakSpec::Total(0).table(36), 50, 1);
         pr.node_cap = 5_000_000;
-        let res = dfs(&core, &pr, None, &|_, _| {}, &|_, _| {});
+        let res = dfs(&core, &pr, None, None, &|_, _| {}, &|_| {});
         assert_eq!(res.matched, p.max_score());
         assert!(res.searched_complete);
     }
@@ -458,8 +605,9 @@ mod tests {
             // The budget counts the 34 cells the search places.
             &params(ScanOrder::RowMajor, BreakSpec::Total(2).table(34), 3, 2),
             None,
+            None,
             &|_, _| {},
-            &|_, _| {},
+            &|_| {},
         );
         let b = core.board(&res.cells);
         assert_eq!(b.cells[14], planted.cells[14]);

@@ -1062,7 +1062,7 @@ pub fn exact(
 /// A fingerprint of an exact search: the scan, the candidate buckets and the prefixes, as
 /// a SHA-256. Two searches with the same fingerprint enumerate the same prefixes in the same
 /// order, so a checkpoint of one is valid for the other.
-fn fingerprint(plan: &Plan, tables: &Tables, depth: usize, prefixes: usize) -> String {
+pub(crate) fn fingerprint(plan: &Plan, tables: &Tables, depth: usize, prefixes: usize) -> String {
     use sha2::{Digest, Sha256};
     let mut h = Sha256::new();
     for p in &plan.pos {

@@ -10,6 +10,7 @@ use super::report::HeuristicStats;
 use super::{Details, Error, FamilyName, Progress, Report, Solution, Status};
 use crate::edge_search::construct::{self, Built, RegionShape};
 use crate::edge_search::core::{Core, ScanOrder};
+use crate::edge_search::dfs::DfsCheckpoint;
 use crate::edge_search::dfs::{BreakSpec, DfsParams};
 use crate::edge_search::local::{LsParams, TraceRow};
 use crate::edge_search::scan::ExactCheckpoint;
@@ -903,11 +904,7 @@ pub fn solve(
                 start,
                 (started, (started + budget).min(ctx.deadline)),
                 limits.threads.max(1) as usize,
-                (
-                    &mut |b, s| keep(b, s),
-                    progress,
-                    plan.best_so_far.as_deref().map(checkpoint_path),
-                ),
+                (&mut |b, s| keep(b, s), progress, plan.best_so_far.clone()),
             )?;
             search_detail = detail;
             search_facts = facts;
@@ -1256,33 +1253,6 @@ fn search_construct(
         else {
             unreachable!("a search construction is a beam or a DFS")
         };
-        // The exact search first: a perfect board, or the proof there is none, ends the run.
-        let mut first_part: Option<(Vec<u16>, String)> = None;
-        let exact_share = exact_share.unwrap_or(if core.cells() <= HeuristicPlan::DFS_CELLS {
-            EXACT_SHARE
-        } else {
-            0.0
-        });
-        if exact_share > 0.0 {
-            let now = Instant::now();
-            let until = now + deadline.saturating_duration_since(now).mul_f64(exact_share);
-            let (built, detail, facts) = exact_construct(
-                p,
-                (false, None, exact_order(p)),
-                start.clone(),
-                (started, until),
-                threads,
-                keep,
-                (&step, progress, None),
-            )?;
-            let perfect = matched(p, &built.board) == p.max_score();
-            if perfect || facts.proven_unmatched.is_some() {
-                let detail =
-                    detail.replacen("; exact search", "; exact search (the DFS's first part)", 1);
-                return Ok((built, detail, steps.into_inner().expect("poisoned"), facts));
-            }
-            first_part = Some((Core::indices(&built.board), detail));
-        }
         let n = p.rows() * p.cols();
         // The budget counts the cells the search places: the fixed ones are there first.
         let free = core
@@ -1306,14 +1276,106 @@ fn search_construct(
             seed,
             threads,
         };
+        // A checkpoint beside the anytime board resumes the restarts where an earlier run
+        // of the same search stopped, with its best board.
+        let board_path = checkpoint.clone();
+        let checkpoint = checkpoint.map(|b| checkpoint_path(&b, "dfs"));
+        let mut resume: Option<DfsCheckpoint> =
+            read_checkpoint(checkpoint.as_deref(), "depth-first search")?;
+        if let (Some(c), Some(path)) = (&mut resume, &checkpoint) {
+            let ours = crate::edge_search::dfs::fingerprint(&core, &params);
+            if c.schema != crate::edge_search::dfs::DFS_CHECKPOINT_SCHEMA || c.fingerprint != ours {
+                return Err(Error::Usage(format!(
+                    "{}: the checkpoint belongs to another search (another puzzle, clues, scan, seed, node cap or budget); remove it to start afresh",
+                    path.display()
+                )));
+            }
+            // The board file is written as soon as a board improves, the checkpoint at most
+            // once a second: a kill between the two leaves the better board in the file.
+            if let Some(bp) = board_path.as_deref().filter(|b| b.exists())
+                && let Ok(text) = std::fs::read_to_string(bp)
+                && let Ok(b) = crate::puzzle::edge::parse_board(&text, "board", Some(p))
+            {
+                let sc = crate::puzzle::edge::score(p, &b);
+                let cells = Core::indices(&b);
+                let fixed_kept =
+                    (0..core.cells()).all(|i| core.fixed(i).is_none_or(|o| cells[i] == o));
+                if sc.empty == 0
+                    && sc.repeats == 0
+                    && sc.rim_faults == 0
+                    && fixed_kept
+                    && c.best.as_ref().is_none_or(|(m, _)| sc.matched > *m)
+                {
+                    c.best = Some((core.matched(&cells), cells));
+                }
+            }
+            super::notice(
+                progress,
+                &format!(
+                    "resuming the depth-first search after {} restarts ({}), from {}",
+                    c.restarts,
+                    c.best
+                        .as_ref()
+                        .map_or("no board yet".to_string(), |(m, _)| format!(
+                            "a board of {m} matched seams"
+                        )),
+                    path.display()
+                ),
+            );
+        }
+        // The exact search first: a perfect board, or the proof there is none, ends the run.
+        let mut first_part: Option<(Vec<u16>, String)> = None;
+        let exact_share = exact_share.unwrap_or(if core.cells() <= HeuristicPlan::DFS_CELLS {
+            EXACT_SHARE
+        } else {
+            0.0
+        });
+        // Not on a resumed run: its first run gave the exact search its share already.
+        if exact_share > 0.0 && resume.is_none() {
+            let now = Instant::now();
+            let until = now + deadline.saturating_duration_since(now).mul_f64(exact_share);
+            let (built, detail, facts) = exact_construct(
+                p,
+                (false, None, exact_order(p)),
+                start.clone(),
+                (started, until),
+                threads,
+                keep,
+                (&step, progress, None),
+            )?;
+            let perfect = matched(p, &built.board) == p.max_score();
+            if perfect || facts.proven_unmatched.is_some() {
+                let detail =
+                    detail.replacen("; exact search", "; exact search (the DFS's first part)", 1);
+                return Ok((built, detail, steps.into_inner().expect("poisoned"), facts));
+            }
+            first_part = Some((Core::indices(&built.board), detail));
+        }
         let failed = std::sync::Mutex::new(None::<Error>);
         let keep = std::sync::Mutex::new(keep);
         let t0 = Instant::now();
         let last_line = std::sync::Mutex::new(t0);
+        let last_save = std::sync::Mutex::new(None::<Instant>);
+        let saved_best = std::sync::Mutex::new(
+            resume
+                .as_ref()
+                .and_then(|c| c.best.as_ref())
+                .map_or(0, |b| b.0),
+        );
+        let latest = std::sync::Mutex::new(None::<DfsCheckpoint>);
+        let save = |c: &DfsCheckpoint| {
+            if let Some(path) = &checkpoint {
+                let json = serde_json::to_string(c).expect("a checkpoint serialises");
+                if let Err(e) = super::output::write_to(Some(path), json.as_bytes()) {
+                    failed.lock().expect("poisoned").get_or_insert(e);
+                }
+            }
+        };
         let res = crate::edge_search::dfs::dfs(
             &core,
             &params,
             Some(deadline),
+            resume.as_ref(),
             &|m, cells| {
                 step(m);
                 let mut f = failed.lock().expect("poisoned");
@@ -1323,7 +1385,22 @@ fn search_construct(
                     *f = Some(e);
                 }
             },
-            &|restarts, nodes| {
+            &|c| {
+                let (restarts, nodes) = (c.restarts, c.nodes);
+                // At once when the best board improved, else at most once a second; and once
+                // at the end.
+                let mut saved = last_save.lock().expect("poisoned");
+                let best = c.best.as_ref().map_or(0, |b| b.0);
+                let improved =
+                    best > std::mem::replace(&mut *saved_best.lock().expect("poisoned"), best);
+                if improved || saved.is_none_or(|t| t.elapsed() >= Duration::from_secs(1)) {
+                    *saved = Some(Instant::now());
+                    save(c);
+                    *latest.lock().expect("poisoned") = None;
+                } else {
+                    *latest.lock().expect("poisoned") = Some(c.clone());
+                }
+                drop(saved);
                 let mut last = last_line.lock().expect("poisoned");
                 if last.elapsed() >= Duration::from_secs(1) {
                     *last = Instant::now();
@@ -1335,6 +1412,9 @@ fn search_construct(
                 }
             },
         );
+        if let Some(c) = latest.into_inner().expect("poisoned") {
+            save(&c);
+        }
         if let Some(e) = failed.into_inner().expect("poisoned") {
             return Err(e);
         }
@@ -1359,7 +1439,15 @@ fn search_construct(
             } else {
                 ", the rest by a beam"
             }
-        );
+        ) + &resume.as_ref().map_or(String::new(), |c| {
+            format!(
+                "; resumed after {} restarts from {}",
+                c.restarts,
+                checkpoint
+                    .as_ref()
+                    .map_or(String::new(), |p| p.display().to_string())
+            )
+        });
         let facts = SearchFacts {
             placements_per_second: Some(rate),
             proven_unmatched: None,
@@ -1401,12 +1489,37 @@ pub fn exact_order(p: &EdgePuzzle) -> ScanOrder {
     }
 }
 
-/// Where the exact search keeps its checkpoint beside the anytime board `best`:
-/// `best.exact.json`.
-fn checkpoint_path(best: &std::path::Path) -> PathBuf {
+/// Where a search keeps its checkpoint beside the anytime board `best`: `best` with
+/// `.exact.json` or `.dfs.json` appended.
+fn checkpoint_path(best: &std::path::Path, search: &str) -> PathBuf {
     let mut name = best.as_os_str().to_owned();
-    name.push(".exact.json");
+    name.push(format!(".{search}.json"));
     PathBuf::from(name)
+}
+
+/// A search's checkpoint read back, `None` when there is none; `what` names the search in
+/// messages.
+fn read_checkpoint<T: serde::de::DeserializeOwned>(
+    path: Option<&std::path::Path>,
+    what: &str,
+) -> Result<Option<T>, Error> {
+    let Some(path) = path.filter(|p| p.exists()) else {
+        return Ok(None);
+    };
+    // Read directly: a checkpoint is this command's own state, rewritten as it goes, not an
+    // input the output guard protects.
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        Error::Usage(format!(
+            "{}: cannot read the {what}'s checkpoint: {e}",
+            path.display()
+        ))
+    })?;
+    serde_json::from_str(&text).map(Some).map_err(|e| {
+        Error::Usage(format!(
+            "{}: not a checkpoint of the {what} ({e}); remove it to start afresh",
+            path.display()
+        ))
+    })
 }
 
 /// What a search construction built: a board, no regions; `exhausted` when the search
@@ -1457,26 +1570,8 @@ fn exact_construct(
     }
     let core = Core::new(p, &start).map_err(Error::Usage)?;
     // A checkpoint beside the anytime board resumes the search where an earlier run stopped.
-    let resume = match &checkpoint {
-        Some(path) if path.exists() => {
-            // Read directly: a checkpoint is this command's own state, rewritten as it goes,
-            // not an input the output guard protects.
-            let text = std::fs::read_to_string(path).map_err(|e| {
-                Error::Usage(format!(
-                    "{}: cannot read the exact search's checkpoint: {e}",
-                    path.display()
-                ))
-            })?;
-            let c: ExactCheckpoint = serde_json::from_str(&text).map_err(|e| {
-                Error::Usage(format!(
-                    "{}: not a checkpoint of the exact search ({e}); remove it to start afresh",
-                    path.display()
-                ))
-            })?;
-            Some(c)
-        }
-        _ => None,
-    };
+    let checkpoint = checkpoint.map(|b| checkpoint_path(&b, "exact"));
+    let resume: Option<ExactCheckpoint> = read_checkpoint(checkpoint.as_deref(), "exact search")?;
     let params = crate::edge_search::scan::ExactParams {
         order,
         threads,
