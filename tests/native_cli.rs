@@ -459,6 +459,20 @@ fn bench_runs_the_recommended_search_and_the_papers_on_request() {
     );
 }
 
+/// `bench korf100` on Manhattan distance for the instances `ids`, with checkpoint `ck`.
+fn md_bench<'a>(ids: &'a str, ck: &'a Path) -> Vec<&'a str> {
+    vec![
+        "bench",
+        "korf100",
+        "--pdb",
+        "none",
+        "--instances",
+        ids,
+        "--checkpoint",
+        s(ck),
+    ]
+}
+
 /// A `bench` row: (id, found, lower bound, nodes, from the checkpoint, resumed at).
 type BenchRow = (u64, Option<u64>, u64, u64, bool, Option<u64>);
 
@@ -492,17 +506,8 @@ fn bench_checkpoints_resume_after_a_limit_and_after_a_kill() {
     let (limited, killed) = (dir.path().join("limited"), dir.path().join("killed"));
     // Korf's #2 takes a tenth of a second on Manhattan + linear conflict, #3 three seconds.
     let bench = |ck: &Path, extra: &[&str]| {
-        let mut a = vec![
-            "bench",
-            "korf100",
-            "--pdb",
-            "none",
-            "--instances",
-            "2,3",
-            "--checkpoint",
-            s(ck),
-            "--json",
-        ];
+        let mut a = md_bench("2,3", ck);
+        a.push("--json");
         a.extend_from_slice(extra);
         tilekit(dir.path(), &a)
     };
@@ -526,17 +531,8 @@ fn bench_checkpoints_resume_after_a_limit_and_after_a_kill() {
 
     // Killed while #3 runs, once its file holds a bound but no plan.
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tilekit"))
-        .args([
-            "--quiet",
-            "bench",
-            "korf100",
-            "--pdb",
-            "none",
-            "--instances",
-            "2,3",
-            "--checkpoint",
-            s(&killed),
-        ])
+        .arg("--quiet")
+        .args(md_bench("2,3", &killed))
         .stdout(std::process::Stdio::null())
         .spawn()
         .unwrap();
@@ -588,16 +584,7 @@ fn bench_refuses_a_checkpoint_it_did_not_write() {
     let dir = TempDir::new().unwrap();
     let ck = dir.path().join("ck");
     let run = |extra: &[&str]| {
-        let mut a = vec![
-            "bench",
-            "korf100",
-            "--pdb",
-            "none",
-            "--instances",
-            "2",
-            "--checkpoint",
-            s(&ck),
-        ];
+        let mut a = md_bench("2", &ck);
         a.extend_from_slice(extra);
         tilekit(dir.path(), &a)
     };

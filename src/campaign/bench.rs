@@ -253,35 +253,7 @@ fn submit(
             script_path.display()
         ),
     );
-    let out = external::run(&RunSpec {
-        program: "sbatch".into(),
-        args,
-        time_limit: Duration::from_secs(120),
-        cwd: Some(work.to_path_buf()),
-        stop: None,
-    })
-    .map_err(|e| {
-        Error::Usage(format!(
-            "sbatch could not run ({e}): is Slurm installed and SLURM_CONF set?"
-        ))
-    })?;
-    let job = out
-        .stdout
-        .lines()
-        .next()
-        .map(|l| l.split(';').next().unwrap_or("").trim().to_string())
-        .filter(|j| !j.is_empty() && j.chars().all(|c| c.is_ascii_digit()));
-    let Some(job) = job else {
-        return Err(Error::Failure(format!(
-            "sbatch did not submit the job ({}): {}",
-            out.describe_exit(),
-            out.stderr.trim()
-        )));
-    };
-    crate::route::output::write_to(
-        Some(&work.join(format!("job-{n}.id"))),
-        format!("{job}\n").as_bytes(),
-    )?;
+    let job = super::slurm::sbatch(work, args, n)?;
     crate::route::notice(
         progress,
         &format!("Slurm job {job}: {} tasks", plan.tasks.len()),

@@ -164,7 +164,6 @@ pub(crate) fn submit(
     }
     args.extend(opts.sbatch_args.iter().cloned());
     args.push(script_path.display().to_string());
-    let limit = Duration::from_secs(120);
     crate::route::notice(
         progress,
         &format!(
@@ -174,11 +173,38 @@ pub(crate) fn submit(
             script_path.display()
         ),
     );
+    let job = sbatch(&work, args, n)?;
+    crate::route::notice(
+        progress,
+        &format!(
+            "Slurm job {job}: {} tasks; collect with: tilekit run {} {f_db} {} {f_collect} {f_work} {}",
+            plan.tasks.len(),
+            req.manifest.display(),
+            req.db.display(),
+            work.display(),
+            f_db = Field::Db,
+            f_collect = Field::Collect,
+            f_work = Field::Work
+        ),
+    );
+    if opts.wait {
+        // The tasks run one chunk each, one after another at worst, and a queue may hold
+        // them a while.
+        let per_cell = req.limits.time + Duration::from_secs(5) + req.limits.time / 10;
+        let bound = per_cell * (cells.len() as u32) + Duration::from_secs(600);
+        wait_for(&job, bound, progress)?;
+    }
+    Ok(Some(work))
+}
+
+/// Submit with `sbatch` and `args` (`--parsable` first, the batch script last) from `work`,
+/// and record the job id in `work/job-<n>.id`: the id.
+pub(crate) fn sbatch(work: &Path, args: Vec<String>, n: usize) -> Result<String, Error> {
     let out = external::run(&RunSpec {
         program: "sbatch".into(),
         args,
-        time_limit: limit,
-        cwd: Some(work.clone()),
+        time_limit: Duration::from_secs(120),
+        cwd: Some(work.to_path_buf()),
         stop: None,
     })
     .map_err(|e| {
@@ -203,27 +229,7 @@ pub(crate) fn submit(
         Some(&work.join(format!("job-{n}.id"))),
         format!("{job}\n").as_bytes(),
     )?;
-    crate::route::notice(
-        progress,
-        &format!(
-            "Slurm job {job}: {} tasks; collect with: tilekit run {} {f_db} {} {f_collect} {f_work} {}",
-            plan.tasks.len(),
-            req.manifest.display(),
-            req.db.display(),
-            work.display(),
-            f_db = Field::Db,
-            f_collect = Field::Collect,
-            f_work = Field::Work
-        ),
-    );
-    if opts.wait {
-        // The tasks run one chunk each, one after another at worst, and a queue may hold
-        // them a while.
-        let per_cell = req.limits.time + Duration::from_secs(5) + req.limits.time / 10;
-        let bound = per_cell * (cells.len() as u32) + Duration::from_secs(600);
-        wait_for(&job, bound, progress)?;
-    }
-    Ok(Some(work))
+    Ok(job)
 }
 
 /// Wait until no task of `job` is queued or running (asking squeue twice a second), at most
