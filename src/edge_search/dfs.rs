@@ -580,6 +580,32 @@ mod tests {
             assert_eq!(rest.nodes, whole.nodes);
             assert_eq!(rest.restarts, whole.restarts);
         }
+        // On two workers (two budgets, taking turns by restart number) a resumed run runs
+        // exactly the restarts the first did not, and keeps its best board.
+        let two = DfsParams {
+            threads: 2,
+            alt_breaks: Some(BreakSpec::Total(6).table(64)),
+            ..pr.clone()
+        };
+        let first = DfsParams {
+            restarts: Some(5),
+            ..two.clone()
+        };
+        let last = Mutex::new(None);
+        dfs(&core, &first, None, None, &|_, _| {}, &|c| {
+            let mut l = last.lock().unwrap();
+            if l.as_ref()
+                .is_none_or(|x: &DfsCheckpoint| c.restarts >= x.restarts)
+            {
+                *l = Some(c.clone());
+            }
+        });
+        let c = last.into_inner().unwrap().unwrap();
+        assert_eq!(c.restarts, 5);
+        assert_eq!(c.allowed.len(), 2);
+        let rest = dfs(&core, &two, None, Some(&c), &|_, _| {}, &|_| {});
+        assert_eq!(rest.restarts, 12);
+        assert!(rest.matched >= c.best.as_ref().unwrap().0);
     }
 
     #[test]
