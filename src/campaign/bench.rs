@@ -19,7 +19,6 @@ use crate::route::bench::native::{self, BenchOptions, BenchRow, BenchSummary};
 use crate::route::{Error, Progress};
 use crate::search::NativeOptions;
 use crate::search::sets::BenchSet;
-use crate::solve::external::{self, RunSpec};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -172,25 +171,7 @@ fn last_job(work: &Path) -> Result<Option<String>, Error> {
 
 /// Whether `job` still has a task queued or running.
 fn job_is_live(job: &str) -> Result<bool, Error> {
-    let out = external::run(&RunSpec {
-        program: "squeue".into(),
-        args: vec![
-            "-h".into(),
-            "-r".into(),
-            "-j".into(),
-            job.into(),
-            "-o".into(),
-            "%T".into(),
-        ],
-        time_limit: Duration::from_secs(30),
-        cwd: None,
-        stop: None,
-    })
-    .map_err(|e| {
-        Error::Usage(format!(
-            "squeue could not run ({e}): is Slurm installed and SLURM_CONF set?"
-        ))
-    })?;
+    let out = super::slurm::squeue(job)?;
     // A job squeue no longer knows has ended.
     Ok(out.status == Some(0) && out.stdout.lines().any(|l| !l.trim().is_empty()))
 }

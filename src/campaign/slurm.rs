@@ -232,26 +232,35 @@ pub(crate) fn sbatch(work: &Path, args: Vec<String>, n: usize) -> Result<String,
     Ok(job)
 }
 
+/// squeue's state line for each task of `job` still queued or running.
+pub(crate) fn squeue(job: &str) -> Result<external::RunOutput, Error> {
+    external::run(&RunSpec {
+        program: "squeue".into(),
+        args: vec![
+            "-h".into(),
+            "-r".into(),
+            "-j".into(),
+            job.into(),
+            "-o".into(),
+            "%T".into(),
+        ],
+        time_limit: Duration::from_secs(30),
+        cwd: None,
+        stop: None,
+    })
+    .map_err(|e| {
+        Error::Usage(format!(
+            "squeue could not run ({e}): is Slurm installed and SLURM_CONF set?"
+        ))
+    })
+}
+
 /// Wait until no task of `job` is queued or running (asking squeue twice a second), at most
 /// `bound`. A job squeue no longer knows (it ended more than MinJobAge ago) has ended.
 pub(crate) fn wait_for(job: &str, bound: Duration, progress: Progress<'_>) -> Result<(), Error> {
     let started = std::time::Instant::now();
     loop {
-        let out = external::run(&RunSpec {
-            program: "squeue".into(),
-            args: vec![
-                "-h".into(),
-                "-r".into(),
-                "-j".into(),
-                job.into(),
-                "-o".into(),
-                "%T".into(),
-            ],
-            time_limit: Duration::from_secs(30),
-            cwd: None,
-            stop: None,
-        })
-        .map_err(|e| Error::Failure(format!("squeue could not run: {e}")))?;
+        let out = squeue(job)?;
         let live = out.stdout.lines().filter(|l| !l.trim().is_empty()).count();
         if out.status == Some(0) && live == 0 || out.stderr.contains("Invalid job id") {
             return Ok(());
