@@ -76,7 +76,9 @@ fn native(set: BenchSet, a: NativeBenchArgs) -> Result<ExitCode, Error> {
             say(&serde_json::to_string(&outcome).map_err(Error::failure)?)?;
         }
         return Ok(code(
-            outcome.summary.mismatches == 0 && outcome.summary.timeouts == 0,
+            outcome.summary.mismatches == 0
+                && outcome.summary.timeouts == 0
+                && outcome.summary.unfinished == 0,
         ));
     }
     let outcome = bench::run(set, &opts, &mut out, &progress_line).map_err(|e| match e {
@@ -92,7 +94,9 @@ fn native(set: BenchSet, a: NativeBenchArgs) -> Result<ExitCode, Error> {
         say(&serde_json::to_string(&outcome).map_err(Error::failure)?)?;
     }
     Ok(code(
-        outcome.summary.mismatches == 0 && outcome.summary.timeouts == 0,
+        outcome.summary.mismatches == 0
+            && outcome.summary.timeouts == 0
+            && outcome.summary.unfinished == 0,
     ))
 }
 

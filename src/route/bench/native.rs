@@ -103,6 +103,9 @@ pub struct BenchSummary {
     pub mismatches: usize,
     /// Instances stopped by the time limit.
     pub timeouts: usize,
+    /// Instances a report read from the checkpoints without a plan and with time left (a
+    /// Slurm task that did not finish): run the command again to resume them.
+    pub unfinished: usize,
     /// Solved instances whose node count equals the published one (sets that publish them).
     pub same_nodes_as_published: Option<usize>,
 }
@@ -523,6 +526,15 @@ pub fn run(
     let wall_seconds = started.elapsed().as_secs_f64();
     let mut rows = rows.into_inner().expect("not poisoned");
     rows.sort_by_key(|r| r.id);
+    // A report that searched nothing, of an instance without a plan whose limit is not spent.
+    let unfinished = |r: &BenchRow| {
+        opts.report_only
+            && r.found.is_none()
+            && r.error.is_none()
+            && !opts
+                .time_limit
+                .is_some_and(|t| r.seconds >= t.as_secs_f64())
+    };
     let summary = BenchSummary {
         set: set.name().into(),
         heuristic: shown,
@@ -532,8 +544,9 @@ pub fn run(
         mismatches: rows.iter().filter(|r| r.error.is_some()).count(),
         timeouts: rows
             .iter()
-            .filter(|r| r.found.is_none() && r.error.is_none())
+            .filter(|r| r.found.is_none() && r.error.is_none() && !unfinished(r))
             .count(),
+        unfinished: rows.iter().filter(|r| unfinished(r)).count(),
         same_nodes_as_published: rows.iter().any(|r| r.published_nodes.is_some()).then(|| {
             rows.iter()
                 .filter(|r| r.ok && r.published_nodes == Some(r.nodes))
@@ -545,10 +558,18 @@ pub fn run(
     let solved = rows.iter().filter(|r| r.ok).count();
     writeln!(
         out,
-        "total: {solved} of {} solved optimally and replayed, {} mismatches, {} time limits; {} nodes; {:.3} s search wall clock (+ {:.2} s databases {})",
+        "total: {solved} of {} solved optimally and replayed, {} mismatches, {} time limits{}; {} nodes; {:.3} s search wall clock (+ {:.2} s databases {})",
         rows.len(),
         summary.mismatches,
         summary.timeouts,
+        if summary.unfinished > 0 {
+            format!(
+                ", {} unfinished (the same command resumes them)",
+                summary.unfinished
+            )
+        } else {
+            String::new()
+        },
         summary.nodes,
         summary.wall_seconds,
         summary.db_seconds,
@@ -720,4 +741,61 @@ fn row_of(case: &BenchCase, r: NativeResult) -> BenchRow {
     }
     row.ok = row.error.is_none() && row.found.is_some();
     row
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A report that searches nothing shows an instance whose checkpoint has a bound but no
+    /// plan, with time left, as unfinished (not as a time limit), and one whose limit is
+    /// spent as a time limit.
+    #[test]
+    fn a_report_tells_unfinished_instances_from_spent_limits() {
+        let dir = tempfile::tempdir().unwrap();
+        let set = BenchSet::Korf100;
+        let progress = |id: u32, seconds: f64| InstanceProgress {
+            schema: CHECKPOINT_SCHEMA.into(),
+            set: set.name().into(),
+            id,
+            heuristic: "manhattan + linear conflict".into(),
+            fsm: 0,
+            bpmx: false,
+            lower_bound: 41,
+            nodes: 1000,
+            seconds,
+            plan: None,
+            unsolvable: false,
+        };
+        write_progress(dir.path(), set, &progress(1, 0.5)).unwrap();
+        write_progress(dir.path(), set, &progress(2, 9.0)).unwrap();
+        let opts = BenchOptions {
+            limit: None,
+            ids: vec![1, 2],
+            time_limit: Some(Duration::from_secs(5)),
+            jobs: 1,
+            interleave: 1,
+            native: NativeOptions {
+                manhattan_only: true,
+                ..Default::default()
+            },
+            pdb: None,
+            max_with: None,
+            checkpoint: Some(dir.path().to_path_buf()),
+            report_only: true,
+        };
+        let mut out = Vec::new();
+        let o = run(set, &opts, &mut out, &|_| {}).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!((o.summary.unfinished, o.summary.timeouts), (1, 1), "{text}");
+        assert!(text.contains("unfinished (lower bound 41)"), "{text}");
+        assert!(text.contains("time limit (lower bound 41)"), "{text}");
+        assert!(
+            o.rows
+                .iter()
+                .all(|r| r.from_checkpoint && r.found.is_none())
+        );
+        // Reporting only never searches, so it never loads the tables.
+        assert!(text.contains("databases none"), "{text}");
+    }
 }
