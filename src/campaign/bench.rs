@@ -12,7 +12,7 @@
 //! rather than submitting its instances twice; after the job has ended it submits the
 //! instances still unfinished, which resume from their bounds.
 
-use super::slurm::{shell_quote, wait_for};
+use super::slurm::{absolute, shell_quote, wait_for};
 use crate::field::Field;
 use crate::route::bench::Outcome;
 use crate::route::bench::native::{self, BenchOptions, BenchRow, BenchSummary};
@@ -81,10 +81,6 @@ impl BenchPlan {
             report_only: false,
         }
     }
-}
-
-fn absolute(p: &Path) -> Result<PathBuf, Error> {
-    std::path::absolute(p).map_err(|e| Error::Usage(format!("{}: {e}", p.display())))
 }
 
 /// Run `set`'s benchmark as a Slurm job array and report it: submit the unfinished
@@ -199,14 +195,7 @@ fn submit(
         threads: opts.native.threads.max(1),
         tasks: pending.iter().map(|&id| vec![id]).collect(),
     };
-    let n = (1..)
-        .find(|n| !work.join(format!("plan-{n}.json")).exists())
-        .expect("a free number");
-    let plan_path = work.join(format!("plan-{n}.json"));
-    let text = serde_json::to_string_pretty(&plan).expect("a plan serialises");
-    crate::route::output::write_to(Some(&plan_path), text.as_bytes())?;
-    let exe = std::env::current_exe()
-        .map_err(|e| Error::Failure(format!("cannot find this tilekit's own path: {e}")))?;
+    let (n, plan_path, exe) = super::slurm::write_plan(work, &plan)?;
     // The limit, a tenth more, and ten minutes to load or build the pattern databases.
     let time = plan.time_limit.map_or(String::new(), |t| {
         format!(

@@ -82,7 +82,7 @@ pub fn work_dir(req: &RunRequest, opts: &SlurmOptions) -> PathBuf {
     })
 }
 
-fn absolute(p: &Path) -> Result<PathBuf, Error> {
+pub(crate) fn absolute(p: &Path) -> Result<PathBuf, Error> {
     std::path::absolute(p).map_err(|e| Error::Usage(format!("{}: {e}", p.display())))
 }
 
@@ -134,15 +134,7 @@ pub(crate) fn submit(
         logs: Some(absolute(&super::cells::logs_dir(&req.db))?),
         tasks: cells.chunks(per).map(<[_]>::to_vec).collect(),
     };
-    // The next free plan number: earlier plans (and their shards) stay for collect.
-    let n = (1..)
-        .find(|n| !work.join(format!("plan-{n}.json")).exists())
-        .expect("a free number");
-    let plan_path = work.join(format!("plan-{n}.json"));
-    let text = serde_json::to_string_pretty(&plan).expect("a plan serialises");
-    crate::route::output::write_to(Some(&plan_path), text.as_bytes())?;
-    let exe = std::env::current_exe()
-        .map_err(|e| Error::Failure(format!("cannot find this tilekit's own path: {e}")))?;
+    let (n, plan_path, exe) = write_plan(&work, &plan)?;
     let script = format!(
         "#!/bin/sh\n# tilekit run on Slurm: plan {n}, {} cells in {} tasks\n#SBATCH --job-name=tilekit-{n}\n#SBATCH --array=0-{}\n#SBATCH --cpus-per-task={}\n{}#SBATCH --output={}/logs/%A_%a.out\nexec {} run-task {} \"$SLURM_ARRAY_TASK_ID\"\n",
         cells.len(),
@@ -195,6 +187,24 @@ pub(crate) fn submit(
         wait_for(&job, bound, progress)?;
     }
     Ok(Some(work))
+}
+
+/// Write `plan` as `work/plan-<n>.json` under the next free number (earlier plans, and
+/// what their tasks wrote, stay for collecting): the number, the plan's path, and this
+/// tilekit's own path for the batch script to run.
+pub(crate) fn write_plan(
+    work: &Path,
+    plan: &impl Serialize,
+) -> Result<(usize, PathBuf, PathBuf), Error> {
+    let n = (1..)
+        .find(|n| !work.join(format!("plan-{n}.json")).exists())
+        .expect("a free number");
+    let plan_path = work.join(format!("plan-{n}.json"));
+    let text = serde_json::to_string_pretty(plan).expect("a plan serialises");
+    crate::route::output::write_to(Some(&plan_path), text.as_bytes())?;
+    let exe = std::env::current_exe()
+        .map_err(|e| Error::Failure(format!("cannot find this tilekit's own path: {e}")))?;
+    Ok((n, plan_path, exe))
 }
 
 /// Submit with `sbatch` and `args` (`--parsable` first, the batch script last) from `work`,
