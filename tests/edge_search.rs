@@ -891,4 +891,18 @@ fn a_stopped_or_killed_dfs_resumes_from_its_checkpoint_with_its_best_board() {
         std::fs::read_to_string(d.join("part.txt.dfs.json")).unwrap(),
         kept
     );
+    // A damaged checkpoint is refused with exit 2, and left as it is.
+    std::fs::write(d.join("part.txt.dfs.json"), "{").unwrap();
+    let r = tilekit(d, &all);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("part.txt.dfs.json: not a checkpoint of the depth-first search"),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(
+        std::fs::read_to_string(d.join("part.txt.dfs.json")).unwrap(),
+        "{"
+    );
 }

@@ -609,4 +609,14 @@ fn bench_refuses_a_checkpoint_it_did_not_write() {
     );
     let r = run(&["--interleave", "2"]);
     assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    // On Slurm the results live in the checkpoint directory, and each task is one instance.
+    let r = tilekit(
+        dir.path(),
+        &["bench", "korf100", "--pdb", "none", "--executor", "slurm"],
+    );
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("--checkpoint"), "{}", r.stderr);
+    let r = run(&["--executor", "slurm", "--jobs", "2"]);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("--jobs"), "{}", r.stderr);
 }
