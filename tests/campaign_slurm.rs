@@ -415,3 +415,141 @@ fn a_benchmark_on_slurm_returns_the_plans_a_local_run_finds() {
     assert_eq!(rows(&again.stdout), rows(&local.stdout));
     assert!(!ck.join("slurm/job-2.id").exists());
 }
+
+/// A hunt across the cluster: `bench edge --executor slurm` runs four seeds of the
+/// depth-first search as four array tasks. Killed with its job cancelled half-way, the same
+/// command again continues the stopped runs from their checkpoints, and no run ends below
+/// the board it had kept; the best board comes back, judged by the independent checker.
+#[cfg_attr(
+    not(feature = "solver-tests"),
+    ignore = "runs on the test suite's Slurm cluster: feature solver-tests, which scripts/test.sh turns on"
+)]
+#[test]
+fn an_edge_hunt_on_slurm_keeps_its_boards_through_a_kill_and_returns_the_best() {
+    cluster();
+    let dir = tempfile::tempdir_in("/tmp").unwrap();
+    let (ck, boards) = (dir.path().join("ck"), dir.path().join("boards"));
+    let args = [
+        "bench",
+        "edge",
+        "--instances",
+        "10x10",
+        "--methods",
+        "dfs",
+        "--runs",
+        "4",
+        "--budget",
+        "6",
+        "--threads",
+        "1",
+        "--checkpoint",
+        s(&ck),
+        "--boards",
+        s(&boards),
+        "--executor",
+        "slurm",
+        "--json",
+    ];
+    let puzzle = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("models/edge-matching/meta2010/pieces_10x10.txt");
+    // The matched seams of a board file, by the independent checker.
+    let judge = |board: &Path| -> u64 {
+        let r = tilekit(dir.path(), &["verify", s(&puzzle), s(board), "--json"]);
+        assert_eq!(r.code, 0, "{}: {}{}", board.display(), r.stdout, r.stderr);
+        let v: Value = serde_json::from_str(&r.stdout).unwrap();
+        assert_eq!(v["valid"], true, "{v}");
+        v["matched"].as_u64().unwrap()
+    };
+    let board = |seed: u64| ck.join(format!("10x10-dfs-seed{seed}.board.txt"));
+    let checkpoint = |seed: u64| ck.join(format!("10x10-dfs-seed{seed}.board.txt.dfs.json"));
+
+    // The first two tasks (the cluster has two CPUs) are stopped once both keep a board.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tilekit"))
+        .arg("--quiet")
+        .args(args)
+        .current_dir(dir.path())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let has_board = |seed: u64| {
+        std::fs::read_to_string(checkpoint(seed))
+            .ok()
+            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+            .is_some_and(|v| !v["best"].is_null())
+    };
+    while !(has_board(1) && has_board(2)) {
+        assert!(
+            started.elapsed().as_secs() < 60,
+            "no board from the first two tasks within 60 s"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let job = std::fs::read_to_string(ck.join("slurm/job-1.id")).unwrap();
+    let job = job.trim();
+    let cancel = std::process::Command::new("scancel")
+        .arg(job)
+        .status()
+        .unwrap();
+    assert!(cancel.success());
+    let gone = std::time::Instant::now();
+    loop {
+        let q = std::process::Command::new("squeue")
+            .args(["-h", "-j", job])
+            .output()
+            .unwrap();
+        if !q.status.success() || String::from_utf8_lossy(&q.stdout).trim().is_empty() {
+            break;
+        }
+        assert!(
+            gone.elapsed().as_secs() < 60,
+            "job {job} still listed after 60 s"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    // What the stopped runs kept, and which of them the next run continues.
+    let kept: Vec<Option<u64>> = (1..=4)
+        .map(|seed| board(seed).exists().then(|| judge(&board(seed))))
+        .collect();
+    assert!(kept[0].is_some() && kept[1].is_some(), "{kept:?}");
+    let stopped = (1..=4)
+        .filter(|&seed| {
+            checkpoint(seed).exists() && !ck.join(format!("10x10-dfs-seed{seed}.json")).exists()
+        })
+        .count() as u64;
+    assert!(
+        stopped >= 2,
+        "the first two runs were stopped before their budget"
+    );
+
+    let r = tilekit(dir.path(), &args);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let v: Value = serde_json::from_str(r.stdout.lines().last().unwrap()).unwrap();
+    let row = &v["rows"][0];
+    let matched: Vec<u64> = row["matched"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_u64().unwrap())
+        .collect();
+    assert_eq!(matched.len(), 4, "{row}");
+    assert_eq!(row["resumed"], stopped, "{row}");
+    for (seed, (m, k)) in matched.iter().zip(&kept).enumerate() {
+        assert!(
+            k.is_none_or(|k| *m >= k),
+            "seed {}: {m} after the resume, {k:?} kept before",
+            seed + 1
+        );
+        assert_eq!(*m, judge(&board(seed as u64 + 1)), "seed {}", seed + 1);
+    }
+    // The best board, kept with the command that rebuilds it.
+    let best = *matched.iter().max().unwrap();
+    assert_eq!(row["best"], best);
+    assert_eq!(judge(&boards.join("10x10-dfs-6s.txt")), best);
+    // Every run finished: the same command again submits nothing.
+    let again = tilekit(dir.path(), &args);
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    assert!(!ck.join("slurm/job-3.id").exists());
+}

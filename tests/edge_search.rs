@@ -906,3 +906,116 @@ fn a_stopped_or_killed_dfs_resumes_from_its_checkpoint_with_its_best_board() {
         "{"
     );
 }
+
+/// `bench edge --checkpoint`: the same command again reports every finished run from its
+/// file without running it, each board judged again; a board that fails the checker, a run
+/// of another budget and a damaged file are refused with exit 2 and left as they are.
+#[test]
+fn bench_edge_reports_finished_runs_from_its_checkpoint_and_refuses_foreign_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let bench = |budget: &str| {
+        tilekit(
+            d,
+            &[
+                "bench",
+                "edge",
+                "--instances",
+                "10x10",
+                "--methods",
+                "beam,dfs",
+                "--budget",
+                budget,
+                "--runs",
+                "1",
+                "--threads",
+                "1",
+                "--checkpoint",
+                "ck",
+                "--json",
+            ],
+        )
+    };
+    let rows = |stdout: &str| -> Vec<(u64, u64, u64)> {
+        let v: serde_json::Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+        v["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                (
+                    r["best"].as_u64().unwrap(),
+                    r["from_checkpoint"].as_u64().unwrap(),
+                    r["resumed"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    let first = bench("2");
+    assert_eq!(first.code, 0, "{}{}", first.stdout, first.stderr);
+    let ran = rows(&first.stdout);
+    assert!(ran.iter().all(|r| r.1 == 0 && r.2 == 0), "{ran:?}");
+    let started = std::time::Instant::now();
+    let again = bench("2");
+    assert_eq!(again.code, 0, "{}{}", again.stdout, again.stderr);
+    assert!(
+        started.elapsed().as_secs_f64() < 2.0,
+        "the finished runs ran again"
+    );
+    let reported = rows(&again.stdout);
+    assert_eq!(
+        reported.iter().map(|r| (r.0, r.1)).collect::<Vec<_>>(),
+        ran.iter().map(|r| (r.0, 1)).collect::<Vec<_>>()
+    );
+
+    let r = bench("3");
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains("a run of another benchmark"),
+        "{}",
+        r.stderr
+    );
+
+    // The beam's board with its first two cells' pieces swapped breaks the rim.
+    let file = d.join("ck/10x10-beam-seed1.json");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut run: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let board = run["board"].as_str().unwrap().to_string();
+    let mut lines: Vec<String> = board.lines().map(String::from).collect();
+    let cells: Vec<usize> = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| !l.starts_with('#') && l.split_whitespace().count() >= 4)
+        .map(|(i, _)| i)
+        .take(2)
+        .collect();
+    let piece = |l: &str| l.split_whitespace().nth(2).unwrap().to_string();
+    let (a, b) = (piece(&lines[cells[0]]), piece(&lines[cells[1]]));
+    let swap = |l: &str, p: &str| {
+        let mut w: Vec<&str> = l.split_whitespace().take(4).collect();
+        w[2] = p;
+        w.join(" ")
+    };
+    lines[cells[0]] = swap(&lines[cells[0]].clone(), &b);
+    lines[cells[1]] = swap(&lines[cells[1]].clone(), &a);
+    run["board"] = serde_json::Value::String(lines.join("\n") + "\n");
+    std::fs::write(&file, run.to_string()).unwrap();
+    let r = bench("2");
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains("fails the independent checker"),
+        "{}",
+        r.stderr
+    );
+
+    std::fs::write(&file, "{\"schema\":").unwrap();
+    let r = bench("2");
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("not a run of bench edge"), "{}", r.stderr);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "{\"schema\":");
+
+    // On Slurm the runs' files are where the tasks meet: a directory is needed.
+    let r = tilekit(d, &["bench", "edge", "--executor", "slurm"]);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(r.stderr.contains("give one"), "{}", r.stderr);
+}

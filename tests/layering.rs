@@ -180,17 +180,6 @@ const OTHER_PROGRAMS: &[(&str, &[&str])] = &[
             "--mem",
         ],
     ),
-    (
-        "campaign/bench.rs",
-        &[
-            "--parsable",
-            "--job-name",
-            "--array",
-            "--cpus-per-task",
-            "--output",
-            "--time",
-        ],
-    ),
     ("certify/mod.rs", &["--skip-unit-deletions"]),
     // Provenance written into files, whose bytes must not depend on the front end: the
     // GAMS header's model options, and a generated instance's command.

@@ -12,7 +12,7 @@
 //! rather than submitting its instances twice; after the job has ended it submits the
 //! instances still unfinished, which resume from their bounds.
 
-use super::slurm::{absolute, shell_quote, wait_for};
+use super::slurm::{ArrayJob, absolute, job_is_live, last_job, wait_for};
 use crate::field::Field;
 use crate::route::bench::Outcome;
 use crate::route::bench::native::{self, BenchOptions, BenchRow, BenchSummary};
@@ -152,26 +152,6 @@ pub fn run(
     native::run(set, &report, out, progress).map_err(search_error)
 }
 
-/// The id of the last job submitted from `work`, if any.
-fn last_job(work: &Path) -> Result<Option<String>, Error> {
-    let Some(n) = (1..)
-        .take_while(|n| work.join(format!("job-{n}.id")).exists())
-        .last()
-    else {
-        return Ok(None);
-    };
-    let path = work.join(format!("job-{n}.id"));
-    let text = crate::route::read_text(&path, "Slurm job id")?;
-    Ok(Some(text.trim().to_string()))
-}
-
-/// Whether `job` still has a task queued or running.
-fn job_is_live(job: &str) -> Result<bool, Error> {
-    let out = super::slurm::squeue(job)?;
-    // A job squeue no longer knows has ended.
-    Ok(out.status == Some(0) && out.stdout.lines().any(|l| !l.trim().is_empty()))
-}
-
 /// Write the plan and batch script of `pending` and submit them: the job's id.
 fn submit(
     set: BenchSet,
@@ -195,40 +175,17 @@ fn submit(
         threads: opts.native.threads.max(1),
         tasks: pending.iter().map(|&id| vec![id]).collect(),
     };
-    let (n, plan_path, exe) = super::slurm::write_plan(work, &plan)?;
     // The limit, a tenth more, and ten minutes to load or build the pattern databases.
-    let time = plan.time_limit.map_or(String::new(), |t| {
-        format!(
-            "#SBATCH --time={}\n",
-            ((t * 1.1 + 600.0) / 60.0).ceil().max(1.0) as u64
-        )
-    });
-    let script = format!(
-        "#!/bin/sh\n# tilekit bench {} on Slurm: plan {n}, one instance per task\n#SBATCH --job-name=tilekit-bench-{n}\n#SBATCH --array=0-{}\n#SBATCH --cpus-per-task={}\n{time}#SBATCH --output={}/logs/%A_%a.out\nexec {} run-task {} \"$SLURM_ARRAY_TASK_ID\"\n",
-        set.name(),
-        plan.tasks.len() - 1,
-        plan.threads,
-        shell_quote(&work.display().to_string()),
-        shell_quote(&exe.display().to_string()),
-        shell_quote(&plan_path.display().to_string()),
-    );
-    let script_path = work.join(format!("job-{n}.sh"));
-    crate::route::output::write_to(Some(&script_path), script.as_bytes())?;
-    let args = vec!["--parsable".to_string(), script_path.display().to_string()];
-    crate::route::notice(
-        progress,
-        &format!(
-            "submitting {} instances as Slurm array tasks ({})",
-            pending.len(),
-            script_path.display()
-        ),
-    );
-    let job = super::slurm::sbatch(work, args, n)?;
-    crate::route::notice(
-        progress,
-        &format!("Slurm job {job}: {} tasks", plan.tasks.len()),
-    );
-    Ok(job)
+    let minutes = plan
+        .time_limit
+        .map(|t| ((t * 1.1 + 600.0) / 60.0).ceil() as u64);
+    let job = ArrayJob {
+        what: &format!("bench {}", set.name()),
+        tasks: plan.tasks.len(),
+        cpus: plan.threads as u32,
+        minutes,
+    };
+    super::slurm::submit_plan(work, &plan, job, progress)
 }
 
 /// One array task of a benchmark's plan (`tilekit run-task PLAN K` on a plan of this kind):

@@ -8,6 +8,7 @@
 //! as they are, and no route knows about campaigns.
 
 pub mod bench;
+pub mod bench_edge;
 pub mod cells;
 pub mod crosscheck;
 pub mod db;

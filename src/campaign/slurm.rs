@@ -207,6 +207,59 @@ pub(crate) fn write_plan(
     Ok((n, plan_path, exe))
 }
 
+/// A benchmark's job array: what [`submit_plan`] writes into its batch script.
+pub(crate) struct ArrayJob<'a> {
+    /// What the script's comment and the job's name say (`bench korf50-24`, `bench edge`).
+    pub what: &'a str,
+    /// Array tasks.
+    pub tasks: usize,
+    /// CPUs per task.
+    pub cpus: u32,
+    /// Minutes per task, if limited.
+    pub minutes: Option<u64>,
+}
+
+/// Write `plan` and a batch script that runs each of its tasks through `tilekit run-task`
+/// into `work`, and submit it: the job's id. The benchmarks' array jobs all go this way.
+pub(crate) fn submit_plan(
+    work: &Path,
+    plan: &impl Serialize,
+    job: ArrayJob<'_>,
+    progress: crate::route::Progress<'_>,
+) -> Result<String, Error> {
+    let (n, plan_path, exe) = write_plan(work, plan)?;
+    let time = job
+        .minutes
+        .map_or(String::new(), |m| format!("#SBATCH --time={}\n", m.max(1)));
+    let script = format!(
+        "#!/bin/sh\n# tilekit {} on Slurm: plan {n}, one array task each\n#SBATCH --job-name=tilekit-{}-{n}\n#SBATCH --array=0-{}\n#SBATCH --cpus-per-task={}\n{time}#SBATCH --output={}/logs/%A_%a.out\nexec {} run-task {} \"$SLURM_ARRAY_TASK_ID\"\n",
+        job.what,
+        job.what.replace(' ', "-"),
+        job.tasks - 1,
+        job.cpus,
+        shell_quote(&work.display().to_string()),
+        shell_quote(&exe.display().to_string()),
+        shell_quote(&plan_path.display().to_string()),
+    );
+    let script_path = work.join(format!("job-{n}.sh"));
+    crate::route::output::write_to(Some(&script_path), script.as_bytes())?;
+    crate::route::notice(
+        progress,
+        &format!(
+            "submitting {} Slurm array tasks ({})",
+            job.tasks,
+            script_path.display()
+        ),
+    );
+    let id = sbatch(
+        work,
+        vec!["--parsable".to_string(), script_path.display().to_string()],
+        n,
+    )?;
+    crate::route::notice(progress, &format!("Slurm job {id}: {} tasks", job.tasks));
+    Ok(id)
+}
+
 /// Submit with `sbatch` and `args` (`--parsable` first, the batch script last) from `work`,
 /// and record the job id in `work/job-<n>.id`: the id.
 pub(crate) fn sbatch(work: &Path, args: Vec<String>, n: usize) -> Result<String, Error> {
@@ -318,8 +371,29 @@ pub(crate) fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
 }
 
+/// The id of the last job submitted from `work`, if any.
+pub(crate) fn last_job(work: &Path) -> Result<Option<String>, Error> {
+    let Some(n) = (1..)
+        .take_while(|n| work.join(format!("job-{n}.id")).exists())
+        .last()
+    else {
+        return Ok(None);
+    };
+    let path = work.join(format!("job-{n}.id"));
+    let text = crate::route::read_text(&path, "Slurm job id")?;
+    Ok(Some(text.trim().to_string()))
+}
+
+/// Whether `job` still has a task queued or running.
+pub(crate) fn job_is_live(job: &str) -> Result<bool, Error> {
+    let out = squeue(job)?;
+    // A job squeue no longer knows has ended.
+    Ok(out.status == Some(0) && out.stdout.lines().any(|l| !l.trim().is_empty()))
+}
+
 /// `tilekit run-task PLAN K` (run by Slurm in each array task): run the task's cells
-/// and write its shard (or, on a benchmark's plan, [`super::bench::run_task`]). The cells
+/// and write its shard (or, on a benchmark's plan, [`super::bench::run_task`] or
+/// [`super::bench_edge::run_task`]). The cells
 /// or instances it ran.
 pub fn run_task(plan_path: &Path, task: usize) -> Result<usize, Error> {
     let text = crate::route::read_text(plan_path, "Slurm plan")?;
@@ -329,6 +403,9 @@ pub fn run_task(plan_path: &Path, task: usize) -> Result<usize, Error> {
         .and_then(|v| v.get("schema")?.as_str().map(str::to_string));
     if schema.as_deref() == Some(super::bench::BENCH_PLAN_SCHEMA) {
         return super::bench::run_task(plan_path, &text, task);
+    }
+    if schema.as_deref() == Some(super::bench_edge::EDGE_BENCH_PLAN_SCHEMA) {
+        return super::bench_edge::run_task(plan_path, &text, task);
     }
     let plan: Plan = serde_json::from_str(&text).map_err(|e| {
         Error::Usage(format!(

@@ -43,6 +43,9 @@ pub struct DfsCheckpoint {
     pub allowed: Vec<Vec<u16>>,
     /// The best board (rotated-piece indices per cell) and its matched seams.
     pub best: Option<(usize, Vec<u16>)>,
+    /// Milliseconds the search has run, over this run and the runs it resumed.
+    #[serde(default)]
+    pub elapsed_ms: u64,
 }
 
 /// The fingerprint of a depth-first search: the scan, the candidate buckets (canonical
@@ -282,6 +285,8 @@ pub fn dfs(
     on_best: &(dyn Fn(usize, &[u16]) + Sync),
     on_restart: &(dyn Fn(&DfsCheckpoint) + Sync),
 ) -> DfsResult {
+    let started = Instant::now();
+    let earlier_ms = resume.map_or(0, |c| c.elapsed_ms);
     let cells = params.order.cells(core.rows(), core.cols());
     let n = cells.len();
     let plan = Plan::new(core, params.order);
@@ -405,6 +410,7 @@ pub fn dfs(
                 nodes: s.nodes,
                 allowed: s.allowed.clone(),
                 best: s.best.as_ref().map(|b| (b.matched, b.cells.clone())),
+                elapsed_ms: earlier_ms + started.elapsed().as_millis() as u64,
             });
         }
     };

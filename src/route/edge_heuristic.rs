@@ -1491,7 +1491,7 @@ pub fn exact_order(p: &EdgePuzzle) -> ScanOrder {
 
 /// Where a search keeps its checkpoint beside the anytime board `best`: `best` with
 /// `.exact.json` or `.dfs.json` appended.
-fn checkpoint_path(best: &std::path::Path, search: &str) -> PathBuf {
+pub(crate) fn checkpoint_path(best: &std::path::Path, search: &str) -> PathBuf {
     let mut name = best.as_os_str().to_owned();
     name.push(format!(".{search}.json"));
     PathBuf::from(name)
@@ -1499,7 +1499,7 @@ fn checkpoint_path(best: &std::path::Path, search: &str) -> PathBuf {
 
 /// A search's checkpoint read back, `None` when there is none; `what` names the search in
 /// messages.
-fn read_checkpoint<T: serde::de::DeserializeOwned>(
+pub(crate) fn read_checkpoint<T: serde::de::DeserializeOwned>(
     path: Option<&std::path::Path>,
     what: &str,
 ) -> Result<Option<T>, Error> {

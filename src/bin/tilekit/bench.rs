@@ -124,13 +124,19 @@ fn edge(a: EdgeBenchArgs) -> Result<ExitCode, Error> {
         threads: a.threads.into(),
         boards: a.boards,
         svg: a.svg,
+        checkpoint: a.checkpoint,
+        report_only: false,
     };
     let mut out = progress::Stdout::default();
-    let outcome = bench_edge::run(&opts, &mut out, &progress_line)?;
+    let outcome = if a.executor == crate::args::bench::BenchExecutor::Slurm {
+        tilekit::campaign::bench_edge::run(&opts, &mut out, &progress_line)?
+    } else {
+        bench_edge::run(&opts, &mut out, &progress_line)?
+    };
     if a.json {
         say(&serde_json::to_string(&outcome).map_err(Error::failure)?)?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(code(outcome.summary.unfinished == 0))
 }
 
 /// The methods `bench astar` runs when none are named: A* on the databases, weighted A* and

@@ -120,6 +120,13 @@ pub struct EdgeBenchOptions {
     pub boards: Option<PathBuf>,
     /// Where the score-over-time charts go (one SVG per instance).
     pub svg: Option<PathBuf>,
+    /// Where each run's result is kept (`INST-METHOD-seedS.json`), and a depth-first
+    /// search's anytime board and checkpoint: the same benchmark again reports the finished
+    /// runs from there (their boards judged again) and continues the others.
+    pub checkpoint: Option<PathBuf>,
+    /// Run nothing: report the runs finished in [`Self::checkpoint`] and count the others
+    /// as unfinished.
+    pub report_only: bool,
 }
 
 /// One instance × method: the runs' scores and traces.
@@ -143,6 +150,10 @@ pub struct EdgeBenchRow {
     pub worst: usize,
     /// Per run: (seconds, matched) at each improvement.
     pub traces: Vec<Vec<(f64, usize)>>,
+    /// Runs that continued a depth-first search from a checkpoint.
+    pub resumed: usize,
+    /// Runs reported from the checkpoint directory without running.
+    pub from_checkpoint: usize,
     /// Salassa Table 5, Wauters 2012, the open peer's best in 60 s.
     pub anchors: Option<(u32, u32, u32)>,
 }
@@ -181,6 +192,9 @@ pub struct EdgeBenchSummary {
     pub threads: u32,
     /// Per instance, the method with the best board (the first listed on a tie).
     pub best: Vec<EdgeBest>,
+    /// Runs not finished in the checkpoint directory (a report-only run's, or a Slurm
+    /// task's that did not end).
+    pub unfinished: usize,
 }
 
 /// The best board on one instance, and which method found it.
@@ -194,6 +208,304 @@ pub struct EdgeBest {
     pub best: usize,
 }
 
+/// The schema of one finished run's file in a checkpoint directory.
+pub const EDGE_RUN_SCHEMA: &str = "tilekit-edge-run/1";
+
+/// One finished run, as a checkpoint directory keeps it (`DIR/INST-METHOD-seedS.json`).
+/// Read back, its board is judged again by the independent checker: the file is never
+/// trusted for a score.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EdgeRun {
+    /// [`EDGE_RUN_SCHEMA`].
+    pub schema: String,
+    /// Instance.
+    pub instance: String,
+    /// Method.
+    pub method: String,
+    /// Seconds the run was given.
+    pub budget: f64,
+    /// Threads.
+    pub threads: u32,
+    /// Seed.
+    pub seed: u64,
+    /// Seconds it ran, over every part when it was resumed.
+    pub seconds: f64,
+    /// Whether it continued a depth-first search an earlier, stopped run had checkpointed.
+    pub resumed: bool,
+    /// (seconds, matched) at each improvement; a resumed run's trace starts where its
+    /// checkpoint left off.
+    pub trace: Vec<(f64, usize)>,
+    /// The board, in the board file format.
+    pub board: String,
+}
+
+/// The file stem of one run in a checkpoint directory.
+fn run_key(instance: &str, method: EdgeMethod, seed: u64) -> String {
+    format!("{instance}-{}-seed{seed}", method.name())
+}
+
+/// One run of `method` on an instance: its verified board and score, and how it went.
+struct RunResult {
+    matched: usize,
+    board: Board,
+    trace: Vec<(f64, usize)>,
+    resumed: bool,
+    from_checkpoint: bool,
+}
+
+/// An instance of the benchmark, read: the puzzle and the pieces it fixes.
+struct Instance {
+    name: &'static str,
+    puzzle: EdgePuzzle,
+    fixes: Vec<crate::route::edge_heuristic::Fix>,
+}
+
+impl Instance {
+    fn read(inst: &super::sal::SalInstance) -> Result<Instance, Error> {
+        Ok(Instance {
+            name: inst.name,
+            puzzle: EdgePuzzle::parse(inst.text, inst.name)?,
+            fixes: if inst.name == "EII" {
+                vec![STARTER]
+            } else {
+                Vec::new()
+            },
+        })
+    }
+
+    /// Judge `board` by the independent checker: its matched seams, or why it fails
+    /// (a broken board, or a fixed piece out of its place).
+    fn judge(&self, board: &Board) -> Result<usize, String> {
+        let v = crate::verify::edge::BoardChecker.verdict(&self.puzzle, board, None);
+        if !v.valid {
+            return Err(v.errors.join("; "));
+        }
+        let cells = board.raw_cells();
+        for f in &self.fixes {
+            let at = cells
+                .get(f.row * self.puzzle.cols() + f.col)
+                .copied()
+                .flatten();
+            if at != Some((usize::from(f.piece), f.rot)) {
+                return Err(format!(
+                    "piece {} is not at row {}, column {}, turned {}, where the benchmark fixes it",
+                    f.piece, f.row, f.col, f.rot
+                ));
+            }
+        }
+        Ok(v.matched)
+    }
+}
+
+/// A finished run read back from `dir`, its board judged again; `None` when the run has not
+/// finished there. A file of another benchmark (budget, threads) or a damaged one is an
+/// error, and is left as it is.
+fn read_run(
+    dir: &Path,
+    inst: &Instance,
+    method: EdgeMethod,
+    seed: u64,
+    opts: &EdgeBenchOptions,
+) -> Result<Option<RunResult>, Error> {
+    let path = dir.join(format!("{}.json", run_key(inst.name, method, seed)));
+    if !path.exists() {
+        return Ok(None);
+    }
+    let text = crate::route::read_text(&path, "benchmark run")?;
+    let run: EdgeRun = serde_json::from_str(&text).map_err(|e| {
+        Error::Usage(format!(
+            "{}: not a run of bench edge ({e}); remove it to run it again",
+            path.display()
+        ))
+    })?;
+    if run.schema != EDGE_RUN_SCHEMA
+        || run.instance != inst.name
+        || run.method != method.name()
+        || run.seed != seed
+        || run.budget != opts.budget
+        || run.threads != opts.threads
+    {
+        return Err(Error::Usage(format!(
+            "{}: a run of another benchmark ({} s on {} thread(s), not {} s on {}); use another checkpoint directory",
+            path.display(),
+            run.budget,
+            run.threads,
+            opts.budget,
+            opts.threads
+        )));
+    }
+    let board = crate::puzzle::edge::parse_board(
+        &run.board,
+        &path.display().to_string(),
+        Some(&inst.puzzle),
+    )?;
+    let matched = inst.judge(&board).map_err(|why| {
+        Error::Usage(format!(
+            "{}: the board fails the independent checker: {why}; remove the file to run it again",
+            path.display()
+        ))
+    })?;
+    Ok(Some(RunResult {
+        matched,
+        board,
+        trace: run.trace,
+        resumed: run.resumed,
+        from_checkpoint: true,
+    }))
+}
+
+/// Run `method` on `inst` with `seed`, or report it from the checkpoint directory when it
+/// finished there. With a directory, a depth-first search keeps its anytime board and
+/// checkpoint there (`KEY.board.txt`, `KEY.board.txt.dfs.json`) and continues a stopped one
+/// for what is left of the budget; the finished run is written as `KEY.json`. `None`: not
+/// finished, and [`EdgeBenchOptions::report_only`] forbids running it.
+fn one_run(
+    inst: &Instance,
+    method: EdgeMethod,
+    seed: u64,
+    opts: &EdgeBenchOptions,
+    registry: &Registry,
+    progress: Progress<'_>,
+) -> Result<Option<RunResult>, Error> {
+    if let Some(dir) = &opts.checkpoint {
+        if let Some(done) = read_run(dir, inst, method, seed, opts)? {
+            return Ok(Some(done));
+        }
+        if opts.report_only {
+            return Ok(None);
+        }
+    }
+    let key = run_key(inst.name, method, seed);
+    let mut plan = method.plan(opts.budget, seed);
+    plan.fixes = inst.fixes.clone();
+    // Seconds an earlier, stopped run of this depth-first search spent.
+    let mut earlier = None;
+    if let (Some(dir), ConstructKind::Dfs) = (&opts.checkpoint, method.construct) {
+        let board = dir.join(format!("{key}.board.txt"));
+        let ck = crate::route::edge_heuristic::checkpoint_path(&board, "dfs");
+        earlier = crate::route::edge_heuristic::read_checkpoint::<
+            crate::edge_search::dfs::DfsCheckpoint,
+        >(Some(&ck), "depth-first search")?
+        .map(|c| (c.elapsed_ms as f64 / 1000.0, c.best.map(|b| b.0)));
+        plan.best_so_far = Some(board);
+    }
+    let before = earlier.map_or(0.0, |e| e.0);
+    // A run stopped after its budget still gets a moment to finish its board.
+    let left = Duration::from_secs_f64((opts.budget - before).max(0.5));
+    let limits = Limits::new(left, opts.threads);
+    let t0 = std::time::Instant::now();
+    let rep = crate::route::edge_heuristic::solve(
+        &inst.puzzle,
+        &plan,
+        "microlp",
+        registry,
+        &limits,
+        progress,
+    )?;
+    let seconds = before + t0.elapsed().as_secs_f64();
+    let Some(crate::route::Solution::Board(board)) = rep.solution.clone() else {
+        return Err(Error::Failure(format!(
+            "{} {} seed {seed}: no board: {}",
+            inst.name,
+            method.name(),
+            rep.errors.join("; ")
+        )));
+    };
+    // Judged here, apart from the route's own verification.
+    let matched = inst.judge(&board).map_err(|why| {
+        Error::Failure(format!(
+            "{} {} seed {seed}: the board fails the independent checker: {why}",
+            inst.name,
+            method.name()
+        ))
+    })?;
+    if !rep.verified || rep.matched() != Some(matched) {
+        return Err(Error::Failure(format!(
+            "{} {} seed {seed}: the board failed verification: {}",
+            inst.name,
+            method.name(),
+            rep.errors.join("; ")
+        )));
+    }
+    // A resumed run's trace starts with the board its checkpoint kept.
+    let trace: Vec<(f64, usize)> = earlier
+        .and_then(|e| Some((e.0, e.1?)))
+        .into_iter()
+        .chain(
+            rep.heuristic
+                .iter()
+                .flat_map(|h| h.trace.iter().map(|t| (before + t.seconds, t.matched))),
+        )
+        .collect();
+    if let Some(dir) = &opts.checkpoint {
+        let run = EdgeRun {
+            schema: EDGE_RUN_SCHEMA.into(),
+            instance: inst.name.into(),
+            method: method.name(),
+            budget: opts.budget,
+            threads: opts.threads,
+            seed,
+            seconds,
+            resumed: earlier.is_some(),
+            trace: trace.clone(),
+            board: board.to_text_with_colours(&inst.puzzle),
+        };
+        let json = serde_json::to_string(&run).map_err(Error::failure)?;
+        crate::route::output::write_to(Some(&dir.join(format!("{key}.json"))), json.as_bytes())?;
+    }
+    Ok(Some(RunResult {
+        matched,
+        board,
+        trace,
+        resumed: earlier.is_some(),
+        from_checkpoint: false,
+    }))
+}
+
+/// Run one run of the benchmark (an instance, a method and a seed) into the checkpoint
+/// directory: what each array task of a Slurm run does. Its matched seams.
+pub fn run_one(
+    opts: &EdgeBenchOptions,
+    instance: &str,
+    method: EdgeMethod,
+    seed: u64,
+    progress: Progress<'_>,
+) -> Result<usize, Error> {
+    let chosen = pick(&[instance.to_string()], "edge")?;
+    let inst = Instance::read(&chosen[0])?;
+    let registry = Registry::load(None)?;
+    let r = one_run(&inst, method, seed, opts, &registry, progress)?
+        .ok_or_else(|| Error::Usage("a report-only run runs nothing".into()))?;
+    Ok(r.matched)
+}
+
+/// The runs of a benchmark still to do in its checkpoint directory: (instance, method,
+/// seed) of each run without a finished file there.
+pub fn pending(opts: &EdgeBenchOptions) -> Result<Vec<(String, EdgeMethod, u64)>, Error> {
+    let chosen = pick(&opts.instances, "edge")?;
+    let Some(dir) = &opts.checkpoint else {
+        return Err(Error::Usage(format!(
+            "the pending runs are those of a {} directory",
+            Field::Checkpoint
+        )));
+    };
+    let mut todo = Vec::new();
+    for inst in &chosen {
+        for &method in &opts.methods {
+            for seed in 1..=opts.runs as u64 {
+                if !dir
+                    .join(format!("{}.json", run_key(inst.name, method, seed)))
+                    .exists()
+                {
+                    todo.push((inst.name.to_string(), method, seed));
+                }
+            }
+        }
+    }
+    Ok(todo)
+}
+
 /// Run the benchmark, writing each row to `out` as it completes; returns every row.
 pub fn run(
     opts: &EdgeBenchOptions,
@@ -204,14 +516,17 @@ pub fn run(
     if opts.runs == 0 {
         return Err(Error::usage(format!("{} must be at least 1", Field::Runs)));
     }
-    let budget = crate::route::seconds(Field::Budget, opts.budget)?;
+    crate::route::seconds(Field::Budget, opts.budget)?;
     if opts.methods.is_empty() {
         return Err(Error::usage(format!(
             "{} needs at least one of beam, dfs, greedy",
             Field::Methods
         )));
     }
-    for dir in [&opts.boards, &opts.svg].into_iter().flatten() {
+    for dir in [&opts.boards, &opts.svg, &opts.checkpoint]
+        .into_iter()
+        .flatten()
+    {
         std::fs::create_dir_all(dir)
             .map_err(|e| Error::Failure(format!("cannot create {}: {e}", dir.display())))?;
     }
@@ -219,17 +534,15 @@ pub fn run(
     let io = crate::route::output::stdout_write_error;
     writeln!(out, "{}", TABLE.header()).map_err(io)?;
     let mut rows = Vec::new();
+    let mut unfinished = 0;
     for inst in &chosen {
-        let p = EdgePuzzle::parse(inst.text, inst.name)?;
-        let fixes = if inst.name == "EII" {
-            vec![STARTER]
-        } else {
-            Vec::new()
-        };
+        let inst = Instance::read(inst)?;
+        let p = &inst.puzzle;
         let mut inst_rows = Vec::new();
         for &method in &opts.methods {
             let mut scores = Vec::new();
             let mut traces = Vec::new();
+            let (mut resumed, mut from_checkpoint) = (0, 0);
             let mut best: Option<(usize, Board, u64)> = None;
             for seed in 1..=opts.runs as u64 {
                 progress(&format!(
@@ -238,41 +551,19 @@ pub fn run(
                     method.name(),
                     opts.runs
                 ));
-                let mut plan = method.plan(opts.budget, seed);
-                plan.fixes = fixes.clone();
-                let limits = Limits::new(budget, opts.threads);
-                let rep = crate::route::edge_heuristic::solve(
-                    &p, &plan, "microlp", &registry, &limits, progress,
-                )?;
-                let (Some(m), Some(crate::route::Solution::Board(board))) =
-                    (rep.matched(), rep.solution.clone())
-                else {
-                    return Err(Error::Failure(format!(
-                        "{} {} seed {seed}: the board failed verification: {}",
-                        inst.name,
-                        method.name(),
-                        rep.errors.join("; ")
-                    )));
+                let Some(r) = one_run(&inst, method, seed, opts, &registry, progress)? else {
+                    unfinished += 1;
+                    continue;
                 };
-                if !rep.verified {
-                    return Err(Error::Failure(format!(
-                        "{} {} seed {seed}: the board failed verification",
-                        inst.name,
-                        method.name()
-                    )));
-                }
-                let trace: Vec<(f64, usize)> = rep
-                    .heuristic
-                    .as_ref()
-                    .map(|h| h.trace.iter().map(|t| (t.seconds, t.matched)).collect())
-                    .unwrap_or_default();
-                scores.push(m);
-                traces.push(trace);
-                if best.as_ref().is_none_or(|b| m > b.0) {
-                    best = Some((m, board, seed));
+                scores.push(r.matched);
+                traces.push(r.trace);
+                resumed += usize::from(r.resumed);
+                from_checkpoint += usize::from(r.from_checkpoint);
+                if best.as_ref().is_none_or(|b| r.matched > b.0) {
+                    best = Some((r.matched, r.board, seed));
                 }
             }
-            let n = scores.len() as f64;
+            let n = scores.len().max(1) as f64;
             let row = EdgeBenchRow {
                 instance: inst.name.to_string(),
                 method: method.name(),
@@ -283,6 +574,8 @@ pub fn run(
                 mean: scores.iter().sum::<usize>() as f64 / n,
                 matched: scores,
                 traces,
+                resumed,
+                from_checkpoint,
                 anchors: ANCHORS
                     .iter()
                     .find(|a| a.0 == inst.name)
@@ -292,22 +585,24 @@ pub fn run(
                 || ["-".to_string(), "-".into(), "-".into()],
                 |(a, b, c)| [a.to_string(), b.to_string(), c.to_string()],
             );
+            let none = row.matched.is_empty();
+            let or_dash = |s: String| if none { "-".to_string() } else { s };
             let cells = [
                 row.instance.clone(),
                 row.method.clone(),
                 format!("{:.0}s", row.budget),
                 row.threads.to_string(),
                 row.matched.len().to_string(),
-                row.best.to_string(),
-                format!("{:.2}", row.mean),
-                row.worst.to_string(),
+                or_dash(row.best.to_string()),
+                or_dash(format!("{:.2}", row.mean)),
+                or_dash(row.worst.to_string()),
                 salassa,
                 wauters,
                 peer,
             ];
             writeln!(out, "{}", TABLE.row(&cells)).map_err(io)?;
             if let (Some(dir), Some((m, board, seed))) = (&opts.boards, &best) {
-                keep_board(dir, inst.name, &p, board, *m, method, *seed, opts)?;
+                keep_board(dir, inst.name, p, board, *m, method, *seed, opts)?;
             }
             inst_rows.push(row);
         }
@@ -318,8 +613,16 @@ pub fn run(
         }
         rows.extend(inst_rows);
     }
+    if unfinished > 0 {
+        writeln!(
+            out,
+            "{unfinished} run(s) unfinished in the checkpoint directory: run the same command again to finish them"
+        )
+        .map_err(io)?;
+    }
     let best = rows
         .iter()
+        .filter(|r| !r.matched.is_empty())
         .map(|r| (r.instance.clone(), r.method.clone(), r.best))
         .fold(
             Vec::<EdgeBest>::new(),
@@ -344,6 +647,7 @@ pub fn run(
             runs: opts.runs,
             threads: opts.threads,
             best,
+            unfinished,
         },
     })
 }

@@ -121,12 +121,12 @@ pub(crate) struct NativeBenchArgs {
     pub json: bool,
 }
 
-/// Where a native benchmark's searches run.
+/// Where a benchmark's searches run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub(crate) enum BenchExecutor {
     /// Here.
     Local,
-    /// A Slurm job array, one task per instance.
+    /// A Slurm job array, one task per instance or run.
     Slurm,
 }
 
@@ -188,6 +188,17 @@ pub(crate) struct EdgeBenchArgs {
     /// Write one score-over-time SVG chart per instance into this directory.
     #[arg(long, value_name = "DIR")]
     pub svg: Option<PathBuf>,
+    /// Keep each run's result in DIR, and each depth-first search's best board and
+    /// checkpoint as it goes: the same command again reports the finished runs (their
+    /// boards judged again) and continues the others for what is left of their budgets.
+    #[arg(long, value_name = "DIR")]
+    pub checkpoint: Option<PathBuf>,
+    /// Where the runs go: here (local), or as a Slurm job array (slurm: one task per
+    /// unfinished run, sharing the --checkpoint directory, which the nodes must see). The
+    /// command waits for the job, then reports; run again after a kill, it waits for a job
+    /// still running, or continues the runs it left unfinished.
+    #[arg(long, value_enum, default_value_t = BenchExecutor::Local)]
+    pub executor: BenchExecutor,
     /// Print the rows as JSON after the table.
     #[arg(long)]
     pub json: bool,
