@@ -71,6 +71,8 @@ pub(crate) fn line(msg: &str) {
                     return;
                 }
                 *last = Some(Instant::now());
+                // Without a bar, the counts go into the line itself.
+                return crate::note(&format!("{done} of {total}: {}", line.text()));
             }
             crate::note(line.text())
         }
