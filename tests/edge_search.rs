@@ -252,7 +252,7 @@ fn search_flags_are_checked() {
         ),
         (
             &["--construct", "dfs", "--breaks", "8:1,5:2"],
-            "dfs.breaks takes N (a total) or D:B,D:B,…",
+            "dfs.breaks takes chain:N (N breaks where the board's fit chain places them), N",
         ),
         (
             &["--construct", "beam", "--region", "2xn"],

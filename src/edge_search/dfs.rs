@@ -1,8 +1,9 @@
 //! Depth-first construction with a cumulative mismatch budget that opens only late in the
 //! scan: the first cells must match exactly (a fast, narrow search), the last ones may break
 //! a few seams, never a border seam. The idea is the Eternity II community's (Verhaard's
-//! "slip array", Blackwood's break indexes; see the project notes); the schedule here is a
-//! table of its own ([`Breaks`]), scaled to the board unless given.
+//! "slip array", Blackwood's break indexes; see the project notes). Unless given, the
+//! schedule ([`Breaks`]) puts a total scaled to the board where a Markov chain fed by the
+//! board's own fit counts rates it best ([`BreakSpec::Chain`], [`super::schedule`]).
 //!
 //! Each restart shuffles the candidate lists and stops after a node cap; its deepest partial
 //! board (fewest breaks among the deepest) is finished greedily and scored. A complete
@@ -101,19 +102,27 @@ pub enum BreakSpec {
     /// `(position, cumulative breaks)` gates, in increasing order (positions count placed
     /// cells, from 1).
     Table(Vec<(usize, u16)>),
+    /// This many breaks, at the gates a Markov chain over (position, breaks used) rates
+    /// best for the board, fed by fit counts measured on the board itself
+    /// ([`super::schedule`]).
+    Chain(u16),
 }
 
 impl BreakSpec {
-    /// Read `N` (a total) or `D:B,D:B,…` (gates: from D placed cells on, B breaks in all).
+    /// Read `N` (a total), `chain:N` (a total at the chain's gates) or `D:B,D:B,…` (gates:
+    /// from D placed cells on, B breaks in all).
     pub fn parse(s: &str) -> Result<BreakSpec, String> {
         if let Ok(n) = s.trim().parse::<u16>() {
             return Ok(BreakSpec::Total(n));
         }
         let bad = || {
             format!(
-                "expected a number of breaks, or gates D:B,D:B,… (from D placed cells on, B breaks in all; both increasing), not {s:?}"
+                "expected a number of breaks, chain:N, or gates D:B,D:B,… (from D placed cells on, B breaks in all; both increasing), not {s:?}"
             )
         };
+        if let Some(n) = s.trim().strip_prefix("chain:") {
+            return n.parse().map(BreakSpec::Chain).map_err(|_| bad());
+        }
         let mut gates = Vec::new();
         for part in s.split(',') {
             let (d, b) = part.trim().split_once(':').ok_or_else(bad)?;
@@ -129,16 +138,68 @@ impl BreakSpec {
         Ok(BreakSpec::Table(gates))
     }
 
-    /// The default total for a board of `cells` cells: 12 on Eternity II's 256 (the depth of
-    /// the best late-break runs), in proportion elsewhere, at least 1.
+    /// The default for a board of `cells` cells: 12 breaks on Eternity II's 256 (the depth
+    /// of the best late-break runs), in proportion elsewhere, at least 1, at the chain's
+    /// gates for the board.
     pub fn default_for(cells: usize) -> BreakSpec {
-        BreakSpec::Total(((cells * 12) as f64 / 256.0).round().max(1.0) as u16)
+        BreakSpec::Chain(((cells * 12) as f64 / 256.0).round().max(1.0) as u16)
     }
 
-    /// The per-position table for a scan of `cells` cells.
+    /// The total, when the spec is one ([`Self::Total`] or [`Self::Chain`]).
+    pub fn total(&self) -> Option<u16> {
+        match self {
+            BreakSpec::Total(t) | BreakSpec::Chain(t) => Some(*t),
+            BreakSpec::Table(_) => None,
+        }
+    }
+
+    /// The same kind of spec with another total (a table stays as it is).
+    pub fn with_total(&self, t: u16) -> BreakSpec {
+        match self {
+            BreakSpec::Total(_) => BreakSpec::Total(t),
+            BreakSpec::Chain(_) => BreakSpec::Chain(t),
+            BreakSpec::Table(g) => BreakSpec::Table(g.clone()),
+        }
+    }
+
+    /// The per-position table for the scan `order` of `core`: [`Self::table`], or for a
+    /// [`Self::Chain`] the chain's best gates on a fit profile measured here (seeded, so
+    /// the table is a function of the board and the scan).
+    pub fn resolve(&self, core: &Core, order: ScanOrder) -> Breaks {
+        Self::resolve_all(std::slice::from_ref(self), core, order)
+            .pop()
+            .expect("one table per spec")
+    }
+
+    /// [`Self::resolve`] for several specs, the fit profile measured once for all.
+    pub fn resolve_all(specs: &[BreakSpec], core: &Core, order: ScanOrder) -> Vec<Breaks> {
+        let free = Plan::new(core, order).len();
+        let mut profile = None;
+        specs
+            .iter()
+            .map(|spec| match spec {
+                BreakSpec::Chain(t) => {
+                    let profile = profile.get_or_insert_with(|| {
+                        super::schedule::FitProfile::measure(
+                            core,
+                            order,
+                            super::schedule::FitProfile::SAMPLE,
+                            1,
+                        )
+                    });
+                    BreakSpec::Table(profile.schedule(*t).gates).table(free)
+                }
+                _ => spec.table(free),
+            })
+            .collect()
+    }
+
+    /// The per-position table for a scan of `cells` cells (a [`Self::Chain`] spreads its
+    /// total evenly here: [`Self::resolve`] places it).
     pub fn table(&self, cells: usize) -> Breaks {
         let gates: Vec<(usize, u16)> = match self {
             BreakSpec::Table(g) => g.clone(),
+            BreakSpec::Chain(t) => return BreakSpec::Total(*t).table(cells),
             BreakSpec::Total(0) => Vec::new(),
             BreakSpec::Total(t) => {
                 let (t, first, last) = (*t as usize, cells * 3 / 4, cells * 94 / 100);
@@ -447,6 +508,25 @@ pub fn dfs(
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_chain_budget_reads_back_and_places_its_breaks_late_and_in_order() {
+        assert_eq!(BreakSpec::parse("chain:5"), Ok(BreakSpec::Chain(5)));
+        assert!(BreakSpec::parse("chain:x").is_err());
+        assert_eq!(BreakSpec::Chain(5).total(), Some(5));
+        assert_eq!(BreakSpec::Total(5).with_total(7), BreakSpec::Total(7));
+        let (p, _) = crate::puzzle::edge::generate(8, 8, 3, 8, 2).unwrap();
+        let core = Core::new(&p, &crate::puzzle::edge::Board::empty(8, 8)).unwrap();
+        let order = ScanOrder::RowMajor;
+        let table = BreakSpec::Chain(3).resolve(&core, order).0;
+        assert_eq!(table.len(), 64);
+        assert_eq!(table.last(), Some(&3));
+        assert!(table.windows(2).all(|w| w[0] <= w[1]), "{table:?}");
+        // Seeded: the same board gives the same table, which a checkpoint relies on.
+        assert_eq!(BreakSpec::Chain(3).resolve(&core, order).0, table);
+        // No break before the first position where a one-break candidate can exist.
+        assert_eq!(table[0], 0);
+    }
     use super::*;
     use crate::puzzle::edge::{Board, generate, score};
 

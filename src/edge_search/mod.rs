@@ -28,6 +28,7 @@ pub mod local;
 pub mod neighbourhood;
 pub mod region_clique;
 pub mod scan;
+pub mod schedule;
 
 use crate::formulate::edge_region::{self, EdgeRegion, RegionSpec};
 use crate::model::answer::Outcome;

@@ -568,6 +568,74 @@ impl Walker {
         }
     }
 
+    /// One step of a fit profile's descent at position `i` (positions `0..i` placed): the
+    /// exact and the one-break candidates a walk could place there (piece unused, no seam
+    /// broken twice at a cell, fixed neighbours respected), counted; then an exact one
+    /// placed at random if there is one, else a one-break one. `None` where there is
+    /// neither: the descent ends.
+    pub fn probe_step(
+        &mut self,
+        (plan, tables): (&Plan, &Tables),
+        i: usize,
+        rng: &mut super::Rng,
+    ) -> (usize, usize, bool) {
+        self.open(plan, tables, i, 0);
+        let f = self.frames[i];
+        let at_pos = plan.pos[i];
+        let (mut clean, mut broken) = (0usize, 0usize);
+        // Two passes: count, then take the chosen one, so nothing is allocated.
+        let candidate = |at: u32| -> Option<(Entry, u16, bool)> {
+            let e = tables.entries[at as usize];
+            if self.used[e.piece as usize] {
+                return None;
+            }
+            let (mut b, mut partner) = match e.side {
+                EXACT => (0, NONE),
+                BREAKS_LEFT => (1, at_pos.left),
+                _ => (1, at_pos.up),
+            };
+            if partner != NONE && self.brk[partner as usize] {
+                return None;
+            }
+            if at_pos.checks {
+                let (x, p) = self.against_fixed(plan, i, e)?;
+                b += x;
+                if p != NONE {
+                    partner = p;
+                }
+            }
+            Some((e, partner, b == 0))
+        };
+        for at in f.cur..f.end {
+            match candidate(at) {
+                Some((_, _, true)) => clean += 1,
+                Some(_) => broken += 1,
+                None => {}
+            }
+        }
+        let (want_clean, count) = if clean > 0 {
+            (true, clean)
+        } else {
+            (false, broken)
+        };
+        if count == 0 {
+            return (clean, broken, false);
+        }
+        let mut k = rng.below(count);
+        for at in f.cur..f.end {
+            if let Some((e, partner, c)) = candidate(at)
+                && c == want_clean
+            {
+                if k == 0 {
+                    self.set(plan, i, at, e, partner);
+                    return (clean, broken, true);
+                }
+                k -= 1;
+            }
+        }
+        unreachable!("the chosen candidate was counted")
+    }
+
     /// Keep the board as the deepest when it is deeper, or as deep with fewer breaks.
     #[cold]
     fn note_deepest(&mut self, i: usize, now: u16) {

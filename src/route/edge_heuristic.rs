@@ -1254,23 +1254,20 @@ fn search_construct(
             unreachable!("a search construction is a beam or a DFS")
         };
         let n = p.rows() * p.cols();
-        // The budget counts the cells the search places: the fixed ones are there first.
-        let free = core
-            .fixed_cells()
-            .iter()
-            .filter(|&&o| o == u16::MAX)
-            .count();
         let spec = breaks.clone().unwrap_or_else(|| BreakSpec::default_for(n));
         // Without a budget of its own, every other worker tries a third more breaks than the
         // default.
-        let alt = match (breaks, &spec) {
-            (None, BreakSpec::Total(t)) => Some(BreakSpec::Total(t + t.div_ceil(3)).table(free)),
-            _ => None,
-        };
+        let mut specs = vec![spec.clone()];
+        if let (None, Some(t)) = (breaks, spec.total())
+            && threads > 1
+        {
+            specs.push(spec.with_total(t + t.div_ceil(3)));
+        }
+        let mut tables = BreakSpec::resolve_all(&specs, &core, order).into_iter();
         let params = DfsParams {
             order,
-            breaks: spec.table(free),
-            alt_breaks: alt,
+            breaks: tables.next().expect("the default budget"),
+            alt_breaks: tables.next(),
             node_cap: (*node_cap).max(1),
             restarts: *restarts,
             seed,

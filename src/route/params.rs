@@ -146,8 +146,8 @@ pub const PARAMS: &[Param] = &[
     },
     Param {
         key: "dfs.breaks",
-        values: "N (a total) or D:B,D:B,… (from D placed cells on, B breaks in all)",
-        default: "12 on a 256-cell board, in proportion elsewhere",
+        values: "chain:N (N breaks where the board's fit chain places them), N (spread evenly from 75 % to 94 % of the scan) or D:B,D:B,… (from D placed cells on, B breaks in all)",
+        default: "chain:12 on a 256-cell board, in proportion elsewhere (a third more on every other worker)",
         doc: "The DFS's mismatch budget, opening late in the scan.",
     },
     Param {
