@@ -246,8 +246,8 @@ pub(crate) fn submit_plan(
     crate::route::notice(
         progress,
         &format!(
-            "submitting {} Slurm array tasks ({})",
-            job.tasks,
+            "submitting {} as a Slurm job array ({})",
+            tasks(job.tasks),
             script_path.display()
         ),
     );
@@ -256,7 +256,7 @@ pub(crate) fn submit_plan(
         vec!["--parsable".to_string(), script_path.display().to_string()],
         n,
     )?;
-    crate::route::notice(progress, &format!("Slurm job {id}: {} tasks", job.tasks));
+    crate::route::notice(progress, &format!("Slurm job {id}: {}", tasks(job.tasks)));
     Ok(id)
 }
 
@@ -322,6 +322,7 @@ pub(crate) fn squeue(job: &str) -> Result<external::RunOutput, Error> {
 /// `bound`. A job squeue no longer knows (it ended more than MinJobAge ago) has ended.
 pub(crate) fn wait_for(job: &str, bound: Duration, progress: Progress<'_>) -> Result<(), Error> {
     let started = std::time::Instant::now();
+    let mut said: Option<(usize, std::time::Instant)> = None;
     loop {
         let out = squeue(job)?;
         let live = out.stdout.lines().filter(|l| !l.trim().is_empty()).count();
@@ -342,12 +343,30 @@ pub(crate) fn wait_for(job: &str, bound: Duration, progress: Progress<'_>) -> Re
                 f_collect = Field::Collect
             )));
         }
-        progress(&format!(
-            "Slurm job {job}: {live} tasks queued or running ({:.0} s)",
-            started.elapsed().as_secs_f64()
-        ));
-        std::thread::sleep(Duration::from_millis(500));
+        // Said when the count changes and every half minute; asked often at first (short
+        // jobs end in seconds), then every 10 s, as a cluster's controller asks of its users.
+        if said.is_none_or(|(n, t)| n != live || t.elapsed() >= Duration::from_secs(30)) {
+            progress(&format!(
+                "Slurm job {job}: {} queued or running ({:.0} s)",
+                tasks(live),
+                started.elapsed().as_secs_f64()
+            ));
+            said = Some((live, std::time::Instant::now()));
+        }
+        let waited = started.elapsed();
+        std::thread::sleep(if waited < Duration::from_secs(10) {
+            Duration::from_millis(500)
+        } else if waited < Duration::from_secs(120) {
+            Duration::from_secs(2)
+        } else {
+            Duration::from_secs(10)
+        });
     }
+}
+
+/// `n` array tasks, in words.
+pub(crate) fn tasks(n: usize) -> String {
+    format!("{n} task{}", if n == 1 { "" } else { "s" })
 }
 
 /// The `#SBATCH` lines that ask for what a task needs: `--time` for `cells` cells of `limit`
