@@ -6,7 +6,7 @@
 //! command again submits the unfinished runs, which continue from their checkpoints for
 //! what is left of their budgets. Once the job has ended, the benchmark reads the directory
 //! without running ([`EdgeBenchOptions::report_only`]) and judges every board again here,
-//! trusting no task; `--boards` keeps the best one.
+//! trusting no task, and the boards directory ([`EdgeBenchOptions::boards`]) keeps the best.
 //!
 //! Directory `C` (the checkpoint): the runs' files, and `C/slurm/plan-<n>.json` (the
 //! options and each task's run), `C/slurm/job-<n>.sh`, `C/slurm/job-<n>.id` and
