@@ -12,7 +12,7 @@
 //! rather than submitting its instances twice; after the job has ended it submits the
 //! instances still unfinished, which resume from their bounds.
 
-use super::slurm::{ArrayJob, absolute, job_is_live, last_job, wait_for};
+use super::slurm::{ArrayJob, absolute, bench_work, submit_or_wait};
 use crate::field::Field;
 use crate::route::bench::Outcome;
 use crate::route::bench::native::{self, BenchOptions, BenchRow, BenchSummary};
@@ -107,43 +107,20 @@ pub fn run(
         )));
     }
     let dir = absolute(dir)?;
-    let work = dir.join("slurm");
-    std::fs::create_dir_all(work.join("logs")).map_err(|e| {
-        Error::Usage(format!(
-            "{}: cannot create the directory: {e}",
-            work.display()
-        ))
-    })?;
+    let work = bench_work(&dir)?;
     let search_error = |e: crate::search::SearchError| Error::Usage(e.to_string());
-    // A job an earlier run submitted and that still runs owns its instances' files.
-    let live = match last_job(&work)? {
-        Some(job) if job_is_live(&job)? => Some(job),
-        _ => None,
-    };
-    let job = match live {
-        Some(job) => {
-            crate::route::notice(
-                progress,
-                &format!("Slurm job {job}, submitted earlier, still runs: waiting for it"),
-            );
-            Some(job)
-        }
-        None => {
+    submit_or_wait(
+        &work,
+        "every instance is finished in the checkpoint directory: nothing to submit",
+        progress,
+        || {
             let pending = native::pending(set, opts).map_err(search_error)?;
             if pending.is_empty() {
-                crate::route::notice(
-                    progress,
-                    "every instance is finished in the checkpoint directory: nothing to submit",
-                );
-                None
-            } else {
-                Some(submit(set, opts, &dir, &work, &pending, progress)?)
+                return Ok(None);
             }
-        }
-    };
-    if let Some(job) = job {
-        wait_for(&job, Duration::MAX, progress)?;
-    }
+            submit(set, opts, &dir, &work, &pending, progress).map(Some)
+        },
+    )?;
     let report = BenchOptions {
         report_only: true,
         checkpoint: Some(dir),

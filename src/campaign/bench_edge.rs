@@ -13,7 +13,7 @@
 //! `C/slurm/logs/<job>_<task>.out`. Running the same command again while the job is still
 //! queued or running waits for it instead of submitting its runs twice.
 
-use super::slurm::{ArrayJob, absolute, job_is_live, last_job, wait_for};
+use super::slurm::{ArrayJob, absolute, bench_work, submit_or_wait};
 use crate::field::Field;
 use crate::route::bench::Outcome;
 use crate::route::bench::edge::{
@@ -23,7 +23,6 @@ use crate::route::{Error, Progress};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 /// The schema of an edge benchmark's plan file.
 pub const EDGE_BENCH_PLAN_SCHEMA: &str = "tilekit-edge-bench-plan/1";
@@ -61,46 +60,23 @@ pub fn run(
         )));
     };
     let dir = absolute(dir)?;
-    let work = dir.join("slurm");
-    std::fs::create_dir_all(work.join("logs")).map_err(|e| {
-        Error::Usage(format!(
-            "{}: cannot create the directory: {e}",
-            work.display()
-        ))
-    })?;
+    let work = bench_work(&dir)?;
     let opts = EdgeBenchOptions {
         checkpoint: Some(dir.clone()),
         ..opts.clone()
     };
-    // A job an earlier run submitted and that still runs owns its runs' files.
-    let live = match last_job(&work)? {
-        Some(job) if job_is_live(&job)? => Some(job),
-        _ => None,
-    };
-    let job = match live {
-        Some(job) => {
-            crate::route::notice(
-                progress,
-                &format!("Slurm job {job}, submitted earlier, still runs: waiting for it"),
-            );
-            Some(job)
-        }
-        None => {
+    submit_or_wait(
+        &work,
+        "every run is finished in the checkpoint directory: nothing to submit",
+        progress,
+        || {
             let pending = edge::pending(&opts)?;
             if pending.is_empty() {
-                crate::route::notice(
-                    progress,
-                    "every run is finished in the checkpoint directory: nothing to submit",
-                );
-                None
-            } else {
-                Some(submit(&opts, &dir, &work, &pending, progress)?)
+                return Ok(None);
             }
-        }
-    };
-    if let Some(job) = job {
-        wait_for(&job, Duration::MAX, progress)?;
-    }
+            submit(&opts, &dir, &work, &pending, progress).map(Some)
+        },
+    )?;
     let report = EdgeBenchOptions {
         report_only: true,
         ..opts

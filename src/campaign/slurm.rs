@@ -390,8 +390,55 @@ pub(crate) fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
 }
 
+/// A benchmark's Slurm work directory, `DIR/slurm` with its `logs`, created.
+pub(crate) fn bench_work(dir: &Path) -> Result<PathBuf, Error> {
+    let work = dir.join("slurm");
+    std::fs::create_dir_all(work.join("logs")).map_err(|e| {
+        Error::Usage(format!(
+            "{}: cannot create the directory: {e}",
+            work.display()
+        ))
+    })?;
+    Ok(work)
+}
+
+/// A benchmark's job, to its end: the job an earlier run submitted from `work` if it still
+/// runs (it owns its tasks' files), else what `submit` submits (`None`: nothing is left to
+/// run, which `nothing_left` says).
+pub(crate) fn submit_or_wait(
+    work: &Path,
+    nothing_left: &str,
+    progress: Progress<'_>,
+    submit: impl FnOnce() -> Result<Option<String>, Error>,
+) -> Result<(), Error> {
+    let live = match last_job(work)? {
+        Some(job) if job_is_live(&job)? => Some(job),
+        _ => None,
+    };
+    let job = match live {
+        Some(job) => {
+            crate::route::notice(
+                progress,
+                &format!("Slurm job {job}, submitted earlier, still runs: waiting for it"),
+            );
+            Some(job)
+        }
+        None => {
+            let job = submit()?;
+            if job.is_none() {
+                crate::route::notice(progress, nothing_left);
+            }
+            job
+        }
+    };
+    match job {
+        Some(job) => wait_for(&job, Duration::MAX, progress),
+        None => Ok(()),
+    }
+}
+
 /// The id of the last job submitted from `work`, if any.
-pub(crate) fn last_job(work: &Path) -> Result<Option<String>, Error> {
+fn last_job(work: &Path) -> Result<Option<String>, Error> {
     let Some(n) = (1..)
         .take_while(|n| work.join(format!("job-{n}.id")).exists())
         .last()
@@ -404,7 +451,7 @@ pub(crate) fn last_job(work: &Path) -> Result<Option<String>, Error> {
 }
 
 /// Whether `job` still has a task queued or running.
-pub(crate) fn job_is_live(job: &str) -> Result<bool, Error> {
+fn job_is_live(job: &str) -> Result<bool, Error> {
     let out = squeue(job)?;
     // A job squeue no longer knows has ended.
     Ok(out.status == Some(0) && out.stdout.lines().any(|l| !l.trim().is_empty()))

@@ -215,17 +215,7 @@ impl BreakSpec {
                     .collect()
             }
         };
-        Breaks(
-            (1..=cells)
-                .map(|placed| {
-                    gates
-                        .iter()
-                        .take_while(|&&(d, _)| d <= placed)
-                        .last()
-                        .map_or(0, |&(_, b)| b)
-                })
-                .collect(),
-        )
+        Breaks(super::schedule::gate_table(&gates, cells))
     }
 }
 

@@ -188,15 +188,7 @@ impl FitProfile {
 
     /// The per-position table of `gates` (from `d` placed cells on, `b` breaks in all).
     pub fn table(&self, gates: &[(usize, u16)]) -> Vec<u16> {
-        (1..=self.len())
-            .map(|placed| {
-                gates
-                    .iter()
-                    .take_while(|&&(d, _)| d <= placed)
-                    .last()
-                    .map_or(0, |&(_, b)| b)
-            })
-            .collect()
+        gate_table(gates, self.len())
     }
 
     /// The schedule of `breaks` breaks the chain rates best: one gate per break, moved one
@@ -269,6 +261,20 @@ impl FitProfile {
         }
         last.expect("at least the schedule of no break")
     }
+}
+
+/// The breaks allowed once each of `cells` positions is placed, for `gates` (from `d`
+/// placed cells on, `b` breaks in all; increasing).
+pub fn gate_table(gates: &[(usize, u16)], cells: usize) -> Vec<u16> {
+    (1..=cells)
+        .map(|placed| {
+            gates
+                .iter()
+                .take_while(|&&(d, _)| d <= placed)
+                .last()
+                .map_or(0, |&(_, b)| b)
+        })
+        .collect()
 }
 
 #[cfg(test)]
