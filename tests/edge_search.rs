@@ -12,6 +12,7 @@ use tilekit::edge_search::beam::beam;
 use tilekit::edge_search::core::{Core, ScanOrder};
 use tilekit::edge_search::dfs::{BreakSpec, DfsParams, dfs};
 use tilekit::edge_search::lns::{LnsParams, lns};
+use tilekit::edge_search::quota::QuotaSpec;
 use tilekit::puzzle::edge::{Board, EdgePuzzle, generate};
 use tilekit::verify::Checker;
 use tilekit::verify::edge::BoardChecker;
@@ -110,10 +111,14 @@ proptest! {
         // The budget counts the cells the search places: the fixed one is there first.
         let n = rows * cols - fixed.cells.iter().flatten().count();
         let breaks = BreakSpec::Total(total).table(n);
+        // Half the cases under a colour quota on one frame and one inner colour.
+        let spec = QuotaSpec::new(vec![1, frame + 1]);
+        let quota = (seed % 4 < 2).then(|| spec.resolve(&core, order));
         let params = DfsParams {
             order,
             breaks: breaks.clone(),
             alt_breaks: Some(BreakSpec::Total(total + 2).table(n)),
+            quota: quota.clone(),
             node_cap: 20_000,
             restarts: Some(3),
             seed,
@@ -129,9 +134,18 @@ proptest! {
         // Walk the scan over the partial board: `seen` free cells placed among the first k.
         let placed_free = r.depth - (rows * cols - n);
         let mut seen = 0;
+        // Sides in the quota's colours on the free cells placed so far, from the puzzle.
+        let mut counted = 0u16;
         for k in 1..=cells.len() {
-            if fixed.cells[cells[k - 1]].is_none() {
+            let cell = cells[k - 1];
+            if fixed.cells[cell].is_none() {
                 seen += 1;
+                if seen <= placed_free {
+                    let (id, rot) = partial.cells[cell].expect("a placed cell");
+                    counted += p.piece(id).unwrap().placed(rot).iter()
+                        .filter(|c| spec.colours.contains(c))
+                        .count() as u16;
+                }
             }
             if seen > placed_free {
                 break;
@@ -141,6 +155,13 @@ proptest! {
                 prefix_breaks(&p, &cells, &partial, k) <= allowed as usize,
                 "more breaks than allowed among the first {} cells", k
             );
+            if let (Some(q), true) = (&quota, seen > 0) {
+                prop_assert!(
+                    counted >= q.table[seen - 1],
+                    "{} counted sides once {} cells are placed, below the quota's {}",
+                    counted, seen, q.table[seen - 1]
+                );
+            }
         }
     }
 }
@@ -159,6 +180,7 @@ fn an_exact_dfs_finds_planted_seven_by_seven_boards() {
             order: ScanOrder::RowMajor,
             breaks: BreakSpec::Total(0).table(n * n),
             alt_breaks: None,
+            quota: None,
             node_cap: 50_000_000,
             restarts: Some(20),
             seed: 1,
@@ -209,6 +231,19 @@ fn one_thread_and_a_restart_count_make_a_run_a_function_of_its_seed() {
         j1["solver_status"].as_str().unwrap().contains("6 restarts"),
         "{j1}"
     );
+    // So is a run under a colour quota, and the report says which colours it counts.
+    let quota = [&args[..], &["--set", "dfs.quota=1,2"]].concat();
+    let (jq, bq) = run_board(d, &quota, "q1.txt");
+    let (_, bq2) = run_board(d, &quota, "q2.txt");
+    assert_eq!(bq, bq2, "same seed and quota, same board");
+    assert_eq!(jq["verified"], true);
+    assert!(
+        jq["solver_status"]
+            .as_str()
+            .unwrap()
+            .contains("colour quota on 1,2 ("),
+        "{jq}"
+    );
     let beam_args = [
         "--construct",
         "beam",
@@ -233,7 +268,11 @@ fn search_flags_are_checked() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     common::meta(d, 5);
-    let cases: [(&[&str], &str); 7] = [
+    let cases: [(&[&str], &str); 8] = [
+        (
+            &["--construct", "dfs", "--set", "dfs.quota=1,x"],
+            "dfs.quota takes off, or colours C,C,… as the puzzle numbers them, not \"1,x\"",
+        ),
         (
             &["--construct", "dfs", "--beam-width", "10"],
             "beam.width tunes the beam construction, which this run does not use (it runs the dfs construction)",

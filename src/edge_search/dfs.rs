@@ -15,6 +15,7 @@
 
 use super::Rng;
 use super::core::{Core, ScanOrder, complete_greedily};
+use super::quota::Quota;
 use super::scan::{Plan, Span, Tables, WalkEnd, WalkLimits, Walker};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -59,6 +60,15 @@ pub fn fingerprint(core: &Core, params: &DfsParams) -> String {
     h.update(super::scan::fingerprint(&plan, &tables, 0, 0).as_bytes());
     h.update(params.seed.to_le_bytes());
     h.update(params.node_cap.to_le_bytes());
+    // Without a quota the fingerprint is what it was before quotas existed.
+    if let Some(q) = &params.quota {
+        h.update(b"quota");
+        h.update((q.colours.len() as u64).to_le_bytes());
+        h.update(&q.colours);
+        for x in &q.table {
+            h.update(x.to_le_bytes());
+        }
+    }
     for b in budgets(params, plan.len()) {
         h.update((b.len() as u64).to_le_bytes());
         for x in b {
@@ -230,6 +240,8 @@ pub struct DfsParams {
     /// board is not known in advance (on META 14×14, 12 breaks beat the default 9; on
     /// 12×12 and 16×16 the default was better), so two workers try two.
     pub alt_breaks: Option<Breaks>,
+    /// A colour quota ([`super::quota`]); `None`: no quota.
+    pub quota: Option<Quota>,
     /// Nodes (placements) per restart.
     pub node_cap: u64,
     /// Restarts in all (over all workers); `None`: until the deadline.
@@ -382,7 +394,10 @@ pub fn dfs(
         resume.is_some_and(|c| c.best.as_ref().is_some_and(|(m, _)| *m == core.max_score())),
     );
     let threads = params.threads.max(1);
-    let canonical = Tables::new(core);
+    let mut canonical = Tables::new(core);
+    if let Some(q) = &params.quota {
+        canonical.count_colours(core, &q.colours);
+    }
     let worker = || {
         let mut tables = canonical.clone();
         let mut walker = Walker::new(&plan);
@@ -410,6 +425,7 @@ pub fn dfs(
                 deadline,
                 stop: &stop,
                 beaten: None,
+                quota: params.quota.as_ref().map_or(&[], |q| &q.table[..]),
             };
             let res = restart(core, (&plan, &tables), &mut walker, &allowed, &limits);
             // Its own stream: finishing does not change the restarts' shuffles.
@@ -525,6 +541,7 @@ mod tests {
             order,
             breaks,
             alt_breaks: None,
+            quota: None,
             node_cap: 200_000,
             restarts: Some(restarts),
             seed,
@@ -605,6 +622,49 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_colour_quota_holds_at_every_depth_of_the_deepest_board() {
+        let (p, _) = generate(8, 8, 3, 7, 6).unwrap();
+        let core = Core::new(&p, &Board::empty(8, 8)).unwrap();
+        let order = ScanOrder::RowMajor;
+        let spec = crate::edge_search::quota::QuotaSpec {
+            full: 0.5,
+            share: 0.9,
+            ..crate::edge_search::quota::QuotaSpec::new(vec![1, 4, 5])
+        };
+        let quota = spec.resolve(&core, order);
+        assert!(quota.table.windows(2).all(|w| w[0] <= w[1]), "{quota:?}");
+        let cells = order.cells(8, 8);
+        // The first position where a run's deepest board falls below the quota, counted
+        // from the puzzle's own colours, not the engine's tables.
+        let first_short = |res: &DfsResult| {
+            let mut counted = 0u16;
+            (0..res.depth).find(|&k| {
+                let o = core.oriented(res.partial[cells[k]]);
+                counted += o
+                    .sides
+                    .iter()
+                    .filter(|&&d| d != 0 && spec.colours.contains(&core.colour(d)))
+                    .count() as u16;
+                counted < quota.table[k]
+            })
+        };
+        let mut pr = params(order, BreakSpec::Total(3).table(64), 4, 3);
+        let free = dfs(&core, &pr, None, None, &|_, _| {}, &|_| {});
+        // Without the quota the search spends those colours too late: the quota bites.
+        assert!(first_short(&free).is_some(), "{quota:?}");
+        pr.quota = Some(quota.clone());
+        let res = dfs(&core, &pr, None, None, &|_, _| {}, &|_| {});
+        assert!(res.depth > 32, "deepest {}", res.depth);
+        assert_eq!(first_short(&res), None);
+        let b = core.board(&res.cells);
+        assert_eq!(score(&p, &b).repeats, 0);
+        // A quota is part of what a checkpoint belongs to.
+        let with = fingerprint(&core, &pr);
+        pr.quota = None;
+        assert_ne!(with, fingerprint(&core, &pr));
     }
 
     #[test]

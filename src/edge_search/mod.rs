@@ -26,6 +26,7 @@ pub mod dfs;
 pub mod lns;
 pub mod local;
 pub mod neighbourhood;
+pub mod quota;
 pub mod region_clique;
 pub mod scan;
 pub mod schedule;

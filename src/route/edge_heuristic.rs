@@ -13,6 +13,7 @@ use crate::edge_search::core::{Core, ScanOrder};
 use crate::edge_search::dfs::DfsCheckpoint;
 use crate::edge_search::dfs::{BreakSpec, DfsParams};
 use crate::edge_search::local::{LsParams, TraceRow};
+use crate::edge_search::quota::QuotaSpec;
 use crate::edge_search::scan::ExactCheckpoint;
 use crate::edge_search::{Ctx, HeuristicError, Rng, matched};
 use crate::formulate::edge_region::RegionError;
@@ -134,6 +135,8 @@ pub enum Construct {
     Dfs {
         /// The mismatch budget (`dfs.breaks`; `None`: [`BreakSpec::default_for`]).
         breaks: Option<BreakSpec>,
+        /// The colour quota (`dfs.quota`; `None`: none).
+        quota: Option<QuotaSpec>,
         /// Placements per restart (`dfs.node_cap`).
         node_cap: u64,
         /// Restarts in all (`dfs.restarts`; `None`: until the time is up).
@@ -182,6 +185,7 @@ impl Construct {
             },
             ConstructKind::Dfs => Construct::Dfs {
                 breaks: None,
+                quota: None,
                 node_cap: 20_000_000,
                 restarts: None,
                 exact_share: None,
@@ -255,6 +259,13 @@ impl Construct {
             }
             (Construct::Dfs { breaks, .. }, "dfs.breaks") => {
                 *breaks = Some(BreakSpec::parse(value).map_err(|_| ParamError::value(key, value))?);
+            }
+            (Construct::Dfs { quota, .. }, "dfs.quota") => {
+                *quota = if value.trim() == "off" {
+                    None
+                } else {
+                    Some(QuotaSpec::parse(value).map_err(|_| ParamError::value(key, value))?)
+                };
             }
             (Construct::Dfs { node_cap, .. }, "dfs.node_cap") => {
                 *node_cap = params::parse_count(key, value)?;
@@ -1245,6 +1256,7 @@ fn search_construct(
     } else {
         let Construct::Dfs {
             breaks,
+            quota,
             node_cap,
             restarts,
             exact_share,
@@ -1268,6 +1280,7 @@ fn search_construct(
             order,
             breaks: tables.next().expect("the default budget"),
             alt_breaks: tables.next(),
+            quota: quota.as_ref().map(|q| q.resolve(&core, order)),
             node_cap: (*node_cap).max(1),
             restarts: *restarts,
             seed,
@@ -1417,8 +1430,20 @@ fn search_construct(
         }
         let rate = res.nodes as f64 / t0.elapsed().as_secs_f64().max(1e-9);
         let detail = format!(
-            "; dfs over {label}, budget {} breaks{}, {} restarts, {} placements ({}), deepest {} of {n} cells{}",
+            "; dfs over {label}, budget {} breaks{}{}, {} restarts, {} placements ({}), deepest {} of {n} cells{}",
             params.breaks.0.last().copied().unwrap_or(0),
+            match (quota, &params.quota) {
+                (Some(spec), Some(q)) => format!(
+                    ", colour quota on {} ({} of their sides by the end)",
+                    spec.colours
+                        .iter()
+                        .map(|c| c.to_string())
+                        .collect::<Vec<_>>()
+                        .join(","),
+                    q.table.last().copied().unwrap_or(0)
+                ),
+                _ => String::new(),
+            },
             match (&params.alt_breaks, threads > 1) {
                 (Some(a), true) => format!(
                     " ({} on every other worker; the best board came from a {} one)",

@@ -151,6 +151,12 @@ pub const PARAMS: &[Param] = &[
         doc: "The DFS's mismatch budget, opening late in the scan.",
     },
     Param {
+        key: "dfs.quota",
+        values: "off, or colours C,C,… as the puzzle numbers them",
+        default: "off",
+        doc: "A colour quota: the DFS must place the sides of these colours early (most of them within the first five eighths of the scan), or it cuts the branch.",
+    },
+    Param {
         key: "dfs.node_cap",
         values: "1 or more",
         default: "20000000",
