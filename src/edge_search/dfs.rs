@@ -60,7 +60,11 @@ pub fn fingerprint(core: &Core, params: &DfsParams) -> String {
     h.update(super::scan::fingerprint(&plan, &tables, 0, 0).as_bytes());
     h.update(params.seed.to_le_bytes());
     h.update(params.node_cap.to_le_bytes());
-    // Without a quota the fingerprint is what it was before quotas existed.
+    // Without a quota or extra finishes the fingerprint is what it was before they existed.
+    if params.finishes > 1 {
+        h.update(b"finishes");
+        h.update((params.finishes as u64).to_le_bytes());
+    }
     if let Some(q) = &params.quota {
         h.update(b"quota");
         h.update((q.colours.len() as u64).to_le_bytes());
@@ -242,6 +246,9 @@ pub struct DfsParams {
     pub alt_breaks: Option<Breaks>,
     /// A colour quota ([`super::quota`]); `None`: no quota.
     pub quota: Option<Quota>,
+    /// How many of a restart's deepest partial boards are finished (all as deep, the
+    /// fewest breaks first); the best finished board is the restart's (at least 1).
+    pub finishes: usize,
     /// Nodes (placements) per restart.
     pub node_cap: u64,
     /// Restarts in all (over all workers); `None`: until the deadline.
@@ -275,23 +282,26 @@ pub struct DfsResult {
 
 /// Outcome of one restart.
 struct Restart {
-    partial: Vec<u16>,
+    /// Its deepest partial board, then others as deep ([`DfsParams::finishes`]).
+    partials: Vec<Vec<u16>>,
     depth: usize,
     complete: bool,
     nodes: u64,
 }
 
 /// One restart: a walk of the whole scan under `allowed` until it completes a board or
-/// spends `node_cap`; its deepest partial board (fewest breaks among the deepest).
+/// spends `node_cap`; its deepest partial board (fewest breaks among the deepest), then up
+/// to `finishes − 1` others as deep.
 fn restart(
     core: &Core,
     (plan, tables): (&Plan, &Tables),
     walker: &mut Walker,
-    allowed: &[u16],
+    (allowed, finishes): (&[u16], usize),
     limits: &WalkLimits,
 ) -> Restart {
     walker.reset(plan);
     walker.track_deepest = true;
+    walker.keep_as_deep = finishes.saturating_sub(1);
     let before = walker.nodes;
     let end = walker.walk(
         (plan, tables),
@@ -305,8 +315,17 @@ fn restart(
         &mut |_| true,
     );
     let depth = walker.deepest.0;
+    // A completed board needs no other.
+    let others = if end == WalkEnd::Stopped {
+        &[][..]
+    } else {
+        &walker.as_deep[..]
+    };
     Restart {
-        partial: Walker::cells_of(core, plan, tables, &walker.deepest.2),
+        partials: std::iter::once(&walker.deepest.2)
+            .chain(others)
+            .map(|path| Walker::cells_of(core, plan, tables, path))
+            .collect(),
         // Fixed cells count as placed.
         depth: depth + (core.cells() - plan.len()),
         complete: end == WalkEnd::Stopped,
@@ -427,10 +446,24 @@ pub fn dfs(
                 beaten: None,
                 quota: params.quota.as_ref().map_or(&[], |q| &q.table[..]),
             };
-            let res = restart(core, (&plan, &tables), &mut walker, &allowed, &limits);
-            // Its own stream: finishing does not change the restarts' shuffles.
-            let done = finish(&mut finisher, &res.partial, &cells, seed ^ 0xF1_15_4E);
-            let matched = core.matched(&done);
+            let res = restart(
+                core,
+                (&plan, &tables),
+                &mut walker,
+                (&allowed, params.finishes),
+                &limits,
+            );
+            // Its own stream: finishing does not change the restarts' shuffles. The best
+            // finished board wins, the deepest first among equals.
+            let (matched, done, partial) = res
+                .partials
+                .into_iter()
+                .map(|partial| {
+                    let done = finish(&mut finisher, &partial, &cells, seed ^ 0xF1_15_4E);
+                    (core.matched(&done), done, partial)
+                })
+                .reduce(|best, x| if x.0 > best.0 { x } else { best })
+                .expect("a restart has its deepest board");
             let mut s = shared.lock().expect("a DFS worker panicked");
             s.nodes += res.nodes;
             // A restart cut short by the deadline or a stop is not finished: a resumed run
@@ -462,7 +495,7 @@ pub fn dfs(
                 s.best = Some(DfsResult {
                     cells: done,
                     matched,
-                    partial: res.partial,
+                    partial,
                     depth: res.depth,
                     restarts: 0,
                     nodes: 0,
@@ -542,6 +575,7 @@ mod tests {
             breaks,
             alt_breaks: None,
             quota: None,
+            finishes: 1,
             node_cap: 200_000,
             restarts: Some(restarts),
             seed,
@@ -665,6 +699,28 @@ mod tests {
         let with = fingerprint(&core, &pr);
         pr.quota = None;
         assert_ne!(with, fingerprint(&core, &pr));
+    }
+
+    /// The walks do not depend on how many deep boards are finished, so finishing more
+    /// never gives a worse board, and on these boards some restart gains by it.
+    #[test]
+    fn finishing_more_deep_boards_never_loses_and_can_gain() {
+        let mut gained = false;
+        for seed in 1..=6u64 {
+            let (p, _) = generate(9, 9, 3, 9, seed).unwrap();
+            let core = Core::new(&p, &Board::empty(9, 9)).unwrap();
+            let mut pr = params(ScanOrder::RowMajor, BreakSpec::Total(3).table(81), 4, seed);
+            pr.node_cap = 100_000;
+            let one = dfs(&core, &pr, None, None, &|_, _| {}, &|_| {});
+            pr.finishes = 16;
+            let many = dfs(&core, &pr, None, None, &|_, _| {}, &|_| {});
+            assert_eq!(one.nodes, many.nodes, "seed {seed}: the same walks");
+            assert!(many.matched >= one.matched, "seed {seed}");
+            let b = core.board(&many.cells);
+            assert_eq!(score(&p, &b).matched, many.matched);
+            gained |= many.matched > one.matched;
+        }
+        assert!(gained, "no seed gained from finishing more boards");
     }
 
     #[test]

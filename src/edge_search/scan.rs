@@ -357,6 +357,11 @@ pub struct Walker {
     pub track_deepest: bool,
     /// The deepest position count reached, its breaks, and its path.
     pub deepest: (usize, u16, Vec<u32>),
+    /// How many other paths as deep as [`Self::deepest`] to keep in [`Self::as_deep`].
+    pub keep_as_deep: usize,
+    /// Other paths the walk took to the deepest position count (the first ones met, and
+    /// those the deepest replaced), at most [`Self::keep_as_deep`].
+    pub as_deep: Vec<Vec<u32>>,
     /// Per position, the counted sides among the positions before it (kept only while a
     /// quota is on, and outside [`Frame`] so that a frame stays 16 bytes).
     counted: Vec<u16>,
@@ -377,6 +382,8 @@ impl Walker {
             hist: vec![0; n],
             track_deepest: false,
             deepest: (0, u16::MAX, Vec::new()),
+            keep_as_deep: 0,
+            as_deep: Vec::new(),
             counted: vec![0; n],
         }
     }
@@ -388,6 +395,7 @@ impl Walker {
         self.brk.iter_mut().for_each(|b| *b = false);
         self.used.copy_from_slice(&plan.used0);
         self.deepest = (0, u16::MAX, Vec::new());
+        self.as_deep.clear();
     }
 
     /// The entries placed at positions `0..depth`.
@@ -723,14 +731,25 @@ impl Walker {
         unreachable!("the chosen candidate was counted")
     }
 
-    /// Keep the board as the deepest when it is deeper, or as deep with fewer breaks.
+    /// Keep the board as the deepest when it is deeper, or as deep with fewer breaks; keep
+    /// other boards as deep in [`Self::as_deep`] while there is room.
     #[cold]
     fn note_deepest(&mut self, i: usize, now: u16) {
-        if i + 1 > self.deepest.0 || now < self.deepest.1 {
+        let deeper = i + 1 > self.deepest.0;
+        if deeper {
+            self.as_deep.clear();
+        }
+        let room = self.as_deep.len() < self.keep_as_deep;
+        if deeper || now < self.deepest.1 {
+            if !deeper && room {
+                self.as_deep.push(std::mem::take(&mut self.deepest.2));
+            }
             self.deepest.0 = i + 1;
             self.deepest.1 = now;
             self.deepest.2.clear();
             self.deepest.2.extend_from_slice(&self.path[..=i]);
+        } else if room {
+            self.as_deep.push(self.path[..=i].to_vec());
         }
     }
 

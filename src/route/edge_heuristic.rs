@@ -137,6 +137,8 @@ pub enum Construct {
         breaks: Option<BreakSpec>,
         /// The colour quota (`dfs.quota`; `None`: none).
         quota: Option<QuotaSpec>,
+        /// Deepest partial boards finished per restart (`dfs.finishes`).
+        finishes: usize,
         /// Placements per restart (`dfs.node_cap`).
         node_cap: u64,
         /// Restarts in all (`dfs.restarts`; `None`: until the time is up).
@@ -186,6 +188,7 @@ impl Construct {
             ConstructKind::Dfs => Construct::Dfs {
                 breaks: None,
                 quota: None,
+                finishes: 16,
                 node_cap: 20_000_000,
                 restarts: None,
                 exact_share: None,
@@ -266,6 +269,9 @@ impl Construct {
                 } else {
                     Some(QuotaSpec::parse(value).map_err(|_| ParamError::value(key, value))?)
                 };
+            }
+            (Construct::Dfs { finishes, .. }, "dfs.finishes") => {
+                *finishes = params::parse_count(key, value)?;
             }
             (Construct::Dfs { node_cap, .. }, "dfs.node_cap") => {
                 *node_cap = params::parse_count(key, value)?;
@@ -1257,6 +1263,7 @@ fn search_construct(
         let Construct::Dfs {
             breaks,
             quota,
+            finishes,
             node_cap,
             restarts,
             exact_share,
@@ -1281,6 +1288,7 @@ fn search_construct(
             breaks: tables.next().expect("the default budget"),
             alt_breaks: tables.next(),
             quota: quota.as_ref().map(|q| q.resolve(&core, order)),
+            finishes: (*finishes).max(1),
             node_cap: (*node_cap).max(1),
             restarts: *restarts,
             seed,

@@ -157,6 +157,12 @@ pub const PARAMS: &[Param] = &[
         doc: "A colour quota: the DFS must place the sides of these colours early (most of them within the first five eighths of the scan), or it cuts the branch.",
     },
     Param {
+        key: "dfs.finishes",
+        values: "1 or more",
+        default: "16",
+        doc: "How many of a DFS restart's deepest partial boards a beam finishes (all as deep, the fewest breaks first); the best finished board is the restart's.",
+    },
+    Param {
         key: "dfs.node_cap",
         values: "1 or more",
         default: "20000000",
@@ -166,7 +172,7 @@ pub const PARAMS: &[Param] = &[
         key: "dfs.restarts",
         values: "1 or more",
         default: "until the time is up",
-        doc: "DFS restarts in all; with one thread the board is then a function of the seed.",
+        doc: "DFS restarts in all; with one thread the board is then a function of the seed (on boards of up to 100 cells, with dfs.exact_share=0 too: the exact search's share is timed).",
     },
     Param {
         key: "dfs.exact_share",
