@@ -936,6 +936,23 @@ fn a_stopped_or_killed_dfs_resumes_from_its_checkpoint_with_its_best_board() {
         std::fs::read_to_string(d.join("part.txt.dfs.json")).unwrap(),
         kept
     );
+    // So is one of another number of finishes, or under a colour quota.
+    for extra in ["dfs.finishes=3", "dfs.quota=1,2"] {
+        let mut other = vec!["solve", "p.txt", "--via", "heuristic", "-o", "part.txt"];
+        other.extend_from_slice(&args("8", "5"));
+        other.extend_from_slice(&["--set", extra]);
+        let r = tilekit(d, &other);
+        assert_eq!(r.code, 2, "{extra}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("quota or number of finishes"),
+            "{extra}: {}",
+            r.stderr
+        );
+    }
+    assert_eq!(
+        std::fs::read_to_string(d.join("part.txt.dfs.json")).unwrap(),
+        kept
+    );
     // A damaged checkpoint is refused with exit 2, and left as it is.
     std::fs::write(d.join("part.txt.dfs.json"), "{").unwrap();
     let r = tilekit(d, &all);

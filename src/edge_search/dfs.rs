@@ -6,7 +6,9 @@
 //! board's own fit counts rates it best ([`BreakSpec::Chain`], [`super::schedule`]).
 //!
 //! Each restart shuffles the candidate lists and stops after a node cap; its deepest partial
-//! board (fewest breaks among the deepest) is finished greedily and scored. A complete
+//! boards (the fewest breaks first, up to [`DfsParams::finishes`] of them) are finished by
+//! a beam and the best is the restart's board: the leftover pieces of boards equally deep
+//! differ, and so do their finished scores. A complete
 //! board within the budget tightens the budget to one break fewer, so the search keeps
 //! looking for better. Workers (`threads`) share the restarts; restart `k` draws its
 //! shuffle from a stream of its own (the seed and `k`), so a run is a sequence of numbered

@@ -1304,7 +1304,7 @@ fn search_construct(
             let ours = crate::edge_search::dfs::fingerprint(&core, &params);
             if c.schema != crate::edge_search::dfs::DFS_CHECKPOINT_SCHEMA || c.fingerprint != ours {
                 return Err(Error::Usage(format!(
-                    "{}: the checkpoint belongs to another search (another puzzle, clues, scan, seed, node cap or budget); remove it to start afresh",
+                    "{}: the checkpoint belongs to another search (another puzzle, clues, scan, seed, node cap, budget, quota or number of finishes); remove it to start afresh",
                     path.display()
                 )));
             }

@@ -154,7 +154,7 @@ pub const PARAMS: &[Param] = &[
         key: "dfs.quota",
         values: "off, or colours C,C,… as the puzzle numbers them",
         default: "off",
-        doc: "A colour quota: the DFS must place the sides of these colours early (most of them within the first five eighths of the scan), or it cuts the branch.",
+        doc: "A colour quota: the DFS must place the sides of these colours early (four fifths of them by half of the scan, on a curve computed from the board's pieces), or it cuts the branch.",
     },
     Param {
         key: "dfs.finishes",
