@@ -111,9 +111,14 @@ proptest! {
         // The budget counts the cells the search places: the fixed one is there first.
         let n = rows * cols - fixed.cells.iter().flatten().count();
         let breaks = BreakSpec::Total(total).table(n);
-        // Half the cases under a colour quota on one frame and one inner colour.
-        let spec = QuotaSpec::new(vec![1, frame + 1]);
-        let quota = (seed % 4 < 2).then(|| spec.resolve(&core, order));
+        // Half the cases under a colour quota on the colours of a rim piece (frame and
+        // inner colours the puzzle surely has).
+        let (id, rot) = planted.cells[1].expect("a planted board is full");
+        let mut colours: Vec<u16> = p.piece(id).unwrap().placed(rot).into_iter().filter(|&c| c != 0).collect();
+        colours.sort_unstable();
+        colours.dedup();
+        let spec = QuotaSpec::new(colours);
+        let quota = (seed % 4 < 2).then(|| spec.resolve(&core, order).unwrap());
         let params = DfsParams {
             order,
             breaks: breaks.clone(),
@@ -274,7 +279,11 @@ fn search_flags_are_checked() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     common::meta(d, 5);
-    let cases: [(&[&str], &str); 8] = [
+    let cases: [(&[&str], &str); 9] = [
+        (
+            &["--construct", "dfs", "--set", "dfs.quota=99"],
+            "dfs.quota: colour 99 of the quota is on no piece of this puzzle",
+        ),
         (
             &["--construct", "dfs", "--set", "dfs.quota=1,x"],
             "dfs.quota takes off, or colours C,C,… as the puzzle numbers them, not \"1,x\"",

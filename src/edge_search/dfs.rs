@@ -670,7 +670,7 @@ mod tests {
             share: 0.9,
             ..crate::edge_search::quota::QuotaSpec::new(vec![1, 4, 5])
         };
-        let quota = spec.resolve(&core, order);
+        let quota = spec.resolve(&core, order).unwrap();
         assert!(quota.table.windows(2).all(|w| w[0] <= w[1]), "{quota:?}");
         let cells = order.cells(8, 8);
         // The first position where a run's deepest board falls below the quota, counted

@@ -64,12 +64,21 @@ impl QuotaSpec {
         }
     }
 
-    /// The quota for the scan `order` of `core`'s free cells; colours the puzzle does not
-    /// have count nothing.
-    pub fn resolve(&self, core: &Core, order: ScanOrder) -> Quota {
+    /// The quota for the scan `order` of `core`'s free cells; why not, when a counted
+    /// colour is on no piece (a quota on it would silently ask for nothing).
+    pub fn resolve(&self, core: &Core, order: ScanOrder) -> Result<Quota, String> {
         let dense: Vec<u8> = (0..core.ncolours() as u8)
             .filter(|&d| d != 0 && self.colours.contains(&core.colour(d)))
             .collect();
+        if let Some(c) = self
+            .colours
+            .iter()
+            .find(|&&c| !dense.iter().any(|&d| core.colour(d) == c))
+        {
+            return Err(format!(
+                "colour {c} of the quota is on no piece of this puzzle"
+            ));
+        }
         let plan = Plan::new(core, order);
         let n = plan.len();
         let counted = |o: u16| -> u16 {
@@ -107,10 +116,10 @@ impl QuotaSpec {
                 want.min(self.cap * most as f64).floor() as u16
             })
             .collect();
-        Quota {
+        Ok(Quota {
             colours: dense,
             table,
-        }
+        })
     }
 }
 

@@ -1287,7 +1287,11 @@ fn search_construct(
             order,
             breaks: tables.next().expect("the default budget"),
             alt_breaks: tables.next(),
-            quota: quota.as_ref().map(|q| q.resolve(&core, order)),
+            quota: quota
+                .as_ref()
+                .map(|q| q.resolve(&core, order))
+                .transpose()
+                .map_err(|why| Error::Usage(format!("dfs.quota: {why}")))?,
             finishes: (*finishes).max(1),
             node_cap: (*node_cap).max(1),
             restarts: *restarts,
