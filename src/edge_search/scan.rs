@@ -299,6 +299,30 @@ struct Frame {
     partner: u16,
 }
 
+/// Extra breaks of entry `e` at position `i` against fixed right / lower neighbours, and
+/// the cell of the broken seam: `None` when it breaks a border seam, or more than one of
+/// its seams, or a seam whose other cell already has one broken (`brk`).
+#[cold]
+fn against_fixed(plan: &Plan, brk: &[bool], i: usize, e: Entry) -> Option<(u16, u16)> {
+    let mut extra = 0u16;
+    let mut partner = NONE;
+    // The fixed neighbour, the colour it shows towards this cell, this entry's colour
+    // there, and whether the seam is a border seam.
+    for (nb, shows, mine, border) in [
+        (plan.fixed_right[i], &plan.left0, e.right, plan.border[i][0]),
+        (plan.fixed_down[i], &plan.up0, e.down, plan.border[i][1]),
+    ] {
+        if nb != NONE && shows[nb as usize] != mine {
+            if border || brk[nb as usize] {
+                return None;
+            }
+            extra += 1;
+            partner = nb;
+        }
+    }
+    (extra + (e.side != EXACT) as u16 <= 1).then_some((extra, partner))
+}
+
 /// Why a walk returned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WalkEnd {
@@ -431,28 +455,9 @@ impl Walker {
         };
     }
 
-    /// Extra breaks of entry `e` at position `i` against fixed right / lower neighbours, and
-    /// the cell of the broken seam: `None` when it breaks a border seam, or more than one of
-    /// its seams, or a seam whose other cell already has one broken.
-    #[cold]
+    /// [`against_fixed`] on this walker's board.
     fn against_fixed(&self, plan: &Plan, i: usize, e: Entry) -> Option<(u16, u16)> {
-        let mut extra = 0u16;
-        let mut partner = NONE;
-        // The fixed neighbour, the colour it shows towards this cell, this entry's colour
-        // there, and whether the seam is a border seam.
-        for (nb, shows, mine, border) in [
-            (plan.fixed_right[i], &plan.left0, e.right, plan.border[i][0]),
-            (plan.fixed_down[i], &plan.up0, e.down, plan.border[i][1]),
-        ] {
-            if nb != NONE && shows[nb as usize] != mine {
-                if border || self.brk[nb as usize] {
-                    return None;
-                }
-                extra += 1;
-                partner = nb;
-            }
-        }
-        (extra + (e.side != EXACT) as u16 <= 1).then_some((extra, partner))
+        against_fixed(plan, &self.brk, i, e)
     }
 
     /// Place the entries of `prefix` at positions `0..prefix.len()` (as a walk would), with
@@ -548,100 +553,168 @@ impl Walker {
         }
         let start_nodes = self.nodes;
         let entries = &tables.entries[..];
+        let counted_of = &tables.counted[..];
+        let slots = &tables.slots[..];
         let pos = &plan.pos[..to];
         let allowed = &allowed[..to];
         let quota = limits.quota;
+        let nc = plan.nc;
         if QUOTA {
             self.counted[from] = self.path[..from]
                 .iter()
-                .map(|&at| tables.counted[at as usize] as u16)
+                .map(|&at| counted_of[at as usize] as u16)
                 .sum();
         }
         let mut i = from;
         self.open(plan, tables, i, before);
-        // The loop reads the per-position record, the frame, the bucket's entries and the
-        // used flags, and writes two colour bytes per placement: everything else is off the
-        // hot path ([`Self::against_fixed`], the deepest board, the limits every 65,536
-        // placements).
+        // The frame of position `i`, kept in registers; it is stored when an entry is placed,
+        // and read back when the walk backtracks to `i`.
+        let mut f = self.frames[i];
+        // The breaks once the last entry placed is.
+        let mut now = before;
         loop {
-            let f = self.frames[i];
-            let at_pos = pos[i];
-            let mut cur = f.cur;
-            let mut found: Option<(u32, Entry, u16, u16)> = None;
-            // The counted sides the entry placed here must bring; more than a piece has
-            // leaves nothing to try.
-            let need = if QUOTA {
-                quota[i].saturating_sub(self.counted[i])
-            } else {
-                0
-            };
-            if QUOTA && need > 4 {
-                cur = f.end;
-            }
-            while cur < f.exact_end {
-                let at = cur;
-                let e = entries[at as usize];
-                cur += 1;
-                if self.used[e.piece as usize]
-                    || QUOTA && (tables.counted[at as usize] as u16) < need
-                {
-                    continue;
-                }
-                if at_pos.checks {
-                    match self.against_fixed(plan, i, e) {
-                        Some((x, p)) if f.before + x <= allowed[i] => {
-                            found = Some((at, e, x, p));
-                            break;
-                        }
-                        _ => continue,
+            // A stretch of placements and backtracks, with the board's arrays borrowed as
+            // slices (so the compiler need not reload them after every write), up to an
+            // event that needs the whole walker: the walk exhausted, or a placement that may
+            // be the deepest, fall on a limit check, or complete a leaf. The loop reads the
+            // per-position record, the bucket's entries and the used flags, and writes two
+            // colour bytes and the frame per placement; everything else is off the hot path
+            // ([`against_fixed`], the deepest board, the limits every 65,536 placements).
+            let placed = {
+                let used = &mut self.used[..];
+                let right = &mut self.right[..];
+                let down = &mut self.down[..];
+                let brk = &mut self.brk[..];
+                let frames = &mut self.frames[..to];
+                let path = &mut self.path[..to];
+                let hist = &mut self.hist[..to];
+                let counted = &mut self.counted[..];
+                let mut nodes = self.nodes;
+                let deep = if self.track_deepest {
+                    self.deepest.0
+                } else {
+                    usize::MAX
+                };
+                loop {
+                    let at_pos = pos[i];
+                    let mut cur = f.cur;
+                    let mut found: Option<(u32, Entry, u16, u16)> = None;
+                    // The counted sides the entry placed here must bring; more than a piece
+                    // has leaves nothing to try.
+                    let need = if QUOTA {
+                        quota[i].saturating_sub(counted[i])
+                    } else {
+                        0
+                    };
+                    if QUOTA && need > 4 {
+                        cur = f.end;
                     }
-                }
-                found = Some((at, e, 0, NONE));
-                break;
-            }
-            if found.is_none() && cur < f.end {
-                if f.before < allowed[i] {
-                    while cur < f.end {
+                    while cur < f.exact_end {
                         let at = cur;
                         let e = entries[at as usize];
                         cur += 1;
-                        if self.used[e.piece as usize]
-                            || QUOTA && (tables.counted[at as usize] as u16) < need
+                        if used[e.piece as usize]
+                            || QUOTA && (counted_of[at as usize] as u16) < need
                         {
                             continue;
                         }
-                        let partner = if e.side == BREAKS_LEFT {
-                            at_pos.left
-                        } else {
-                            at_pos.up
-                        };
-                        if self.brk[partner as usize] {
-                            continue;
+                        if at_pos.checks {
+                            match against_fixed(plan, brk, i, e) {
+                                Some((x, p)) if f.before + x <= allowed[i] => {
+                                    found = Some((at, e, x, p));
+                                    break;
+                                }
+                                _ => continue,
+                            }
                         }
-                        if at_pos.checks && !matches!(self.against_fixed(plan, i, e), Some((0, _)))
-                        {
-                            continue;
-                        }
-                        found = Some((at, e, 1, partner));
+                        found = Some((at, e, 0, NONE));
                         break;
                     }
-                } else {
-                    cur = f.end;
+                    if found.is_none() && cur < f.end {
+                        if f.before < allowed[i] {
+                            while cur < f.end {
+                                let at = cur;
+                                let e = entries[at as usize];
+                                cur += 1;
+                                if used[e.piece as usize]
+                                    || QUOTA && (counted_of[at as usize] as u16) < need
+                                {
+                                    continue;
+                                }
+                                let partner = if e.side == BREAKS_LEFT {
+                                    at_pos.left
+                                } else {
+                                    at_pos.up
+                                };
+                                if brk[partner as usize] {
+                                    continue;
+                                }
+                                if at_pos.checks
+                                    && !matches!(against_fixed(plan, brk, i, e), Some((0, _)))
+                                {
+                                    continue;
+                                }
+                                found = Some((at, e, 1, partner));
+                                break;
+                            }
+                        } else {
+                            cur = f.end;
+                        }
+                    }
+                    let Some((at, e, b, partner)) = found else {
+                        if i == from {
+                            self.nodes = nodes;
+                            break false;
+                        }
+                        i -= 1;
+                        f = frames[i];
+                        used[entries[path[i] as usize].piece as usize] = false;
+                        if f.partner != NONE {
+                            brk[pos[i].cell as usize] = false;
+                            brk[f.partner as usize] = false;
+                        }
+                        continue;
+                    };
+                    f.cur = cur;
+                    f.partner = partner;
+                    frames[i] = f;
+                    let cell = at_pos.cell as usize;
+                    used[e.piece as usize] = true;
+                    right[cell] = e.right;
+                    down[cell] = e.down;
+                    path[i] = at;
+                    if partner != NONE {
+                        brk[cell] = true;
+                        brk[partner as usize] = true;
+                    }
+                    nodes += 1;
+                    hist[i] += 1;
+                    now = f.before + b;
+                    if i + 1 >= deep || nodes & 0xFFFF == 0 || i + 1 == to {
+                        self.nodes = nodes;
+                        break true;
+                    }
+                    i += 1;
+                    if QUOTA {
+                        counted[i] = counted[i - 1] + counted_of[at as usize] as u16;
+                    }
+                    let next = pos[i];
+                    let l = right[next.left as usize] as usize;
+                    let u = down[next.up as usize] as usize;
+                    let (s, e, end) = slots[next.base as usize + l * nc + u];
+                    f = Frame {
+                        cur: s,
+                        exact_end: e,
+                        end,
+                        before: now,
+                        partner: NONE,
+                    };
                 }
-            }
-            self.frames[i].cur = cur;
-            let Some((at, e, b, partner)) = found else {
-                if i == from {
-                    return WalkEnd::Exhausted;
-                }
-                i -= 1;
-                self.unset(plan, tables, i);
-                continue;
             };
-            self.set(plan, i, at, e, partner);
-            self.nodes += 1;
-            self.hist[i] += 1;
-            let now = f.before + b;
+            if !placed {
+                return WalkEnd::Exhausted;
+            }
+            // The events, in this order.
             if self.track_deepest && i + 1 >= self.deepest.0 {
                 self.note_deepest(i, now);
             }
@@ -657,9 +730,11 @@ impl Walker {
             }
             i += 1;
             if QUOTA {
-                self.counted[i] = self.counted[i - 1] + tables.counted[at as usize] as u16;
+                self.counted[i] =
+                    self.counted[i - 1] + counted_of[self.path[i - 1] as usize] as u16;
             }
             self.open(plan, tables, i, now);
+            f = self.frames[i];
         }
     }
 
