@@ -65,8 +65,8 @@ pub const PARAMS: &[Param] = &[
     Param {
         key: "native.incumbent_share",
         values: "0 to 0.9",
-        default: "0.1",
-        doc: "Under a time limit, the share of it weighted IDA* gets first for a plan (at least half a second; 0: none, only the optimal search, which may then end with a bound alone).",
+        default: "0.2",
+        doc: "Under a time limit, the share of it that beam search and weighted IDA* get first for a plan (at least half a second; 0: none, only the optimal search, which may then end with a bound alone).",
     },
     // Sliding, time-indexed MILP.
     Param {
