@@ -44,6 +44,8 @@ struct Child {
     part: u32,
     acc: u32,
     code: u8,
+    /// The cell the blank moved to.
+    to: u8,
 }
 
 /// One beam pass of `width` boards per layer from `tiles` (a blank-first board: tile `t`
@@ -88,12 +90,18 @@ where
             nodes,
         };
     }
-    // The current layer: its boards (flat, `n` bytes each), their accumulators and the move
-    // that led to each (4: none).
+    // The current layer: its boards (flat, `n` bytes each), their accumulators, the move
+    // that led to each (4: none) and where its blank is.
     let mut layer = Layer {
         boards: tiles.to_vec(),
         accs: vec![h.init(tiles)],
         last: vec![4u8],
+        blanks: vec![
+            tiles
+                .iter()
+                .position(|&t| t == 0)
+                .expect("a board has a blank") as u8,
+        ],
     };
     // Per layer after the first, each kept board's parent index and move.
     let mut links: Vec<Vec<(u32, u8)>> = Vec::new();
@@ -109,6 +117,7 @@ where
         boards: Vec::new(),
         accs: Vec::new(),
         last: Vec::new(),
+        blanks: Vec::new(),
     };
     loop {
         if deadline.is_some_and(|d| Instant::now() >= d) {
@@ -187,18 +196,17 @@ where
         next.boards.clear();
         next.accs.clear();
         next.last.clear();
+        next.blanks.clear();
         let mut link = Vec::with_capacity(children.len());
         for c in &children {
             let parent = c.parent as usize;
             let from = parent * n;
             next.boards.extend_from_slice(&layer.boards[from..from + n]);
             let end = next.boards.len();
-            let board = &mut next.boards[end - n..];
-            let blank = blank_of(board);
-            let to = cell_of_move(&nbrs[blank], c.code);
-            board.swap(blank, to);
+            next.boards[end - n..].swap(usize::from(layer.blanks[parent]), usize::from(c.to));
             next.accs.push(parts[c.part as usize].accs[c.acc as usize]);
             next.last.push(c.code);
+            next.blanks.push(c.to);
             link.push((c.parent, c.code));
         }
         std::mem::swap(&mut layer, &mut next);
@@ -211,6 +219,7 @@ struct Layer<A> {
     boards: Vec<u8>,
     accs: Vec<A>,
     last: Vec<u8>,
+    blanks: Vec<u8>,
 }
 
 /// The children of some of a layer's boards.
@@ -235,20 +244,6 @@ fn is_goal(t: &[u8]) -> bool {
     t.iter().enumerate().all(|(c, &v)| usize::from(v) == c)
 }
 
-fn blank_of(board: &[u8]) -> usize {
-    board
-        .iter()
-        .position(|&t| t == 0)
-        .expect("a board has a blank")
-}
-
-fn cell_of_move(nbrs: &[(usize, u8)], code: u8) -> usize {
-    nbrs.iter()
-        .find(|&&(_, c)| c == code)
-        .expect("the move was generated from this cell")
-        .0
-}
-
 /// The children of `layer`'s boards `parents` not met before, estimated, into `out`.
 fn expand<H: Heuristic>(
     h: &H,
@@ -265,7 +260,7 @@ fn expand<H: Heuristic>(
     let mut board = vec![0u8; n];
     for i in parents {
         let parent = &layer.boards[i * n..(i + 1) * n];
-        let blank = blank_of(parent);
+        let blank = usize::from(layer.blanks[i]);
         for &(to, code) in &nbrs[blank] {
             if code ^ 1 == layer.last[i] {
                 continue;
@@ -289,6 +284,7 @@ fn expand<H: Heuristic>(
                 part: 0,
                 acc: out.accs.len() as u32,
                 code,
+                to: to as u8,
             });
             out.accs.push(acc);
         }
@@ -298,51 +294,23 @@ fn expand<H: Heuristic>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::puzzle::sliding::{Goal, SlidingPuzzle};
     use crate::search::ida::{self, IdaOutcome};
     use crate::search::manhattan::ManhattanLc;
+    use crate::search::{blank_first_tiles, codes_to_moves};
 
-    /// A board `steps` random moves of the blank from the blank-first goal.
-    fn scrambled(rows: usize, cols: usize, steps: usize, seed: u64) -> Vec<u8> {
-        let nbrs = neighbours(rows, cols);
-        let mut rng = crate::rng::Rng::new(seed);
-        let mut t: Vec<u8> = (0..(rows * cols) as u8).collect();
-        let mut blank = 0;
-        for _ in 0..steps {
-            let (to, _) = nbrs[blank][rng.below(nbrs[blank].len())];
-            t.swap(blank, to);
-            blank = to;
-        }
-        t
+    /// A board `steps` moves from the blank-first goal (the puzzle's own random walk), with
+    /// the puzzle itself to replay plans on.
+    fn scrambled(rows: usize, cols: usize, steps: usize, seed: u64) -> (SlidingPuzzle, Vec<u8>) {
+        let (p, _) = SlidingPuzzle::random_walk(rows, cols, Goal::BlankFirst, steps, seed);
+        let tiles = blank_first_tiles(&p, Goal::BlankFirst);
+        (p, tiles)
     }
 
-    /// Replays move codes on `tiles` by the puzzle's own rule (the blank swaps with the
-    /// neighbour in the move's direction), not by the beam's tables.
-    fn replay(rows: usize, cols: usize, tiles: &[u8], codes: &[u8]) -> Vec<u8> {
-        let mut t = tiles.to_vec();
-        for &c in codes {
-            let b = t.iter().position(|&x| x == 0).unwrap();
-            let (r, k) = (b / cols, b % cols);
-            let to = match c {
-                ida::UP => {
-                    assert!(r > 0);
-                    b - cols
-                }
-                ida::DOWN => {
-                    assert!(r + 1 < rows);
-                    b + cols
-                }
-                ida::LEFT => {
-                    assert!(k > 0);
-                    b - 1
-                }
-                _ => {
-                    assert!(k + 1 < cols);
-                    b + 1
-                }
-            };
-            t.swap(b, to);
-        }
-        t
+    /// Whether `codes` solves `p` by the puzzle's own rules, not by the beam's tables.
+    fn solves(p: &SlidingPuzzle, codes: &[u8]) -> bool {
+        let moves = codes_to_moves(codes, Goal::BlankFirst);
+        p.replay(&moves).is_ok_and(|b| b.is_goal(Goal::BlankFirst))
     }
 
     /// Every plan reaches the goal and is no shorter than IDA*'s optimum; on the 8-puzzle a
@@ -352,11 +320,10 @@ mod tests {
         for (rows, cols, width) in [(3, 3, 1 << 18), (4, 4, 64), (4, 4, 1024)] {
             let h = ManhattanLc::new(rows, cols);
             for seed in 0..12 {
-                let t = scrambled(rows, cols, 200, seed);
+                let (p, t) = scrambled(rows, cols, 200, seed);
                 let out = beam(&h, (rows, cols), &t, width, None, 1);
                 let codes = out.codes.expect("the beam keeps a plan");
-                let goal: Vec<u8> = (0..(rows * cols) as u8).collect();
-                assert_eq!(replay(rows, cols, &t, &codes), goal);
+                assert!(solves(&p, &codes), "seed {seed}");
                 let IdaOutcome::Solved(opt) = ida::search(&h, rows, cols, &t, None).outcome else {
                     panic!("no deadline");
                 };
@@ -373,7 +340,7 @@ mod tests {
     fn threads_do_not_change_the_plan() {
         let h = ManhattanLc::new(4, 4);
         for seed in 0..6 {
-            let t = scrambled(4, 4, 300, 100 + seed);
+            let (_, t) = scrambled(4, 4, 300, 100 + seed);
             let one = beam(&h, (4, 4), &t, 500, None, 1);
             for threads in [2, 3] {
                 let more = beam(&h, (4, 4), &t, 500, None, threads);
@@ -389,7 +356,7 @@ mod tests {
         let h = ManhattanLc::new(3, 3);
         let goal: Vec<u8> = (0..9).collect();
         assert_eq!(beam(&h, (3, 3), &goal, 8, None, 2).codes, Some(Vec::new()));
-        let t = scrambled(3, 3, 50, 7);
+        let (_, t) = scrambled(3, 3, 50, 7);
         let past = Some(Instant::now());
         assert_eq!(beam(&h, (3, 3), &t, 8, past, 2).codes, None);
     }

@@ -167,9 +167,9 @@ pub struct NativeOptions {
     /// loading a cached one is never cut short. [`solve_one`] sets it from its time limit.
     pub build_deadline: Option<std::time::Instant>,
     /// [`solve_one`] under a time limit gives this share of it (at least [`INCUMBENT_LEAST`]
-    /// when not 0) to the beam and weighted IDA* ([`incumbent`]) first: a plan beside the bound when the
-    /// optimal search does not finish. 0 (the default): none. The route's default is
-    /// [`INCUMBENT_SHARE`].
+    /// when not 0) to the beam and weighted IDA* ([`incumbent`]) first: a plan beside the
+    /// bound when the optimal search does not finish. 0 (the default): none. The route's
+    /// default is [`INCUMBENT_SHARE`].
     pub incumbent_share: f64,
 }
 
@@ -810,9 +810,10 @@ pub const QUICK_PASS: Duration = Duration::from_millis(200);
 /// than a short plan needs. IDA* with either admissible heuristic proves its plan optimal,
 /// so the pass's answer is as good as the databases' would be. Only when it runs out of time
 /// are the databases loaded (or built), and the search starts again with the time left.
-/// With [`NativeOptions::incumbent_share`] and a time limit, a beam search and weighted IDA* get a share of the time
-/// first ([`incumbent`]), so that a search that does not finish still returns a plan beside
-/// its proven bound, and the optimal search stops once its bound meets that plan.
+/// With [`NativeOptions::incumbent_share`] and a time limit, a beam search and weighted IDA*
+/// get a share of the time first ([`incumbent`]), so that a search that does not finish
+/// still returns a plan beside its proven bound, and the optimal search stops once its bound
+/// meets that plan.
 pub fn solve_one(
     p: &SlidingPuzzle,
     goal: Goal,
@@ -901,13 +902,14 @@ pub fn solve_one(
     Ok((r, solver.db_info().cloned(), solver.heuristic_name()))
 }
 
-/// The part of a time-limited solve's search time the route gives the beam and weighted IDA*
-/// ([`incumbent`]) unless told otherwise: this share, but at least [`INCUMBENT_LEAST`] (half
-/// the time, below twice that).
+/// The part of a time-limited solve's search time the route gives the beam and weighted
+/// IDA* ([`incumbent`]) unless told otherwise: this share, but at least [`INCUMBENT_LEAST`]
+/// (half the time, below twice that).
 pub const INCUMBENT_SHARE: f64 = 0.2;
 
-/// The least time kept for weighted IDA* ([`INCUMBENT_SHARE`]): its heaviest weight finds a
-/// 24-puzzle plan in well under this even on a loaded machine.
+/// The least time kept for the plan ([`INCUMBENT_SHARE`]): the first beam pass and weighted
+/// IDA*'s heaviest weight each find a 24-puzzle plan in well under this even on a loaded
+/// machine.
 pub const INCUMBENT_LEAST: Duration = Duration::from_secs(1);
 
 /// The weights [`incumbent`] tries, each plan at most that factor of the optimum: the
@@ -929,7 +931,9 @@ pub const BEAM_SHARE: f64 = 2.0 / 3.0;
 ///
 /// The two find different plans: on Korf & Felner's 24-puzzles the beam's is the shorter on
 /// some boards by up to 4 moves, weighted IDA*'s on others by up to 4
-/// (`docs/results/native-search.md#plans-and-gaps-within-a-limit`), so both run.
+/// (`docs/results/native-search.md#a-beam-search-beside-weighted-ida`), so both run. A board
+/// the beam does not take ([`beam::MAX_CELLS`]) gets no beam plan and goes on to weighted
+/// IDA* at once.
 pub fn incumbent(
     solver: &NativeSolver,
     p: &SlidingPuzzle,
@@ -952,7 +956,7 @@ pub fn incumbent(
     // A pass four times as wide takes about four and a half times as long (more of its
     // table reads miss the cache); before the first, nothing is known: it is short.
     let mut expected = Duration::ZERO;
-    while Instant::now() + expected <= beam_until && p.rows() * p.cols() <= beam::MAX_CELLS {
+    while Instant::now() + expected <= beam_until {
         let left = deadline.saturating_duration_since(Instant::now());
         let pass = Instant::now();
         let found = solver.solve_beam(p, goal, width, Some(left))?;
