@@ -139,6 +139,59 @@ pub struct IdaOptions<'f> {
     /// Told after every iteration that ends without a plan: the bound that is now proven and
     /// the nodes counted so far (a checkpoint to resume from with `start_at`).
     pub on_iteration: Option<OnIteration<'f>>,
+    /// Stop after an iteration, its bound proven, when the next is out of reach: forecast
+    /// ([`out_of_reach`]) to need more than twice the time left before the deadline, and
+    /// the bound now at most this. An iteration that starts and is cut off by the deadline
+    /// proves nothing, so a caller with other work for the time (a wider search for a plan)
+    /// stops here instead.
+    pub give_up: Option<u32>,
+}
+
+/// Whether an iteration is out of reach: the last one took `took`, the next is expected to
+/// grow by `growth` (the last one's nodes over the one's before), and more than twice that
+/// would not fit in the `left` time. The factor two leaves room for a forecast that is too
+/// high (growth varies from one iteration to the next), so an iteration that would likely
+/// have finished is still run.
+///
+/// ```
+/// use std::time::Duration;
+/// use tilekit::search::ida::out_of_reach;
+///
+/// let s = Duration::from_secs;
+/// assert!(out_of_reach(s(10), 7.0, s(30))); // 70 s expected, 30 s left
+/// assert!(!out_of_reach(s(10), 7.0, s(40))); // 70 s of 40 s: within the factor two
+/// ```
+pub fn out_of_reach(took: std::time::Duration, growth: f64, left: std::time::Duration) -> bool {
+    took.as_secs_f64() * growth > 2.0 * left.as_secs_f64()
+}
+
+/// [`IdaOptions::give_up`]'s bookkeeping: when the last iteration started and its nodes.
+struct Reach {
+    started: Instant,
+    nodes: u64,
+}
+
+impl Reach {
+    fn new() -> Reach {
+        Reach {
+            started: Instant::now(),
+            nodes: 0,
+        }
+    }
+
+    /// An iteration of `nodes` nodes just ended: whether the next is out of reach of
+    /// `deadline` ([`out_of_reach`]; never without a deadline or the iteration before).
+    fn next_out_of_reach(&mut self, nodes: u64, deadline: Option<Instant>) -> bool {
+        let now = Instant::now();
+        let took = now.saturating_duration_since(self.started);
+        let growth = nodes as f64 / self.nodes.max(1) as f64;
+        let known = self.nodes > 0;
+        self.started = now;
+        self.nodes = nodes;
+        known
+            && deadline
+                .is_some_and(|d| out_of_reach(took, growth, d.saturating_duration_since(now)))
+    }
 }
 
 /// A callback of [`IdaOptions::on_iteration`]: `(proven lower bound, nodes so far)`.
@@ -454,6 +507,7 @@ pub fn search_with<H: Heuristic>(
     let mut ida = Ida::new(heur, tiles, nbrs, deadline, opts.fsm);
     let mut bound = initial_h.max(opts.start_at);
     let mut iterations = Vec::new();
+    let mut reach = Reach::new();
     loop {
         if opts.stop_at.is_some_and(|s| bound >= s) {
             return IdaResult {
@@ -464,6 +518,7 @@ pub fn search_with<H: Heuristic>(
             };
         }
         iterations.push(bound);
+        let before = ida.nodes;
         if ida.iterate(blank, bound, &acc, initial_h, opts.bpmx) {
             return IdaResult {
                 outcome: IdaOutcome::Solved(ida.path),
@@ -483,6 +538,16 @@ pub fn search_with<H: Heuristic>(
         bound = ida.next_bound;
         if let Some(OnIteration(f)) = opts.on_iteration {
             f(bound, ida.nodes);
+        }
+        if opts.give_up.is_some_and(|g| bound <= g)
+            && reach.next_out_of_reach(ida.nodes - before, deadline)
+        {
+            return IdaResult {
+                outcome: IdaOutcome::TimeLimit { lower_bound: bound },
+                nodes: ida.nodes,
+                initial_h,
+                iterations,
+            };
         }
     }
 }
@@ -839,6 +904,13 @@ where
     // with every iteration cut).
     let mut seq = Ida::new(heur, tiles, nbrs.clone(), deadline, opts.fsm);
     let mut last = 0u64;
+    let mut reach = Reach::new();
+    let gave_up = |bound, nodes, iterations| IdaResult {
+        outcome: IdaOutcome::TimeLimit { lower_bound: bound },
+        nodes,
+        initial_h,
+        iterations,
+    };
     loop {
         if opts.stop_at.is_some_and(|s| bound >= s) {
             return IdaResult {
@@ -868,6 +940,9 @@ where
             bound = seq.next_bound;
             if let Some(OnIteration(f)) = opts.on_iteration {
                 f(bound, nodes);
+            }
+            if opts.give_up.is_some_and(|g| bound <= g) && reach.next_out_of_reach(last, deadline) {
+                return gave_up(bound, nodes, iterations);
             }
             continue;
         }
@@ -1008,6 +1083,9 @@ where
         bound = next_bound;
         if let Some(OnIteration(f)) = opts.on_iteration {
             f(bound, nodes);
+        }
+        if opts.give_up.is_some_and(|g| bound <= g) && reach.next_out_of_reach(last, deadline) {
+            return gave_up(bound, nodes, iterations);
         }
     }
 }

@@ -447,7 +447,24 @@ impl NativeSolver {
         time_limit: Option<Duration>,
         known: Option<u32>,
     ) -> Result<NativeResult, SearchError> {
-        self.solve_with(p, goal, time_limit, known, Resume::default())
+        self.solve_with(p, goal, time_limit, known, Resume::default(), None)
+    }
+
+    /// [`solve_below`](Self::solve_below) that also stops, its bound proven, after an
+    /// iteration when the next one is out of reach ([`ida::IdaOptions::give_up`]): forecast
+    /// to need more than twice the time left, and the plan of length `known` at least `gap`
+    /// moves above the bound. The result then ends before the time limit, with the time that
+    /// iteration would have wasted left to the caller.
+    pub fn solve_below_within(
+        &self,
+        p: &SlidingPuzzle,
+        goal: Goal,
+        time_limit: Duration,
+        known: Option<u32>,
+        gap: u32,
+    ) -> Result<NativeResult, SearchError> {
+        let give_up = Some(known.map_or(0, |k| k.saturating_sub(gap)));
+        self.solve_with(p, goal, Some(time_limit), known, Resume::default(), give_up)
     }
 
     /// [`solve`](Self::solve) resumed: the search starts at `resume.from`, a lower bound an
@@ -482,7 +499,7 @@ impl NativeSolver {
         time_limit: Option<Duration>,
         resume: Resume<'_>,
     ) -> Result<NativeResult, SearchError> {
-        self.solve_with(p, goal, time_limit, None, resume)
+        self.solve_with(p, goal, time_limit, None, resume, None)
     }
 
     fn solve_with(
@@ -492,6 +509,7 @@ impl NativeSolver {
         time_limit: Option<Duration>,
         known: Option<u32>,
         resume: Resume<'_>,
+        give_up: Option<u32>,
     ) -> Result<NativeResult, SearchError> {
         self.check_board(p)?;
         let started = Instant::now();
@@ -514,6 +532,7 @@ impl NativeSolver {
             stop_at: known,
             start_at: resume.from,
             on_iteration: resume.on_iteration.map(ida::OnIteration),
+            give_up,
         };
         let r = match &self.engine {
             Engine::Pdb(h) => {
@@ -885,8 +904,10 @@ pub fn solve_one(
         .mul_f64(opts.incumbent_share.min(0.9))
         .max(rest.min(INCUMBENT_LEAST) / 2);
     let weighted_from = Instant::now();
-    let (plan, weighted_nodes) = incumbent(&solver, p, goal, weighted_from + kept)?;
-    let weighted_seconds = weighted_from.elapsed().as_secs_f64();
+    let mut ladder = Ladder::new();
+    let (mut plan, mut weighted_nodes) =
+        incumbent_on(&solver, p, goal, weighted_from + kept, &mut ladder)?;
+    let mut weighted_seconds = weighted_from.elapsed().as_secs_f64();
     if let Some(m) = &plan {
         progress(&format!(
             "beam and weighted IDA*: a plan of {} moves; proving a bound with IDA*",
@@ -895,7 +916,27 @@ pub fn solve_one(
     }
     let rest = limit.saturating_sub(started.elapsed());
     let known = plan.as_ref().map(|m| m.len() as u32);
-    let mut r = solver.solve_below(p, goal, Some(rest), known)?;
+    let mut r = solver.solve_below_within(p, goal, rest, known, GIVE_UP_GAP)?;
+    // IDA* stopped before an iteration it could not finish: what it would have spent in
+    // vain goes to wider beam passes, for a shorter plan beside the bound it proved.
+    let deadline = started + limit;
+    let unproven = plan.as_ref().is_none_or(|m| m.len() as u32 > r.lower_bound);
+    if r.status == NativeStatus::TimeLimit && unproven && Instant::now() < deadline {
+        progress(&format!(
+            "IDA*: at least {} moves; its next iteration cannot finish in the time left, so wider beam passes get it",
+            r.lower_bound
+        ));
+        let wider = Instant::now();
+        ladder.climb(
+            &solver,
+            (p, goal),
+            deadline,
+            deadline,
+            &mut plan,
+            &mut weighted_nodes,
+        )?;
+        weighted_seconds += wider.elapsed().as_secs_f64();
+    }
     r.nodes += weighted_nodes;
     r.seconds += weighted_seconds;
     let r = with_plan(r, plan);
@@ -919,6 +960,17 @@ pub const INCUMBENT_WEIGHTS: [(u32, u32); 5] = [(2, 1), (3, 2), (5, 4), (9, 8), 
 /// The first beam width [`incumbent`] tries; each next pass is four times as wide.
 pub const BEAM_FIRST_WIDTH: usize = 4096;
 
+/// How far a time-limited solve's plan must be above IDA*'s bound for IDA* to stop before
+/// an iteration out of reach ([`NativeSolver::solve_below_within`]). With the plan only two
+/// above, the next iteration ends the gap whichever way it goes (it finds a plan of the
+/// bound's length, or proves the plan optimal), and one found part-way is common enough
+/// (Korf & Felner's #5: stopping there cost the optimum), so IDA* goes on.
+pub const GIVE_UP_GAP: u32 = 4;
+
+/// The widest beam pass [`incumbent`] starts: on the 24-puzzle a pass keeps every board it
+/// meets, about 5 GB at this width over a hundred layers.
+pub const BEAM_MAX_WIDTH: usize = 1 << 20;
+
 /// The share of [`incumbent`]'s time its beam passes may start in (the rest is weighted
 /// IDA*'s): a pass is started only when it is expected to end within it.
 pub const BEAM_SHARE: f64 = 2.0 / 3.0;
@@ -940,34 +992,32 @@ pub fn incumbent(
     goal: Goal,
     deadline: Instant,
 ) -> Result<(Option<Vec<Move>>, u64), SearchError> {
+    incumbent_on(solver, p, goal, deadline, &mut Ladder::new())
+}
+
+/// [`incumbent`] from `ladder`'s width, which it leaves at the next pass's.
+fn incumbent_on(
+    solver: &NativeSolver,
+    p: &SlidingPuzzle,
+    goal: Goal,
+    deadline: Instant,
+    ladder: &mut Ladder,
+) -> Result<(Option<Vec<Move>>, u64), SearchError> {
     let mut best: Option<Vec<Move>> = None;
     let mut nodes = 0;
-    let keep = |m: Vec<Move>, best: &mut Option<Vec<Move>>| {
-        if best.as_ref().is_none_or(|b| m.len() < b.len()) {
-            *best = Some(m);
-        }
-    };
     let started = Instant::now();
     let beam_until = started
         + deadline
             .saturating_duration_since(started)
             .mul_f64(BEAM_SHARE);
-    let mut width = BEAM_FIRST_WIDTH;
-    // A pass four times as wide takes about four and a half times as long (more of its
-    // table reads miss the cache); before the first, nothing is known: it is short.
-    let mut expected = Duration::ZERO;
-    while Instant::now() + expected <= beam_until {
-        let left = deadline.saturating_duration_since(Instant::now());
-        let pass = Instant::now();
-        let found = solver.solve_beam(p, goal, width, Some(left))?;
-        nodes += found.nodes;
-        match found.moves {
-            Some(m) => keep(m, &mut best),
-            None => break,
-        }
-        expected = pass.elapsed().mul_f64(4.5);
-        width *= 4;
-    }
+    ladder.climb(
+        solver,
+        (p, goal),
+        beam_until,
+        deadline,
+        &mut best,
+        &mut nodes,
+    )?;
     for w in INCUMBENT_WEIGHTS {
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {
@@ -976,11 +1026,65 @@ pub fn incumbent(
         let found = solver.solve_weighted(p, goal, w, Some(left))?;
         nodes += found.nodes;
         match found.moves {
-            Some(m) => keep(m, &mut best),
+            Some(m) => keep_shorter(m, &mut best),
             None => break,
         }
     }
     Ok((best, nodes))
+}
+
+/// `m` in `best` when it is shorter (or the first).
+fn keep_shorter(m: Vec<Move>, best: &mut Option<Vec<Move>>) {
+    if best.as_ref().is_none_or(|b| m.len() < b.len()) {
+        *best = Some(m);
+    }
+}
+
+/// The beam passes of one solve: the next width, and how long that pass is expected to take.
+#[derive(Debug, Clone, Copy)]
+struct Ladder {
+    width: usize,
+    expected: Duration,
+}
+
+impl Ladder {
+    /// Before the first pass nothing is known: it is short.
+    fn new() -> Ladder {
+        Ladder {
+            width: BEAM_FIRST_WIDTH,
+            expected: Duration::ZERO,
+        }
+    }
+
+    /// Beam passes, each four times as wide as the last (up to [`BEAM_MAX_WIDTH`]), while
+    /// the next is expected to end by `until`, each stopped at `deadline`; the shortest plan
+    /// goes to `best` and the nodes to `nodes`. A pass that finds no plan (stopped, or the
+    /// board is too large for the beam) ends them.
+    fn climb(
+        &mut self,
+        solver: &NativeSolver,
+        (p, goal): (&SlidingPuzzle, Goal),
+        until: Instant,
+        deadline: Instant,
+        best: &mut Option<Vec<Move>>,
+        nodes: &mut u64,
+    ) -> Result<(), SearchError> {
+        while self.width <= BEAM_MAX_WIDTH && Instant::now() + self.expected <= until {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let pass = Instant::now();
+            let found = solver.solve_beam(p, goal, self.width, Some(left))?;
+            *nodes += found.nodes;
+            match found.moves {
+                Some(m) => keep_shorter(m, best),
+                None => break,
+            }
+            // A pass four times as wide takes about four and a half times as long (more of
+            // its table reads miss the cache).
+            self.expected = pass.elapsed().mul_f64(4.5);
+            self.width *= 4;
+        }
+        Ok(())
+    }
 }
 
 /// `r`, the optimal search's result, with `plan` (the incumbent) where the search found
@@ -1044,6 +1148,50 @@ mod tests {
             assert!(len >= opt && len <= 2 * opt, "{len} against {opt}");
             assert_eq!(r.lower_bound, bound);
             assert_eq!(r.proven_optimal, len == bound);
+        }
+    }
+
+    /// Giving up on an iteration out of reach changes nothing when there is time to spare,
+    /// and a search that gives up still proves only what it searched: its bound is at most
+    /// the optimum, and it ends by the deadline.
+    #[test]
+    fn giving_up_keeps_the_bound_honest() {
+        let board = |name: &str| {
+            let set = crate::campaign::sets::resolve(name, None).unwrap();
+            let i = set.instances[0].clone();
+            let goal = i.goal.unwrap();
+            let p = SlidingPuzzle::parse(&i.text, name, goal).unwrap();
+            (p, goal, i.known_optimum.unwrap() as u32)
+        };
+        for threads in [1, 2] {
+            let solver = NativeSolver::new(
+                4,
+                4,
+                &NativeOptions {
+                    manhattan_only: true,
+                    threads,
+                    ..Default::default()
+                },
+                &quiet,
+            )
+            .unwrap();
+            let (p, goal, opt) = board("short15:40");
+            let hour = Duration::from_secs(3600);
+            let plain = solver.solve(&p, goal, None).unwrap();
+            let within = solver.solve_below_within(&p, goal, hour, None, 4).unwrap();
+            assert_eq!(within.moves, plain.moves);
+            assert_eq!(within.nodes, plain.nodes);
+            assert_eq!(within.moves.map(|m| m.len() as u32), Some(opt));
+            // Korf's first board (57 moves) takes Manhattan distance far longer than this.
+            let (p, goal, opt) = board("korf100:1");
+            let limit = Duration::from_millis(400);
+            // As if a plan of 80 moves were known: far above any bound reached here.
+            let r = solver
+                .solve_below_within(&p, goal, limit, Some(80), 4)
+                .unwrap();
+            assert_eq!(r.status, NativeStatus::TimeLimit);
+            assert!(r.lower_bound <= opt && r.lower_bound >= r.initial_h);
+            assert!(r.seconds < 1.0, "{} s", r.seconds);
         }
     }
 
