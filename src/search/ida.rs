@@ -1126,6 +1126,24 @@ mod tests {
         s.result().expect("ended")
     }
 
+    /// The forecast stops only after an iteration with one before it, only with a deadline,
+    /// and only when the next would not fit: here the deadline has passed.
+    #[test]
+    fn the_stop_needs_a_forecast_and_a_deadline() {
+        let past = Some(Instant::now());
+        let mut reach = Reach::new();
+        assert!(
+            !reach.next_out_of_reach(1_000, past),
+            "no iteration before it"
+        );
+        assert!(!reach.next_out_of_reach(7_000, None), "no deadline");
+        // The next iteration takes some time, so its forecast is more than nothing.
+        std::thread::sleep(std::time::Duration::from_millis(1));
+        assert!(reach.next_out_of_reach(49_000, past));
+        let far = Some(Instant::now() + std::time::Duration::from_secs(3600));
+        assert!(!reach.next_out_of_reach(50_000, far));
+    }
+
     /// The stepper (what the benchmark's interleaved mode runs) visits the recursive search's
     /// nodes in its order: the same plan, node count, iterations and first estimate, with
     /// Manhattan distance, pattern databases, their dual lookups and duplicate pruning.

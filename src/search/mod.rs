@@ -453,8 +453,8 @@ impl NativeSolver {
     /// [`solve_below`](Self::solve_below) that also stops, its bound proven, after an
     /// iteration when the next one is out of reach ([`ida::IdaOptions::give_up`]): forecast
     /// to need more than twice the time left, and the plan of length `known` at least `gap`
-    /// moves above the bound. The result then ends before the time limit, with the time that
-    /// iteration would have wasted left to the caller.
+    /// moves above the bound (without a plan, never). The result then ends before the time
+    /// limit, with the time that iteration would have wasted left to the caller.
     pub fn solve_below_within(
         &self,
         p: &SlidingPuzzle,
@@ -463,7 +463,8 @@ impl NativeSolver {
         known: Option<u32>,
         gap: u32,
     ) -> Result<NativeResult, SearchError> {
-        let give_up = Some(known.map_or(0, |k| k.saturating_sub(gap)));
+        // Without a plan there is nothing for the time to go to, so no stop.
+        let give_up = known.map(|k| k.saturating_sub(gap));
         self.solve_with(p, goal, Some(time_limit), known, Resume::default(), give_up)
     }
 
@@ -1178,7 +1179,10 @@ mod tests {
             let (p, goal, opt) = board("short15:40");
             let hour = Duration::from_secs(3600);
             let plain = solver.solve(&p, goal, None).unwrap();
-            let within = solver.solve_below_within(&p, goal, hour, None, 4).unwrap();
+            // A plan 10 above the optimum leaves the stop armed for every bound.
+            let within = solver
+                .solve_below_within(&p, goal, hour, Some(opt + 10), 4)
+                .unwrap();
             assert_eq!(within.moves, plain.moves);
             assert_eq!(within.nodes, plain.nodes);
             assert_eq!(within.moves.map(|m| m.len() as u32), Some(opt));
