@@ -54,6 +54,9 @@ pub struct BenchPlan {
     pub fsm: usize,
     /// [`NativeOptions::threads`].
     pub threads: usize,
+    /// [`NativeOptions::frontier`] (0 in plans written before it existed).
+    #[serde(default)]
+    pub frontier: usize,
     /// The instances of each task, by id.
     pub tasks: Vec<Vec<u32>>,
 }
@@ -73,6 +76,7 @@ impl BenchPlan {
                 bpmx: self.bpmx,
                 fsm: self.fsm,
                 threads: self.threads,
+                frontier: self.frontier,
                 ..Default::default()
             },
             pdb: self.pdb.clone(),
@@ -150,6 +154,7 @@ fn submit(
         bpmx: opts.native.bpmx,
         fsm: opts.native.fsm,
         threads: opts.native.threads.max(1),
+        frontier: opts.native.frontier,
         tasks: pending.iter().map(|&id| vec![id]).collect(),
     };
     // The limit, a tenth more, and ten minutes to load or build the pattern databases.

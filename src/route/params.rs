@@ -57,6 +57,12 @@ pub const PARAMS: &[Param] = &[
         doc: "Propagate inconsistent heuristic values between parent and children (bidirectional pathmax).",
     },
     Param {
+        key: "native.frontier",
+        values: "0 or more (boards)",
+        default: "16777216 on boards of 25 cells or more, else 0 (0 in the paper preset)",
+        doc: "Store the frontier of one IDA* iteration (up to this many boards, 64 bytes each) and run the later iterations from it, deepest boards first (Bu & Korf's A*+IDA* order); 0: never, every iteration from the start board.",
+    },
+    Param {
         key: "native.max_with",
         values: "a 15-puzzle partition: 7-8, 7-8-cols, 7-7-1 or 6-6-3",
         default: "none",
@@ -468,7 +474,7 @@ pub enum Preset {
     Recommended,
     /// The source papers' configurations: the NEOS case study's own model at its own
     /// horizon, Salassa et al.'s greedy construction and local search, the native search
-    /// without duplicate pruning, A* at weight 1; no starter piece fixed.
+    /// without duplicate pruning or a stored frontier, A* at weight 1; no starter piece fixed.
     Paper,
     /// The fewest native search nodes tilekit has measured (two 7-8 partitions with their
     /// duals, BPMX, duplicate pruning to 16 moves): not the fastest, and 2.3 GB of tables.
@@ -538,7 +544,7 @@ pub fn preset_words(p: Preset) -> &'static str {
     match p {
         Preset::Recommended => "The measured best for each method: the defaults.",
         Preset::Paper => {
-            "The source papers' configurations: the NEOS case study's own model at its own horizon, Salassa et al.'s greedy construction and local search, the native search without duplicate pruning, A* at weight 1, no starter piece fixed."
+            "The source papers' configurations: the NEOS case study's own model at its own horizon, Salassa et al.'s greedy construction and local search, the native search without duplicate pruning or a stored frontier, A* at weight 1, no starter piece fixed."
         }
         Preset::FewestNodes => {
             "The fewest native search nodes measured: two 7-8 partitions with their duals, BPMX and duplicate pruning to 16 moves (not the fastest; 2.3 GB of tables)."

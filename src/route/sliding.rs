@@ -610,11 +610,15 @@ pub fn native_options(
         fsm: 12,
         threads: req.limits.threads as usize,
         incumbent_share: crate::search::INCUMBENT_SHARE,
+        frontier: crate::search::default_frontier(rows * cols),
         ..NativeOptions::default()
     };
     match req.preset {
         Preset::Recommended => {}
-        Preset::Paper => o.fsm = 0,
+        Preset::Paper => {
+            o.fsm = 0;
+            o.frontier = 0;
+        }
         Preset::FewestNodes => {
             o.fsm = 16;
             o.dual = true;
@@ -645,6 +649,7 @@ pub fn native_options(
             }
             "native.dual" => o.dual = params::parse_bool(key, value).map_err(usage)?,
             "native.bpmx" => o.bpmx = params::parse_bool(key, value).map_err(usage)?,
+            "native.frontier" => o.frontier = params::parse(key, value).map_err(usage)?,
             "native.max_with" => o.max_with = Some(named(value)?),
             "native.incumbent_share" => {
                 let share: f64 = params::parse(key, value).map_err(usage)?;
@@ -2128,6 +2133,33 @@ mod tests {
 
     fn astar(a: AstarMethod) -> SlidingMethod {
         SlidingMethod::Astar(a)
+    }
+
+    #[test]
+    fn the_stored_frontier_is_on_from_25_cells_off_in_the_paper_preset_and_settable() {
+        let native = SlidingMethod::Native(NativeMethod::default());
+        let board = |n: usize| {
+            let tiles: Vec<u16> = (0..(n * n) as u16).collect();
+            SlidingPuzzle::new(n, n, tiles).unwrap()
+        };
+        let frontier = |r: &SolveRequest, n| native_options(&board(n), None, r).map(|o| o.frontier);
+        let r = req(native.clone());
+        assert_eq!(frontier(&r, 5).unwrap(), crate::search::STORED_FRONTIER);
+        assert_eq!(frontier(&r, 4).unwrap(), 0);
+        let mut paper = req(native.clone());
+        paper.preset = Preset::Paper;
+        assert_eq!(frontier(&paper, 5).unwrap(), 0);
+        let mut set = req(native.clone());
+        set.settings.push("native.frontier", "4096").unwrap();
+        assert_eq!(frontier(&set, 4).unwrap(), 4096);
+        let mut bad = req(native);
+        bad.settings.push("native.frontier", "-1").unwrap();
+        assert!(
+            frontier(&bad, 5)
+                .unwrap_err()
+                .to_string()
+                .contains("native.frontier")
+        );
     }
 
     #[test]

@@ -145,6 +145,14 @@ pub struct IdaOptions<'f> {
     /// proves nothing, so a caller with other work for the time (a wider search for a plan)
     /// stops here instead.
     pub give_up: Option<u32>,
+    /// Store the frontier of one iteration, at most this many nodes (64 bytes each; 0:
+    /// never), and run the later iterations from it ([`search_parallel`] only; not with
+    /// BPMX; boards of at most 25 cells). The idea of Bu & Korf's A*+IDA* (IJCAI 2019), with
+    /// an IDA* iteration in place of their A*: the nodes above the frontier are not walked
+    /// again, a board the frontier reaches twice is searched once, and the frontier is
+    /// searched lowest `f` first and, of equal `f`, lowest estimate first, so that the last
+    /// iteration meets a plan after a small part of its tree.
+    pub stored_frontier: usize,
 }
 
 /// Whether an iteration is out of reach: the last one took `took`, the next is expected to
@@ -243,6 +251,8 @@ struct Ida<'a, H: Heuristic> {
     next_bound: u32,
     deadline: Option<Instant>,
     stopped: bool,
+    /// [`collect`](Self::collect) stopped at its cap.
+    overflow: bool,
     /// `heur.refines()`, read once.
     refines: bool,
     fsm: Option<&'a Fsm>,
@@ -266,6 +276,7 @@ impl<'a, H: Heuristic> Ida<'a, H> {
             next_bound: u32::MAX,
             deadline,
             stopped: false,
+            overflow: false,
             refines: heur.refines(),
             fsm,
         }
@@ -820,6 +831,240 @@ impl<'a, H: Heuristic> Stepper<'a, H> {
     }
 }
 
+/// A node of a stored frontier: the board and the path to it packed (5 bits a cell, 2 bits
+/// a move), with what the walk needs to go on below it.
+#[derive(Clone, Copy)]
+struct Stored {
+    tiles: u128,
+    path: [u64; 4],
+    g: u8,
+    h: u8,
+    blank: u8,
+    prev: u8,
+    state: u32,
+}
+
+impl Stored {
+    /// The longest path a stored node can hold.
+    const MAX_G: usize = 128;
+
+    fn pack(tiles: &[u8], path: &[u8], h: u32, blank: usize, prev: u8, state: u32) -> Stored {
+        let mut t = 0u128;
+        for (c, &x) in tiles.iter().enumerate() {
+            t |= (x as u128) << (5 * c);
+        }
+        let mut p = [0u64; 4];
+        for (i, &m) in path.iter().enumerate() {
+            p[i / 32] |= (m as u64) << (2 * (i % 32));
+        }
+        Stored {
+            tiles: t,
+            path: p,
+            g: path.len() as u8,
+            h: h.min(255) as u8,
+            blank: blank as u8,
+            prev,
+            state,
+        }
+    }
+
+    fn f(&self) -> u32 {
+        self.g as u32 + self.h as u32
+    }
+
+    fn unpack(&self, tiles: &mut Vec<u8>, cells: usize, path: &mut Vec<u8>) {
+        tiles.clear();
+        tiles.extend((0..cells).map(|c| ((self.tiles >> (5 * c)) & 31) as u8));
+        path.clear();
+        path.extend(
+            (0..self.g as usize).map(|i| ((self.path[i / 32] >> (2 * (i % 32))) & 3) as u8),
+        );
+    }
+}
+
+impl<H: Heuristic> Ida<'_, H> {
+    /// [`dfs`](Self::dfs) that stores the nodes cut off (`g + h > bound`, `h` refined) in
+    /// `out` instead of only counting them; stops (`stopped`, `overflow`) past `cap` nodes.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "the recursion's state, passed down"
+    )]
+    fn collect(
+        &mut self,
+        blank: usize,
+        g: u32,
+        bound: u32,
+        acc: H::Acc,
+        prev: u8,
+        state: u32,
+        out: &mut Vec<Stored>,
+        cap: usize,
+    ) -> bool {
+        self.nodes += 1;
+        let mut h = self.heur.value(&acc);
+        // Refined also where the cheap value already cuts: a stored node is sorted by it.
+        if self.refines {
+            h = self.heur.refine(&acc);
+        }
+        let f = g + h;
+        if f > bound {
+            if f < self.next_bound {
+                self.next_bound = f;
+            }
+            if out.len() >= cap || self.path.len() >= Stored::MAX_G {
+                self.overflow = true;
+                self.stopped = true;
+                return false;
+            }
+            out.push(Stored::pack(&self.tiles, &self.path, h, blank, prev, state));
+            return false;
+        }
+        if h == 0 && self.tiles.iter().enumerate().all(|(c, &t)| t as usize == c) {
+            return true;
+        }
+        if self.nodes & 0xF_FFFF == 0
+            && let Some(d) = self.deadline
+            && Instant::now() >= d
+        {
+            self.stopped = true;
+            return false;
+        }
+        let (list, count) = self.nbrs[blank];
+        for &(c, m) in &list[..count as usize] {
+            if m ^ 1 == prev {
+                continue;
+            }
+            let state = match self.fsm {
+                Some(f) => match f.step(state, m, c) {
+                    Some(s) => s,
+                    None => continue,
+                },
+                None => state,
+            };
+            let tile = self.tiles[c];
+            self.tiles[blank] = tile;
+            self.tiles[c] = 0;
+            let next = self.heur.update(&acc, &self.tiles, tile, c, blank);
+            self.path.push(m);
+            if self.collect(c, g + 1, bound, next, m, state, out, cap) {
+                return true;
+            }
+            self.path.pop();
+            self.tiles[c] = tile;
+            self.tiles[blank] = 0;
+            if self.stopped {
+                return false;
+            }
+        }
+        false
+    }
+}
+
+/// `nodes` (in depth-first order) without the repeated boards: of the nodes with one board,
+/// only the first in shortlex order (fewest moves, then move-code order) is kept. Dropping the
+/// others loses no plan the search needs: the earliest optimal plan in that order passes
+/// the stored frontier at a node whose path is the earliest to its board (an earlier one,
+/// followed by the rest of the plan, would be an earlier optimal plan), so that node is
+/// kept, and the duplicate-pruning automaton, whose forbidden words are the ones that are
+/// not earliest in the same order, never cuts that plan below it.
+fn shortest_first(nodes: Vec<Stored>) -> Vec<Stored> {
+    // Sorting 32-byte keys, not the 64-byte nodes, then gathering the kept ones.
+    let mut keys: Vec<(u128, u64)> = nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.tiles, (n.g as u64) << 32 | i as u64))
+        .collect();
+    keys.sort_unstable();
+    keys.dedup_by_key(|k| k.0);
+    let mut kept: Vec<u32> = keys.iter().map(|k| k.1 as u32).collect();
+    kept.sort_unstable();
+    kept.iter().map(|&i| nodes[i as usize]).collect()
+}
+
+/// `nodes` in the order the stored frontier is searched: lowest `f` first, then lowest
+/// estimate, then depth-first.
+fn search_order(nodes: Vec<Stored>) -> Vec<Stored> {
+    let mut keys: Vec<u64> = nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.f() as u64) << 48 | (n.h as u64) << 40 | i as u64)
+        .collect();
+    keys.sort_unstable();
+    keys.iter()
+        .map(|&k| nodes[(k & 0xFF_FFFF_FFFF) as usize])
+        .collect()
+}
+
+/// Whether to store the next iteration's frontier ([`IdaOptions::stored_frontier`] = `cap`),
+/// the last two iterations having visited `prev_last` and `last` nodes: when the next one is
+/// forecast (`last` × its growth) within the cap and the one after it beyond: the largest
+/// iteration whose frontier (about half its nodes) fits with room for a forecast twice too
+/// low. Iterations grow by a steady factor, so one iteration in the run meets this.
+fn collect_now(cap: usize, last: u64, prev_last: u64) -> bool {
+    if prev_last == 0 {
+        return false;
+    }
+    let cap = cap as u64;
+    let growth = (last / prev_last).max(1);
+    let next = last.saturating_mul(growth);
+    next <= cap && next.saturating_mul(growth) > cap
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Frontiers stored and given up as too large on this thread ([`Ida::collect_iteration`]
+    /// runs on the caller's thread), so that tests can see which way a search went.
+    static COLLECTED: std::cell::Cell<(usize, usize)> = const { std::cell::Cell::new((0, 0)) };
+}
+
+/// How [`Ida::collect_iteration`] ended.
+enum Collected {
+    /// A plan, on the walk's path.
+    Found,
+    /// More nodes than the cap: nothing stored, the iteration unfinished.
+    Overflow,
+    /// The deadline passed.
+    Stopped,
+    /// The iteration is finished: its frontier sorted for the next ones, and their bound.
+    Done(Vec<Stored>, u32),
+}
+
+impl<H: Heuristic> Ida<'_, H> {
+    /// One iteration at `bound` from the root that stores its frontier: the nodes it cuts
+    /// off, the repeated boards dropped ([`shortest_first`]), ordered lowest `f` first and,
+    /// of equal `f`, lowest estimate (the deepest, nearest the goal by the estimate) first,
+    /// then depth-first (Bu & Korf's order for the iterations of A*+IDA*).
+    fn collect_iteration(
+        &mut self,
+        blank: usize,
+        bound: u32,
+        acc: H::Acc,
+        cap: usize,
+    ) -> Collected {
+        let mut out = Vec::new();
+        self.next_bound = u32::MAX;
+        self.overflow = false;
+        let found = self.collect(blank, 0, bound, acc, NONE, fsm::START, &mut out, cap);
+        if found {
+            return Collected::Found;
+        }
+        if self.overflow {
+            self.overflow = false;
+            self.stopped = false;
+            #[cfg(test)]
+            COLLECTED.with(|c| c.set((c.get().0, c.get().1 + 1)));
+            return Collected::Overflow;
+        }
+        if self.stopped || self.next_bound == u32::MAX {
+            return Collected::Stopped;
+        }
+        let out = search_order(shortest_first(out));
+        #[cfg(test)]
+        COLLECTED.with(|c| c.set((c.get().0 + 1, c.get().1)));
+        Collected::Done(out, self.next_bound)
+    }
+}
+
 /// A node where [`search_parallel`] cuts an iteration's tree: the threads search below it.
 #[derive(Clone)]
 struct Frontier<A> {
@@ -847,6 +1092,14 @@ const PARALLEL_FROM: u64 = 1 << 18;
 /// that threads finished after another had found the plan, so it differs from the
 /// one-thread count. The cut does no pathmax, so with BPMX the bounds tried may differ
 /// from the one-thread search's; the plan does not.
+///
+/// With [`IdaOptions::stored_frontier`], the iteration forecast to be the largest whose
+/// frontier fits is walked on one thread, storing its frontier; the later iterations are
+/// the frontier's subtrees in the frontier's order, taken by the threads (from one thread
+/// on). The plan is then the first in that order, whatever the thread count; it is as short
+/// as the plain search's, whose bounds these iterations try (each the least `f` cut off,
+/// two more on the sliding boards, whose parity fixes every path's), and the nodes above
+/// the frontier are not counted again.
 pub fn search_parallel<H>(
     heur: &H,
     rows: usize,
@@ -879,9 +1132,12 @@ where
 {
     use std::sync::Mutex;
     use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
-    if threads <= 1 {
+    // With a stored frontier, one thread takes the frontier's order too, so that the plan
+    // does not depend on the thread count.
+    if threads <= 1 && opts.stored_frontier == 0 {
         return search_with(heur, rows, cols, tiles, deadline, opts);
     }
+    let threads = threads.max(1);
     let acc = heur.init(tiles);
     let initial_h = heur.refine(&acc);
     let blank = tiles.iter().position(|&t| t == 0).unwrap_or(0);
@@ -904,13 +1160,49 @@ where
     // with every iteration cut).
     let mut seq = Ida::new(heur, tiles, nbrs.clone(), deadline, opts.fsm);
     let mut last = 0u64;
+    let mut prev_last = 0u64;
+    let mut frontier: Option<Vec<Stored>> = None;
+    let mut wants_frontier = opts.stored_frontier > 0 && !opts.bpmx && tiles.len() <= 25;
     let mut reach = Reach::new();
+    let mut jumped = opts.start_at > initial_h;
     let gave_up = |bound, nodes, iterations| IdaResult {
         outcome: IdaOutcome::TimeLimit { lower_bound: bound },
         nodes,
         initial_h,
         iterations,
     };
+    // A resumed search stores the frontier an unbroken one would: the iterations below the
+    // bound it resumes from run again, uncounted, until it is stored (or would no longer
+    // fit), so the iterations after it visit the unbroken search's nodes.
+    if wants_frontier && opts.start_at > initial_h {
+        let cap = opts.stored_frontier;
+        let mut b = initial_h;
+        while b < opts.start_at && last <= cap as u64 {
+            if collect_now(cap, last, prev_last) {
+                wants_frontier = false;
+                match seq.collect_iteration(blank, b, acc, cap) {
+                    Collected::Found => {
+                        return solved(std::mem::take(&mut seq.path), seq.nodes, vec![b]);
+                    }
+                    Collected::Overflow => {}
+                    Collected::Stopped => return gave_up(opts.start_at, 0, Vec::new()),
+                    Collected::Done(out, _) => frontier = Some(out),
+                }
+                break;
+            }
+            let before = seq.nodes;
+            if seq.iterate(blank, b, &acc, initial_h, false) {
+                return solved(std::mem::take(&mut seq.path), seq.nodes, vec![b]);
+            }
+            if seq.stopped || seq.next_bound == u32::MAX {
+                return gave_up(opts.start_at, 0, Vec::new());
+            }
+            prev_last = last;
+            last = seq.nodes - before;
+            b = seq.next_bound;
+        }
+        seq.nodes = 0;
+    }
     loop {
         if opts.stop_at.is_some_and(|s| bound >= s) {
             return IdaResult {
@@ -921,9 +1213,134 @@ where
             };
         }
         iterations.push(bound);
-        if last < parallel_from {
+        if wants_frontier
+            && frontier.is_none()
+            && collect_now(opts.stored_frontier, last, prev_last)
+        {
+            wants_frontier = false;
+            let before = seq.nodes;
+            let collected = seq.collect_iteration(blank, bound, acc, opts.stored_frontier);
+            nodes += seq.nodes - before;
+            match collected {
+                Collected::Found => {
+                    return solved(std::mem::take(&mut seq.path), nodes, iterations);
+                }
+                // Too large to store: this iteration again, without.
+                Collected::Overflow => {
+                    iterations.pop();
+                    continue;
+                }
+                Collected::Stopped => {
+                    return IdaResult {
+                        outcome: IdaOutcome::TimeLimit { lower_bound: bound },
+                        nodes,
+                        initial_h,
+                        iterations,
+                    };
+                }
+                Collected::Done(out, next_bound) => {
+                    frontier = Some(out);
+                    prev_last = last;
+                    last = seq.nodes - before;
+                    bound = next_bound;
+                }
+            }
+            if let Some(OnIteration(f)) = opts.on_iteration {
+                f(bound, nodes);
+            }
+            if opts.give_up.is_some_and(|g| bound <= g) && reach.next_out_of_reach(last, deadline) {
+                return gave_up(bound, nodes, iterations);
+            }
+            continue;
+        }
+        if let Some(front) = &frontier {
+            let iteration_start = nodes;
+            let taken = AtomicUsize::new(0);
+            let best = AtomicUsize::new(usize::MAX);
+            let plan: Mutex<Option<Vec<u8>>> = Mutex::new(None);
+            let shared_next = AtomicU32::new(u32::MAX);
+            let shared_nodes = AtomicU64::new(0);
+            let stopped = std::sync::atomic::AtomicBool::new(false);
+            const CHUNK: usize = 16;
+            std::thread::scope(|s| {
+                for _ in 0..threads {
+                    s.spawn(|| {
+                        let mut ida = Ida::new(heur, &[], nbrs.clone(), deadline, opts.fsm);
+                        'chunks: loop {
+                            let first = taken.fetch_add(CHUNK, Ordering::Relaxed);
+                            for i in first..(first + CHUNK).min(front.len()) {
+                                if i > best.load(Ordering::Relaxed)
+                                    || stopped.load(Ordering::Relaxed)
+                                {
+                                    break 'chunks;
+                                }
+                                let node = &front[i];
+                                if node.f() > bound {
+                                    // Sorted by f: so is every later one.
+                                    ida.next_bound = ida.next_bound.min(node.f());
+                                    taken.fetch_max(front.len(), Ordering::Relaxed);
+                                    break 'chunks;
+                                }
+                                node.unpack(&mut ida.tiles, tiles.len(), &mut ida.path);
+                                let a = heur.init(&ida.tiles);
+                                let found = ida.dfs(
+                                    node.blank as usize,
+                                    node.g as u32,
+                                    bound,
+                                    a,
+                                    node.prev,
+                                    node.state,
+                                );
+                                if found {
+                                    best.fetch_min(i, Ordering::Relaxed);
+                                    let mut p = plan.lock().expect("not poisoned");
+                                    if best.load(Ordering::Relaxed) == i {
+                                        *p = Some(std::mem::take(&mut ida.path));
+                                    }
+                                }
+                                if ida.stopped {
+                                    stopped.store(true, Ordering::Relaxed);
+                                    break 'chunks;
+                                }
+                            }
+                            if first + CHUNK >= front.len() {
+                                break;
+                            }
+                        }
+                        shared_next.fetch_min(ida.next_bound, Ordering::Relaxed);
+                        shared_nodes.fetch_add(ida.nodes, Ordering::Relaxed);
+                    });
+                }
+            });
+            nodes += shared_nodes.into_inner();
+            prev_last = last;
+            last = nodes - iteration_start;
+            if let Some(path) = plan.into_inner().expect("not poisoned") {
+                return solved(path, nodes, iterations);
+            }
+            let next_bound = shared_next.into_inner();
+            if stopped.into_inner() || next_bound == u32::MAX {
+                return IdaResult {
+                    outcome: IdaOutcome::TimeLimit { lower_bound: bound },
+                    nodes,
+                    initial_h,
+                    iterations,
+                };
+            }
+            bound = next_bound;
+            if let Some(OnIteration(f)) = opts.on_iteration {
+                f(bound, nodes);
+            }
+            if opts.give_up.is_some_and(|g| bound <= g) && reach.next_out_of_reach(last, deadline) {
+                return gave_up(bound, nodes, iterations);
+            }
+            continue;
+        }
+        // A resumed search's first iteration is as large as the unbroken one's there.
+        if last < parallel_from && !jumped {
             let before = seq.nodes;
             let found = seq.iterate(blank, bound, &acc, initial_h, opts.bpmx);
+            prev_last = last;
             last = seq.nodes - before;
             nodes += last;
             if found {
@@ -946,6 +1363,7 @@ where
             }
             continue;
         }
+        jumped = false;
         let iteration_start = nodes;
         nodes += 1; // the root
         let mut next_bound = u32::MAX;
@@ -1067,6 +1485,7 @@ where
             }
         });
         nodes += shared_nodes.into_inner();
+        prev_last = last;
         last = nodes - iteration_start;
         if let Some(path) = plan.into_inner().expect("not poisoned") {
             return solved(path, nodes, iterations);
@@ -1366,6 +1785,181 @@ mod tests {
                 };
                 assert_eq!(a.len(), b.len(), "{tiles:?} from {bound}, two threads");
                 assert_eq!(two.iterations, whole.iterations[k + 1..], "{tiles:?}");
+            }
+        }
+    }
+
+    /// Replays `plan` on `tiles`: whether it ends at the blank-first goal.
+    fn reaches_goal(rows: usize, cols: usize, tiles: &[u8], plan: &[u8]) -> bool {
+        let nbrs = neighbours(rows, cols);
+        let mut t = tiles.to_vec();
+        let mut blank = t.iter().position(|&x| x == 0).unwrap();
+        for &m in plan {
+            let Some(&(c, _)) = nbrs[blank].iter().find(|&&(_, code)| code == m) else {
+                return false;
+            };
+            t.swap(blank, c);
+            blank = c;
+        }
+        t.iter().enumerate().all(|(c, &x)| x as usize == c)
+    }
+
+    #[test]
+    fn a_stored_frontier_keeps_the_plans_optimal_and_the_bounds_of_the_plain_search() {
+        // Caps from one that overflows (the iteration is run again without) to one that
+        // stores a frontier early and runs most iterations from it; with and without the
+        // duplicate pruning, whose words straddle the frontier.
+        let mut seed = 0x51_7cc1_b727_220a_u64;
+        let md = ManhattanLc::new(4, 4);
+        let f = Fsm::build(4, 4, 10).unwrap();
+        let mut stored = 0;
+        let mut runs = 0;
+        for len in [120, 140, 160, 180, 200, 220, 240, 260] {
+            let tiles = random_walk(4, 4, len, &mut seed);
+            if [120, 140, 200].contains(&len) {
+                continue; // a few thousand nodes: too few to store a frontier
+            }
+            for fsm in [None, Some(&f)] {
+                let plain = IdaOptions {
+                    fsm,
+                    ..Default::default()
+                };
+                let one = search_with(&md, 4, 4, &tiles, None, plain);
+                let IdaOutcome::Solved(best) = &one.outcome else {
+                    panic!("{one:?}")
+                };
+                for cap in [1 << 10, 1 << 14, 1 << 18] {
+                    let before = COLLECTED.get().0;
+                    let opts = IdaOptions {
+                        stored_frontier: cap,
+                        ..plain
+                    };
+                    let mut plans = Vec::new();
+                    for threads in [1, 2, 3] {
+                        let r = search_parallel_from(&md, (4, 4, &tiles), None, opts, threads, 0);
+                        let what = format!(
+                            "{tiles:?}, FSM {}, cap {cap}, {threads} threads",
+                            fsm.is_some()
+                        );
+                        let IdaOutcome::Solved(plan) = r.outcome else {
+                            panic!("{what}: {r:?}")
+                        };
+                        assert_eq!(plan.len(), best.len(), "{what}");
+                        assert!(reaches_goal(4, 4, &tiles, &plan), "{what}");
+                        assert_eq!(r.iterations, one.iterations, "{what}");
+                        plans.push(plan);
+                    }
+                    // The first plan in the frontier's order, whatever the thread count.
+                    assert!(plans.iter().all(|p| *p == plans[0]), "{tiles:?}, cap {cap}");
+                    stored += COLLECTED.get().0 - before;
+                    runs += 3;
+                }
+            }
+        }
+        // Most searches stored a frontier (the iterations of some skip past a cap's window).
+        assert!(
+            2 * stored >= runs,
+            "{stored} of {runs} searches stored a frontier"
+        );
+    }
+
+    #[test]
+    fn a_frontier_too_large_to_store_leaves_the_walker_as_it_was() {
+        let md = ManhattanLc::new(4, 4);
+        let tiles = random_walk(4, 4, 80, &mut 7);
+        let nbrs = flat_neighbours(4, 4);
+        let acc = md.init(&tiles);
+        let h = md.refine(&acc);
+        let blank = tiles.iter().position(|&t| t == 0).unwrap();
+        let mut ida = Ida::new(&md, &tiles, nbrs.clone(), None, None);
+        let overflows = COLLECTED.get().1;
+        assert!(matches!(
+            ida.collect_iteration(blank, h + 10, acc, 100),
+            Collected::Overflow
+        ));
+        assert_eq!(COLLECTED.get().1, overflows + 1);
+        assert_eq!(
+            (&ida.tiles[..], ida.path.len(), ida.stopped),
+            (&tiles[..], 0, false)
+        );
+        // The iteration again, plain: the nodes and next bound of a fresh walker's.
+        let mut fresh = Ida::new(&md, &tiles, nbrs, None, None);
+        let (a, b) = (ida.nodes, fresh.nodes);
+        let found = ida.iterate(blank, h + 10, &acc, h, false);
+        assert_eq!(found, fresh.iterate(blank, h + 10, &acc, h, false));
+        assert_eq!(
+            (ida.nodes - a, ida.next_bound),
+            (fresh.nodes - b, fresh.next_bound)
+        );
+    }
+
+    #[test]
+    fn a_stored_frontier_keeps_one_node_per_board_the_earliest() {
+        let tiles: Vec<u8> = (0..16).collect();
+        let node = |path: &[u8]| Stored::pack(&tiles, path, 3, 0, NONE, 0);
+        let mut other = node(&[1, 1]);
+        other.tiles ^= 1 << 5;
+        // In depth-first order; all but `other` reach one board.
+        let kept = shortest_first(vec![
+            node(&[0, 1, 2]),
+            other,
+            node(&[2, 3]),
+            node(&[3, 2]),
+            node(&[0]),
+        ]);
+        let paths: Vec<Vec<u8>> = kept
+            .iter()
+            .map(|n| {
+                let (mut t, mut p) = (Vec::new(), Vec::new());
+                n.unpack(&mut t, 16, &mut p);
+                p
+            })
+            .collect();
+        // The other board's own, then the shortest of the four ([0]), in depth-first order.
+        assert_eq!(paths, [vec![1, 1], vec![0]]);
+        let (mut t, mut p) = (Vec::new(), Vec::new());
+        kept[1].unpack(&mut t, 16, &mut p);
+        assert_eq!(t, tiles);
+        // Lowest f first, then lowest estimate, then depth-first.
+        let with = |path: &[u8], h| Stored::pack(&tiles, path, h, 0, NONE, 0);
+        let ordered = search_order(vec![with(&[0; 5], 9), with(&[1; 8], 6), with(&[2; 7], 6)]);
+        let key: Vec<(u32, u8)> = ordered.iter().map(|n| (n.f(), n.h)).collect();
+        assert_eq!(key, [(13, 6), (14, 6), (14, 9)]);
+    }
+
+    #[test]
+    fn a_search_resumed_with_a_stored_frontier_stores_the_same_one() {
+        use std::sync::Mutex;
+        let md = ManhattanLc::new(4, 4);
+        let mut seed = 0x51_7cc1_b727_220a_u64;
+        for len in [120, 140, 160, 180, 200, 220, 240, 260] {
+            let tiles = random_walk(4, 4, len, &mut seed);
+            if [120, 140, 200].contains(&len) {
+                continue;
+            }
+            let seen = Mutex::new(Vec::new());
+            let note = |bound: u32, nodes: u64| seen.lock().unwrap().push((bound, nodes));
+            let opts = IdaOptions {
+                on_iteration: Some(OnIteration(&note)),
+                stored_frontier: 1 << 14,
+                ..Default::default()
+            };
+            // One thread: the last iteration's count does not depend on the threads' race.
+            let stored = COLLECTED.get().0;
+            let whole = search_parallel_from(&md, (4, 4, &tiles), None, opts, 1, 0);
+            assert_eq!(COLLECTED.get().0, stored + 1, "{tiles:?}");
+            let seen = seen.into_inner().unwrap();
+            for &(bound, nodes) in &seen {
+                let opts = IdaOptions {
+                    start_at: bound,
+                    stored_frontier: 1 << 14,
+                    ..Default::default()
+                };
+                let stored = COLLECTED.get().0;
+                let rest = search_parallel_from(&md, (4, 4, &tiles), None, opts, 1, 0);
+                assert_eq!(COLLECTED.get().0, stored + 1, "{tiles:?} from {bound}");
+                assert_eq!(rest.outcome, whole.outcome, "{tiles:?} from {bound}");
+                assert_eq!(nodes + rest.nodes, whole.nodes, "{tiles:?} from {bound}");
             }
         }
     }

@@ -42,6 +42,13 @@ impl BenchSet {
             BenchSet::DeepCubeA15 => "deepcubea15",
         }
     }
+    /// The cells of the set's boards (16 or 25).
+    pub fn cells(self) -> usize {
+        match self {
+            BenchSet::Korf100 | BenchSet::Hardest80 | BenchSet::DeepCubeA15 => 16,
+            BenchSet::Korf50x24 | BenchSet::DeepCubeA24 => 25,
+        }
+    }
     /// The instances of the set.
     pub fn cases(self) -> Vec<BenchCase> {
         match self {

@@ -62,6 +62,10 @@ fn native(set: BenchSet, a: NativeBenchArgs) -> Result<ExitCode, Error> {
             bpmx,
             fsm: fsm.into(),
             threads: a.threads.into(),
+            frontier: match a.preset.unwrap_or_default() {
+                Preset::Paper => 0,
+                _ => tilekit::search::default_frontier(set.cells()),
+            },
             ..Default::default()
         },
         pdb: pdb.map(|p| p.name().to_string()),

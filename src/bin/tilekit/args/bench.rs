@@ -93,7 +93,8 @@ pub(crate) struct NativeBenchArgs {
     /// (docs/results/native-search.md#best-settings).
     #[arg(long, value_parser = clap::value_parser!(u8).range(0..=20))]
     pub fsm: Option<u8>,
-    /// recommended (the default), paper (Korf & Felner's search: no duplicate pruning) or
+    /// recommended (the default), paper (Korf & Felner's search: no duplicate pruning, no
+    /// stored frontier) or
     /// fewest-nodes (7-8 with 7-8-cols, dual lookups, BPMX, --fsm 16)
     #[arg(long, value_parser = super::solve::preset_names())]
     pub preset: Option<tilekit::route::params::Preset>,
