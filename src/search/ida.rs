@@ -1315,24 +1315,20 @@ where
             nodes += shared_nodes.into_inner();
             prev_last = last;
             last = nodes - iteration_start;
-            if let Some(path) = plan.into_inner().expect("not poisoned") {
-                return solved(path, nodes, iterations);
-            }
-            let next_bound = shared_next.into_inner();
-            if stopped.into_inner() || next_bound == u32::MAX {
-                return IdaResult {
-                    outcome: IdaOutcome::TimeLimit { lower_bound: bound },
-                    nodes,
-                    initial_h,
-                    iterations,
-                };
-            }
-            bound = next_bound;
-            if let Some(OnIteration(f)) = opts.on_iteration {
-                f(bound, nodes);
-            }
-            if opts.give_up.is_some_and(|g| bound <= g) && reach.next_out_of_reach(last, deadline) {
-                return gave_up(bound, nodes, iterations);
+            let ended = Ended {
+                plan: plan.into_inner().expect("not poisoned"),
+                stopped: stopped.into_inner(),
+                next_bound: shared_next.into_inner(),
+            };
+            match ended.next(
+                (bound, initial_h),
+                (nodes, last),
+                &mut iterations,
+                &opts,
+                (&mut reach, deadline),
+            ) {
+                Ok(next) => bound = next,
+                Err(result) => return result,
             }
             continue;
         }
@@ -1487,25 +1483,63 @@ where
         nodes += shared_nodes.into_inner();
         prev_last = last;
         last = nodes - iteration_start;
-        if let Some(path) = plan.into_inner().expect("not poisoned") {
-            return solved(path, nodes, iterations);
+        let ended = Ended {
+            plan: plan.into_inner().expect("not poisoned"),
+            stopped: stopped.into_inner(),
+            next_bound: shared_next.into_inner(),
+        };
+        match ended.next(
+            (bound, initial_h),
+            (nodes, last),
+            &mut iterations,
+            &opts,
+            (&mut reach, deadline),
+        ) {
+            Ok(next) => bound = next,
+            Err(result) => return result,
         }
-        let next_bound = shared_next.into_inner();
-        if stopped.into_inner() || next_bound == u32::MAX {
-            return IdaResult {
-                outcome: IdaOutcome::TimeLimit { lower_bound: bound },
-                nodes,
-                initial_h,
-                iterations,
-            };
+    }
+}
+
+/// How an iteration on threads ended: a plan, the deadline, or the least `f` cut off.
+struct Ended {
+    plan: Option<Vec<u8>>,
+    stopped: bool,
+    next_bound: u32,
+}
+
+impl Ended {
+    /// The search's result if it ends after this iteration at `bound` (`nodes` so far,
+    /// `last` in this iteration), else the next iteration's bound, told to
+    /// [`IdaOptions::on_iteration`] and checked against [`IdaOptions::give_up`].
+    fn next(
+        self,
+        (bound, initial_h): (u32, u32),
+        (nodes, last): (u64, u64),
+        iterations: &mut Vec<u32>,
+        opts: &IdaOptions,
+        (reach, deadline): (&mut Reach, Option<Instant>),
+    ) -> Result<u32, IdaResult> {
+        let mut result = |outcome| IdaResult {
+            outcome,
+            nodes,
+            initial_h,
+            iterations: std::mem::take(iterations),
+        };
+        if let Some(path) = self.plan {
+            return Err(result(IdaOutcome::Solved(path)));
         }
-        bound = next_bound;
+        if self.stopped || self.next_bound == u32::MAX {
+            return Err(result(IdaOutcome::TimeLimit { lower_bound: bound }));
+        }
+        let bound = self.next_bound;
         if let Some(OnIteration(f)) = opts.on_iteration {
             f(bound, nodes);
         }
         if opts.give_up.is_some_and(|g| bound <= g) && reach.next_out_of_reach(last, deadline) {
-            return gave_up(bound, nodes, iterations);
+            return Err(result(IdaOutcome::TimeLimit { lower_bound: bound }));
         }
+        Ok(bound)
     }
 }
 
