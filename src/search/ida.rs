@@ -147,7 +147,7 @@ pub struct IdaOptions<'f> {
     pub give_up: Option<u32>,
     /// Store the frontier of one iteration, at most this many nodes (64 bytes each; 0:
     /// never), and run the later iterations from it ([`search_parallel`] only; not with
-    /// BPMX; boards of at most 25 cells). The idea of Bu & Korf's A*+IDA* (IJCAI 2019), with
+    /// BPMX or [`stop_at`](Self::stop_at); boards of at most 25 cells). The idea of Bu & Korf's A*+IDA* (IJCAI 2019), with
     /// an IDA* iteration in place of their A*: the nodes above the frontier are not walked
     /// again, a board the frontier reaches twice is searched once, and the frontier is
     /// searched lowest `f` first and, of equal `f`, lowest estimate first, so that the last
@@ -1162,7 +1162,14 @@ where
     let mut last = 0u64;
     let mut prev_last = 0u64;
     let mut frontier: Option<Vec<Stored>> = None;
-    let mut wants_frontier = opts.stored_frontier > 0 && !opts.bpmx && tiles.len() <= 25;
+    // Not once a plan is known (`stop_at`): the iterations left then only prove it, and gain
+    // from a frontier only its repeated boards, which reading each stored board's table
+    // entries again outweighs. The frontier pays where the search finds the plan itself.
+    // Boards are packed 5 bits a cell, as the automaton's are.
+    let mut wants_frontier = opts.stored_frontier > 0
+        && opts.stop_at.is_none()
+        && !opts.bpmx
+        && tiles.len() <= fsm::MAX_CELLS;
     let mut reach = Reach::new();
     let mut jumped = opts.start_at > initial_h;
     let gave_up = |bound, nodes, iterations| IdaResult {

@@ -561,12 +561,9 @@ impl NativeSolver {
             start_at: resume.from,
             on_iteration: resume.on_iteration.map(ida::OnIteration),
             give_up,
-            // With a plan known, what is left is mostly proving: iterations that end without a
-            // plan gain from the frontier only its repeated boards, and reading each stored
-            // board's table entries again costs more (two Korf–Felner boards solved within
-            // 60 s took 29.1 s and 40.3 s with it, 23.6 s and 37.2 s without). The frontier
-            // pays where the search must find the plan itself, in its last iteration.
-            stored_frontier: if known.is_some() { 0 } else { self.frontier },
+            // Unused with `known` (two Korf–Felner boards solved within 60 s took 29.1 s and
+            // 40.3 s with it, 23.6 s and 37.2 s without).
+            stored_frontier: self.frontier,
         };
         let r = match &self.engine {
             Engine::Pdb(h) => {
@@ -998,7 +995,7 @@ pub const BEAM_FIRST_WIDTH: usize = 4096;
 /// an iteration out of reach ([`NativeSolver::solve_below_within`]). With the plan only two
 /// above, the next iteration ends the gap whichever way it goes (it finds a plan of the
 /// bound's length, or proves the plan optimal), and one found part-way is common enough
-/// (Korf & Felner's #5: stopping there cost the optimum), so IDA* goes on.
+/// (on Korf & Felner's fifth board, stopping there cost the optimum), so IDA* goes on.
 pub const GIVE_UP_GAP: u32 = 4;
 
 /// The widest beam pass [`incumbent`] starts: on the 24-puzzle a pass keeps every board it
@@ -1606,7 +1603,7 @@ mod tests {
 
     #[test]
     fn the_frontier_is_stored_only_while_no_plan_is_known() {
-        // Korf's #12 (45 moves) with Manhattan + LC: iterations of up to some 10^5 nodes.
+        // Korf's twelfth board (45 moves) with Manhattan + LC: iterations of up to some 10^5 nodes.
         let tiles = vec![14, 1, 9, 6, 4, 8, 12, 5, 7, 2, 3, 0, 10, 11, 13, 15];
         let p = SlidingPuzzle::new(4, 4, tiles).unwrap();
         let solver = |frontier| {
