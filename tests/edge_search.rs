@@ -242,6 +242,11 @@ fn one_thread_and_a_restart_count_make_a_run_a_function_of_its_seed() {
         j1["solver_status"].as_str().unwrap().contains("6 restarts"),
         "{j1}"
     );
+    // The search's own rate leaves out the finishing between restarts, which the overall
+    // rate counts: never below it.
+    let overall = j1["placements_per_second"].as_f64().unwrap();
+    let own = j1["search_placements_per_second"].as_f64().unwrap();
+    assert!(overall > 0.0 && own >= overall, "{j1}");
     // So is a run under a colour quota, and the report says which colours it counts.
     let quota = [&args[..], &["--set", "dfs.quota=1,2"]].concat();
     let (jq, bq) = run_board(d, &quota, "q1.txt");

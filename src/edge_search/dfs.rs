@@ -280,6 +280,9 @@ pub struct DfsResult {
     pub searched_complete: bool,
     /// Which budget the worker that found it ran: 0 for `breaks`, 1 for `alt_breaks`.
     pub budget: usize,
+    /// Seconds the workers spent placing pieces, summed over them: the search's own time,
+    /// without the finishing of partial boards, the shared bookkeeping or the checkpoints.
+    pub walk_seconds: f64,
 }
 
 /// Outcome of one restart.
@@ -388,6 +391,7 @@ pub fn dfs(
         done_below: u64,
         finished: BTreeSet<u64>,
         nodes: u64,
+        walking: std::time::Duration,
     }
     let resumed_best = resume
         .and_then(|c| c.best.as_ref())
@@ -400,6 +404,7 @@ pub fn dfs(
             nodes: 0,
             searched_complete: false,
             budget: 0,
+            walk_seconds: 0.0,
         });
     let shared = Mutex::new(Shared {
         best: resumed_best,
@@ -408,6 +413,7 @@ pub fn dfs(
         done_below: resume.map_or(0, |c| c.restarts),
         finished: BTreeSet::new(),
         nodes: resume.map_or(0, |c| c.nodes),
+        walking: std::time::Duration::ZERO,
     });
     let fingerprint = resume.map_or_else(|| fingerprint(core, params), |c| c.fingerprint.clone());
     // A board without a break is the end; a resumed one may already have it.
@@ -448,6 +454,7 @@ pub fn dfs(
                 beaten: None,
                 quota: params.quota.as_ref().map_or(&[], |q| &q.table[..]),
             };
+            let walk_started = Instant::now();
             let res = restart(
                 core,
                 (&plan, &tables),
@@ -455,6 +462,7 @@ pub fn dfs(
                 (&allowed, params.finishes),
                 &limits,
             );
+            let walked = walk_started.elapsed();
             // Its own stream: finishing does not change the restarts' shuffles. The best
             // finished board wins, the deepest first among equals.
             let (matched, done, partial) = res
@@ -468,6 +476,7 @@ pub fn dfs(
                 .expect("a restart has its deepest board");
             let mut s = shared.lock().expect("a DFS worker panicked");
             s.nodes += res.nodes;
+            s.walking += walked;
             // A restart cut short by the deadline or a stop is not finished: a resumed run
             // runs it again whole.
             let cut = deadline.is_some_and(|d| Instant::now() >= d)
@@ -503,6 +512,7 @@ pub fn dfs(
                     nodes: 0,
                     searched_complete: res.complete,
                     budget,
+                    walk_seconds: 0.0,
                 });
             }
             on_restart(&DfsCheckpoint {
@@ -540,10 +550,12 @@ pub fn dfs(
             nodes: 0,
             searched_complete: false,
             budget: 0,
+            walk_seconds: 0.0,
         }
     });
     best.restarts = s.next.min(params.restarts.unwrap_or(u64::MAX));
     best.nodes = s.nodes;
+    best.walk_seconds = s.walking.as_secs_f64();
     best
 }
 

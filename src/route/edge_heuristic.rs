@@ -1129,6 +1129,7 @@ pub fn solve(
         seed: plan.seed,
         trace,
         placements_per_second: search_facts.placements_per_second,
+        search_placements_per_second: search_facts.search_placements_per_second,
     });
     Ok(rep)
 }
@@ -1146,6 +1147,8 @@ type Keep<'a> = dyn FnMut(&Board, usize) -> Result<(), Error> + Send + 'a;
 struct SearchFacts {
     /// Placements per second over the search (the DFS and exact searches).
     placements_per_second: Option<f64>,
+    /// The DFS's rate while its workers place pieces ([`HeuristicStats`]).
+    search_placements_per_second: Option<f64>,
     /// Unmatched seams every board has, proven by a complete search (1 when an exact
     /// search ends without a perfect board).
     proven_unmatched: Option<usize>,
@@ -1441,8 +1444,11 @@ fn search_construct(
             return Err(e);
         }
         let rate = res.nodes as f64 / t0.elapsed().as_secs_f64().max(1e-9);
+        // Per worker while it walks, times the workers.
+        let own_rate = (res.walk_seconds > 0.0)
+            .then(|| res.nodes as f64 * threads.max(1) as f64 / res.walk_seconds);
         let detail = format!(
-            "; dfs over {label}, budget {} breaks{}{}, {} restarts, {} placements ({}), deepest {} of {n} cells{}",
+            "; dfs over {label}, budget {} breaks{}{}, {} restarts, {} placements ({}{}), deepest {} of {n} cells{}",
             params.breaks.0.last().copied().unwrap_or(0),
             match (quota, &params.quota) {
                 (Some(spec), Some(q)) => format!(
@@ -1467,6 +1473,10 @@ fn search_construct(
             res.restarts,
             res.nodes,
             rate_text(rate),
+            own_rate.map_or(String::new(), |r| format!(
+                "; {} while placing",
+                rate_text(r)
+            )),
             res.depth,
             if res.searched_complete {
                 " (completed by the search)"
@@ -1484,6 +1494,7 @@ fn search_construct(
         });
         let facts = SearchFacts {
             placements_per_second: Some(rate),
+            search_placements_per_second: own_rate,
             proven_unmatched: None,
         };
         match first_part {
@@ -1721,6 +1732,7 @@ fn exact_construct(
     );
     let facts = SearchFacts {
         placements_per_second: Some(rate),
+        search_placements_per_second: None,
         proven_unmatched: (res.complete && res.solutions == 0).then_some(1),
     };
     Ok((searched(core.board(&cells), res.complete), detail, facts))

@@ -178,6 +178,11 @@ pub struct HeuristicStats {
     /// search's), over all its threads.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub placements_per_second: Option<f64>,
+    /// The DFS's own rate: placements per second while its workers place pieces, over all
+    /// of them (the finishing of partial boards and the bookkeeping between restarts left
+    /// out, which [`placements_per_second`](Self::placements_per_second) counts).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub search_placements_per_second: Option<f64>,
 }
 
 /// Search figures of the native route (flattened into the JSON).

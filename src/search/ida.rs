@@ -49,6 +49,21 @@ pub trait Heuristic {
         let _ = acc;
         0
     }
+    /// The table entries `acc` holds, packed into one word, where they fit: a stored
+    /// frontier keeps the word beside each board, and [`restore`](Self::restore) rebuilds
+    /// the accumulator from the board and the word without reading the tables again (a
+    /// memory miss per table, which costs more than the arithmetic of the indices).
+    /// `None`: they do not fit, or there are none to save.
+    fn entries(&self, acc: &Self::Acc) -> Option<u64> {
+        let _ = acc;
+        None
+    }
+    /// [`init`](Self::init) of `tiles`, taking the table entries from `entries`, a word that
+    /// [`entries`](Self::entries) gave for an accumulator of the same board.
+    fn restore(&self, tiles: &[u8], entries: u64) -> Self::Acc {
+        let _ = entries;
+        self.init(tiles)
+    }
 }
 
 /// An admissible heuristic inflated by `num / den` (at least 1): IDA* over it is weighted
@@ -109,6 +124,12 @@ impl<H: Heuristic> Heuristic for Inflated<'_, H> {
     }
     fn partial_value(&self, acc: &Self::Acc) -> u32 {
         self.scale(self.inner.partial_value(acc))
+    }
+    fn entries(&self, acc: &Self::Acc) -> Option<u64> {
+        self.inner.entries(acc)
+    }
+    fn restore(&self, tiles: &[u8], entries: u64) -> Self::Acc {
+        self.inner.restore(tiles, entries)
     }
 }
 
@@ -832,11 +853,13 @@ impl<'a, H: Heuristic> Stepper<'a, H> {
 }
 
 /// A node of a stored frontier: the board and the path to it packed (5 bits a cell, 2 bits
-/// a move), with what the walk needs to go on below it.
+/// a move), with what the walk needs to go on below it: the heuristic's table entries too,
+/// where they fit in a word ([`Heuristic::entries`]), in the 8 bytes the alignment left.
 #[derive(Clone, Copy)]
 struct Stored {
     tiles: u128,
     path: [u64; 4],
+    entries: u64,
     g: u8,
     h: u8,
     blank: u8,
@@ -848,7 +871,15 @@ impl Stored {
     /// The longest path a stored node can hold.
     const MAX_G: usize = 128;
 
-    fn pack(tiles: &[u8], path: &[u8], h: u32, blank: usize, prev: u8, state: u32) -> Stored {
+    fn pack(
+        tiles: &[u8],
+        path: &[u8],
+        h: u32,
+        blank: usize,
+        prev: u8,
+        state: u32,
+        entries: u64,
+    ) -> Stored {
         let mut t = 0u128;
         for (c, &x) in tiles.iter().enumerate() {
             t |= (x as u128) << (5 * c);
@@ -860,6 +891,7 @@ impl Stored {
         Stored {
             tiles: t,
             path: p,
+            entries,
             g: path.len() as u8,
             h: h.min(255) as u8,
             blank: blank as u8,
@@ -916,7 +948,16 @@ impl<H: Heuristic> Ida<'_, H> {
                 self.stopped = true;
                 return false;
             }
-            out.push(Stored::pack(&self.tiles, &self.path, h, blank, prev, state));
+            let entries = self.heur.entries(&acc).unwrap_or(0);
+            out.push(Stored::pack(
+                &self.tiles,
+                &self.path,
+                h,
+                blank,
+                prev,
+                state,
+                entries,
+            ));
             return false;
         }
         if h == 0 && self.tiles.iter().enumerate().all(|(c, &t)| t as usize == c) {
@@ -1140,6 +1181,9 @@ where
     let threads = threads.max(1);
     let acc = heur.init(tiles);
     let initial_h = heur.refine(&acc);
+    // Whether stored boards carry their table entries (then a frontier iteration starts
+    // each board's subtree without reading the tables again).
+    let restorable = heur.entries(&acc).is_some();
     let blank = tiles.iter().position(|&t| t == 0).unwrap_or(0);
     let nbrs = flat_neighbours(rows, cols);
     let is_goal = |t: &[u8]| t.iter().enumerate().all(|(c, &x)| x as usize == c);
@@ -1289,7 +1333,11 @@ where
                                     break 'chunks;
                                 }
                                 node.unpack(&mut ida.tiles, tiles.len(), &mut ida.path);
-                                let a = heur.init(&ida.tiles);
+                                let a = if restorable {
+                                    heur.restore(&ida.tiles, node.entries)
+                                } else {
+                                    heur.init(&ida.tiles)
+                                };
                                 let found = ida.dfs(
                                     node.blank as usize,
                                     node.g as u32,
@@ -1904,6 +1952,71 @@ mod tests {
         );
     }
 
+    /// A heuristic with the table entries of its accumulators hidden: boards of a stored
+    /// frontier are then set up by reading the tables again.
+    struct NoEntries<'a, H>(&'a H);
+
+    impl<H: Heuristic> Heuristic for NoEntries<'_, H> {
+        type Acc = H::Acc;
+        fn init(&self, tiles: &[u8]) -> Self::Acc {
+            self.0.init(tiles)
+        }
+        fn update(
+            &self,
+            acc: &Self::Acc,
+            tiles: &[u8],
+            t: u8,
+            from: usize,
+            to: usize,
+        ) -> Self::Acc {
+            self.0.update(acc, tiles, t, from, to)
+        }
+        fn value(&self, acc: &Self::Acc) -> u32 {
+            self.0.value(acc)
+        }
+        fn refine(&self, acc: &Self::Acc) -> u32 {
+            self.0.refine(acc)
+        }
+        fn refines(&self) -> bool {
+            self.0.refines()
+        }
+    }
+
+    #[test]
+    fn boards_stored_with_their_table_entries_search_as_boards_read_again() {
+        let db = AdditivePdb::build(&Partition::fifteen_663(), &|_: &str| {}).unwrap();
+        let tiles16: Vec<u8> = (0..16).collect();
+        assert!(
+            db.entries(&db.init(&tiles16)).is_some(),
+            "6-6-3 and its reflection fit"
+        );
+        let f = Fsm::build(4, 4, 10).unwrap();
+        let mut seed = 0x2f1d_7e0a_55c3_9b41_u64;
+        let mut stored = 0;
+        for len in [160, 200, 240, 280] {
+            let tiles = random_walk(4, 4, len, &mut seed);
+            for fsm in [None, Some(&f)] {
+                for cap in [1 << 8, 1 << 12] {
+                    let opts = IdaOptions {
+                        fsm,
+                        stored_frontier: cap,
+                        ..Default::default()
+                    };
+                    let before = COLLECTED.get().0;
+                    let carried = search_parallel_from(&db, (4, 4, &tiles), None, opts, 1, 0);
+                    stored += COLLECTED.get().0 - before;
+                    let read =
+                        search_parallel_from(&NoEntries(&db), (4, 4, &tiles), None, opts, 1, 0);
+                    let what = format!("{tiles:?}, FSM {}, cap {cap}", fsm.is_some());
+                    assert_eq!(carried.outcome, read.outcome, "{what}");
+                    assert_eq!(carried.nodes, read.nodes, "{what}");
+                    assert_eq!(carried.iterations, read.iterations, "{what}");
+                }
+            }
+        }
+        assert!(stored > 0, "no search stored a frontier");
+    }
+
     #[test]
     fn a_frontier_too_large_to_store_leaves_the_walker_as_it_was() {
         let md = ManhattanLc::new(4, 4);
@@ -1937,7 +2050,7 @@ mod tests {
     #[test]
     fn a_stored_frontier_keeps_one_node_per_board_the_earliest() {
         let tiles: Vec<u8> = (0..16).collect();
-        let node = |path: &[u8]| Stored::pack(&tiles, path, 3, 0, NONE, 0);
+        let node = |path: &[u8]| Stored::pack(&tiles, path, 3, 0, NONE, 0, 0);
         let mut other = node(&[1, 1]);
         other.tiles ^= 1 << 5;
         // In depth-first order; all but `other` reach one board.
@@ -1962,7 +2075,7 @@ mod tests {
         kept[1].unpack(&mut t, 16, &mut p);
         assert_eq!(t, tiles);
         // Lowest f first, then lowest estimate, then depth-first.
-        let with = |path: &[u8], h| Stored::pack(&tiles, path, h, 0, NONE, 0);
+        let with = |path: &[u8], h| Stored::pack(&tiles, path, h, 0, NONE, 0, 0);
         let ordered = search_order(vec![with(&[0; 5], 9), with(&[1; 8], 6), with(&[2; 7], 6)]);
         let key: Vec<(u32, u8)> = ordered.iter().map(|n| (n.f(), n.h)).collect();
         assert_eq!(key, [(13, 6), (14, 6), (14, 9)]);

@@ -1185,6 +1185,16 @@ impl AdditivePdb {
 
     /// The lookups of a whole board, its cells and tiles first mapped by `map` when given.
     fn lookups(&self, tiles: &[u8], map: Option<&[u8]>) -> Lookups {
+        let mut l = self.indices(tiles, map);
+        for g in 0..self.tables.len() {
+            l.val[g] = self.get(g, l.idx[g]);
+            l.sum += l.val[g] as u32;
+        }
+        l
+    }
+
+    /// Each group's packed cells for `tiles` (through `map`), the entries left at 0.
+    fn indices(&self, tiles: &[u8], map: Option<&[u8]>) -> Lookups {
         let mut l = Lookups::EMPTY;
         for (c, &t) in tiles.iter().enumerate() {
             if t == 0 {
@@ -1196,9 +1206,39 @@ impl AdditivePdb {
                 l.idx[g as usize] |= (c as u32) << self.shift[t as usize];
             }
         }
-        for g in 0..self.tables.len() {
-            l.val[g] = self.get(g, l.idx[g]);
-            l.sum += l.val[g] as u32;
+        l
+    }
+
+    /// The accumulator of `tiles` with these lookups for the board and its reflection (the
+    /// dual sides are arithmetic on the board: their entries are read only when refined).
+    fn accumulator(&self, tiles: &[u8], fwd: Lookups, refl: Lookups) -> PdbAcc {
+        let r = self.reflect.as_deref();
+        let (dual, dual_refl) = match &self.dual {
+            Some(d) => (
+                self.dual_side(d, tiles, None),
+                match r {
+                    Some(_) => self.dual_side(d, tiles, r),
+                    None => DualSide::EMPTY,
+                },
+            ),
+            None => (DualSide::EMPTY, DualSide::EMPTY),
+        };
+        PdbAcc {
+            fwd,
+            refl,
+            dual,
+            dual_refl,
+            blank: tiles.iter().position(|&t| t == 0).unwrap_or(0) as u8,
+            pending: [NO_READ; 2],
+        }
+    }
+
+    /// [`Self::indices`] with the entries `bytes` (one per group, in order) and their sum.
+    fn with_entries(&self, tiles: &[u8], map: Option<&[u8]>, bytes: &[u8]) -> Lookups {
+        let mut l = self.indices(tiles, map);
+        for (g, &v) in bytes.iter().enumerate().take(self.tables.len()) {
+            l.val[g] = v;
+            l.sum += v as u32;
         }
         l
     }
@@ -1280,30 +1320,13 @@ impl Heuristic for AdditivePdb {
     type Acc = PdbAcc;
 
     fn init(&self, tiles: &[u8]) -> PdbAcc {
-        let r = self.reflect.as_deref();
-        let (dual, dual_refl) = match &self.dual {
-            Some(d) => (
-                self.dual_side(d, tiles, None),
-                match r {
-                    Some(_) => self.dual_side(d, tiles, r),
-                    None => DualSide::EMPTY,
-                },
-            ),
-            None => (DualSide::EMPTY, DualSide::EMPTY),
-        };
-        PdbAcc {
-            fwd: self.lookups(tiles, None),
-            // Without the reflection this side stays at 0 (never updated), so `value` is
-            // the plain sum.
-            refl: match r {
-                Some(r) => self.lookups(tiles, Some(r)),
-                None => Lookups::EMPTY,
-            },
-            dual,
-            dual_refl,
-            blank: tiles.iter().position(|&t| t == 0).unwrap_or(0) as u8,
-            pending: [NO_READ; 2],
-        }
+        // Without the reflection its side stays at 0 (never updated), so `value` is the
+        // plain sum.
+        let refl = self
+            .reflect
+            .as_deref()
+            .map_or(Lookups::EMPTY, |r| self.lookups(tiles, Some(r)));
+        self.accumulator(tiles, self.lookups(tiles, None), refl)
     }
 
     #[inline]
@@ -1370,6 +1393,30 @@ impl Heuristic for AdditivePdb {
 
     fn refines(&self) -> bool {
         self.dual.is_some()
+    }
+
+    fn entries(&self, acc: &PdbAcc) -> Option<u64> {
+        let groups = self.tables.len();
+        let sides = if self.reflect.is_some() { 2 } else { 1 };
+        if groups * sides > 8 || acc.pending != [NO_READ; 2] {
+            return None;
+        }
+        let mut bytes = [0u8; 8];
+        bytes[..groups].copy_from_slice(&acc.fwd.val[..groups]);
+        if sides == 2 {
+            bytes[groups..2 * groups].copy_from_slice(&acc.refl.val[..groups]);
+        }
+        Some(u64::from_le_bytes(bytes))
+    }
+
+    fn restore(&self, tiles: &[u8], entries: u64) -> PdbAcc {
+        let groups = self.tables.len().min(8);
+        let bytes = entries.to_le_bytes();
+        let fwd = self.with_entries(tiles, None, &bytes[..groups]);
+        let refl = self.reflect.as_deref().map_or(Lookups::EMPTY, |r| {
+            self.with_entries(tiles, Some(r), &bytes[groups..])
+        });
+        self.accumulator(tiles, fwd, refl)
     }
 }
 
@@ -1487,6 +1534,69 @@ mod tests {
                 assert_eq!(acc.fwd.sum, db.lookup(&tiles), "{p:?} step {step}");
             }
         }
+    }
+
+    #[test]
+    fn an_accumulator_restored_from_its_entries_goes_on_as_a_fresh_one() {
+        let parts = [
+            Partition {
+                rows: 2,
+                cols: 4,
+                groups: vec![(1..8).collect()],
+            },
+            Partition {
+                rows: 3,
+                cols: 3,
+                groups: vec![vec![1, 2, 3, 4], vec![5, 6, 7, 8]],
+            },
+            Partition {
+                rows: 5,
+                cols: 5,
+                groups: vec![vec![1, 2, 3], vec![12, 18, 24], vec![20, 21]],
+            },
+        ];
+        for p in parts {
+            let db = AdditivePdb::build(&p, &quiet).unwrap().with_dual(&quiet);
+            let nb = neighbours(p.rows, p.cols);
+            let mut tiles: Vec<u8> = (0..(p.rows * p.cols) as u8).collect();
+            let mut blank = 0;
+            for step in 0..200usize {
+                let (c, _) = nb[blank][step * 5 % nb[blank].len()];
+                let t = tiles[c];
+                tiles[blank] = t;
+                tiles[c] = 0;
+                blank = c;
+                let fresh = db.init(&tiles);
+                let word = db.entries(&fresh).expect("a few groups fit in a word");
+                let mut back = db.restore(&tiles, word);
+                assert_eq!(db.value(&back), db.value(&fresh), "{p:?} step {step}");
+                assert_eq!(db.refine(&back), db.refine(&fresh), "{p:?} step {step}");
+                // And it goes on moving as the fresh one does.
+                let mut ahead = tiles.clone();
+                let mut fresh = fresh;
+                let mut b = blank;
+                for k in 0..6usize {
+                    let (c, _) = nb[b][(step + k) % nb[b].len()];
+                    let t = ahead[c];
+                    ahead[b] = t;
+                    ahead[c] = 0;
+                    back = db.update(&back, &ahead, t, c, b);
+                    fresh = db.update(&fresh, &ahead, t, c, b);
+                    b = c;
+                    assert_eq!(db.value(&back), db.value(&fresh), "{p:?} step {step}.{k}");
+                }
+            }
+        }
+        // Eight groups and their reflection: sixteen entries do not fit in a word.
+        let singles = Partition {
+            rows: 3,
+            cols: 3,
+            groups: (1..9).map(|t| vec![t]).collect(),
+        };
+        let db = AdditivePdb::build(&singles, &quiet).unwrap();
+        let tiles: Vec<u8> = (0..9).collect();
+        let fits = db.entries(&db.init(&tiles)).is_some();
+        assert_eq!(fits, db.reflect.is_none());
     }
 
     /// The extra tables the dual lookups of the named partitions need (what
