@@ -1493,10 +1493,10 @@ mod tests {
         assert!(decode(&p, &bytes[..10]).is_err());
     }
 
-    #[test]
-    fn incremental_updates_match_recomputed_values() {
-        // Ranked (7 tiles, 2×4) and packed groups, with the reflection (3×3) and without.
-        for p in [
+    /// Ranked (7 tiles, 2×4) and packed groups, with the reflection (3×3) and without, and
+    /// more than 16 cells (5×5: every group ranked).
+    fn small_partitions() -> [Partition; 3] {
+        [
             Partition {
                 rows: 2,
                 cols: 4,
@@ -1507,13 +1507,17 @@ mod tests {
                 cols: 3,
                 groups: vec![vec![1, 2, 3, 4], vec![5, 6, 7, 8]],
             },
-            // More than 16 cells: every group ranked.
             Partition {
                 rows: 5,
                 cols: 5,
                 groups: vec![vec![1, 2, 3], vec![12, 18, 24], vec![20, 21]],
             },
-        ] {
+        ]
+    }
+
+    #[test]
+    fn incremental_updates_match_recomputed_values() {
+        for p in small_partitions() {
             // The dual sides are carried along too (their values only count in `refine`).
             let db = AdditivePdb::build(&p, &quiet).unwrap().with_dual(&quiet);
             let nb = neighbours(p.rows, p.cols);
@@ -1538,24 +1542,7 @@ mod tests {
 
     #[test]
     fn an_accumulator_restored_from_its_entries_goes_on_as_a_fresh_one() {
-        let parts = [
-            Partition {
-                rows: 2,
-                cols: 4,
-                groups: vec![(1..8).collect()],
-            },
-            Partition {
-                rows: 3,
-                cols: 3,
-                groups: vec![vec![1, 2, 3, 4], vec![5, 6, 7, 8]],
-            },
-            Partition {
-                rows: 5,
-                cols: 5,
-                groups: vec![vec![1, 2, 3], vec![12, 18, 24], vec![20, 21]],
-            },
-        ];
-        for p in parts {
+        for p in small_partitions() {
             let db = AdditivePdb::build(&p, &quiet).unwrap().with_dual(&quiet);
             let nb = neighbours(p.rows, p.cols);
             let mut tiles: Vec<u8> = (0..(p.rows * p.cols) as u8).collect();
