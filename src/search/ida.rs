@@ -53,7 +53,9 @@ pub trait Heuristic {
     /// frontier keeps the word beside each board, and [`restore`](Self::restore) rebuilds
     /// the accumulator from the board and the word without reading the tables again (a
     /// memory miss per table, which costs more than the arithmetic of the indices).
-    /// `None`: they do not fit, or there are none to save.
+    /// `None`: they do not fit, or there are none to save. A search asks once, of its root:
+    /// every accumulator [`init`](Self::init) and [`update`](Self::update) give must have
+    /// the word, or none.
     fn entries(&self, acc: &Self::Acc) -> Option<u64> {
         let _ = acc;
         None
