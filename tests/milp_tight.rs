@@ -400,7 +400,7 @@ fn stepping_proves_the_optimum_with_cbc() {
 }
 
 /// A solver that contradicts itself is caught: HiGHS behind a wrapper that calls horizon 17
-/// of #41 (17 moves) infeasible. Stepping goes on to 19, where HiGHS finds a 17-move plan:
+/// of instance 41 (17 moves) infeasible. Stepping goes on to 19, where HiGHS finds a 17-move plan:
 /// shorter than the refutations allow, so the answer is unverified (a solver failure), not
 /// an optimum, although the plan itself replays.
 #[cfg_attr(

@@ -416,7 +416,8 @@ fn interleaved_solving_matches_one_at_a_time() {
 fn interleaved_time_limits_stop_with_bounds() {
     let solver = fifteen();
     let set = read_set("korf100_15puzzle.txt", 3);
-    // Korf's #1 and #3 need millions of nodes with 6-6-3; the clock is read every 2^20.
+    // Korf's first and third boards need millions of nodes with 6-6-3; the clock is read
+    // every 2^20.
     let hard: Vec<(u32, SlidingPuzzle)> = [1u32, 3]
         .iter()
         .map(|id| {
@@ -509,7 +510,7 @@ fn dual_tables_are_cached_checked_and_rebuilt() {
 
 #[test]
 fn time_limit_and_unsolvable_are_outcomes() {
-    // The 24-puzzle with Manhattan + LC cannot finish Korf-Felner #1 in 0.2 s.
+    // The 24-puzzle with Manhattan + LC cannot finish Korf-Felner's first board in 0.2 s.
     let set = read_set("korf50_24puzzle.txt", 2);
     let p = SlidingPuzzle::new(5, 5, set[0].2.clone()).unwrap();
     let md = NativeOptions {

@@ -504,7 +504,8 @@ fn bench_rows(r: &Run) -> Vec<BenchRow> {
 fn bench_checkpoints_resume_after_a_limit_and_after_a_kill() {
     let dir = TempDir::new().unwrap();
     let (limited, killed) = (dir.path().join("limited"), dir.path().join("killed"));
-    // Korf's #2 takes a tenth of a second on Manhattan + linear conflict, #3 three seconds.
+    // Korf's second board takes a tenth of a second on Manhattan + linear conflict, the third
+    // three seconds.
     let bench = |ck: &Path, extra: &[&str]| {
         let mut a = md_bench("2,3", ck);
         a.push("--json");
@@ -522,14 +523,14 @@ fn bench_checkpoints_resume_after_a_limit_and_after_a_kill() {
     assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
     assert!(bench_rows(&r).iter().all(|row| row.4), "{}", r.stdout);
     assert!(r.stdout.contains("databases none"), "{}", r.stdout);
-    // No limit: #3 continues from the bound it proved.
+    // No limit: the third board continues from the bound it proved.
     let r = bench(&limited, &[]);
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
     let whole = bench_rows(&r);
     assert_eq!(whole[1].1, Some(59), "{}", r.stdout);
     assert_eq!(whole[1].5, Some(stopped_at), "{}", r.stdout);
 
-    // Killed while #3 runs, once its file holds a bound but no plan.
+    // Killed while the third board runs, once its file holds a bound but no plan.
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tilekit"))
         .arg("--quiet")
         .args(md_bench("2,3", &killed))
