@@ -1173,8 +1173,6 @@ where
     H: Heuristic + Sync,
     H::Acc: Send + Sync,
 {
-    use std::sync::Mutex;
-    use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering};
     // With a stored frontier, one thread takes the frontier's order too, so that the plan
     // does not depend on the thread count.
     if threads <= 1 && opts.stored_frontier == 0 {
@@ -1308,75 +1306,33 @@ where
         }
         if let Some(front) = &frontier {
             let iteration_start = nodes;
-            let taken = AtomicUsize::new(0);
-            let best = AtomicUsize::new(usize::MAX);
-            let plan: Mutex<Option<Vec<u8>>> = Mutex::new(None);
-            let shared_next = AtomicU32::new(u32::MAX);
-            let shared_nodes = AtomicU64::new(0);
-            let stopped = std::sync::atomic::AtomicBool::new(false);
-            const CHUNK: usize = 16;
-            std::thread::scope(|s| {
-                for _ in 0..threads {
-                    s.spawn(|| {
-                        let mut ida = Ida::new(heur, &[], nbrs.clone(), deadline, opts.fsm);
-                        'chunks: loop {
-                            let first = taken.fetch_add(CHUNK, Ordering::Relaxed);
-                            for i in first..(first + CHUNK).min(front.len()) {
-                                if i > best.load(Ordering::Relaxed)
-                                    || stopped.load(Ordering::Relaxed)
-                                {
-                                    break 'chunks;
-                                }
-                                let node = &front[i];
-                                if node.f() > bound {
-                                    // Sorted by f: so is every later one.
-                                    ida.next_bound = ida.next_bound.min(node.f());
-                                    taken.fetch_max(front.len(), Ordering::Relaxed);
-                                    break 'chunks;
-                                }
-                                node.unpack(&mut ida.tiles, tiles.len(), &mut ida.path);
-                                let a = if restorable {
-                                    heur.restore(&ida.tiles, node.entries)
-                                } else {
-                                    heur.init(&ida.tiles)
-                                };
-                                let found = ida.dfs(
-                                    node.blank as usize,
-                                    node.g as u32,
-                                    bound,
-                                    a,
-                                    node.prev,
-                                    node.state,
-                                );
-                                if found {
-                                    best.fetch_min(i, Ordering::Relaxed);
-                                    let mut p = plan.lock().expect("not poisoned");
-                                    if best.load(Ordering::Relaxed) == i {
-                                        *p = Some(std::mem::take(&mut ida.path));
-                                    }
-                                }
-                                if ida.stopped {
-                                    stopped.store(true, Ordering::Relaxed);
-                                    break 'chunks;
-                                }
-                            }
-                            if first + CHUNK >= front.len() {
-                                break;
-                            }
-                        }
-                        shared_next.fetch_min(ida.next_bound, Ordering::Relaxed);
-                        shared_nodes.fetch_add(ida.nodes, Ordering::Relaxed);
-                    });
-                }
-            });
-            nodes += shared_nodes.into_inner();
+            let walkers = (heur, &nbrs[..], deadline, opts.fsm);
+            let (ended, walked) =
+                share_subtrees(walkers, threads, front.len(), 16, u32::MAX, |ida, i| {
+                    let node = &front[i];
+                    if node.f() > bound {
+                        // Sorted by f: so is every later one.
+                        ida.next_bound = ida.next_bound.min(node.f());
+                        return Subtree::Past;
+                    }
+                    node.unpack(&mut ida.tiles, tiles.len(), &mut ida.path);
+                    let a = if restorable {
+                        heur.restore(&ida.tiles, node.entries)
+                    } else {
+                        heur.init(&ida.tiles)
+                    };
+                    Subtree::Searched(ida.dfs(
+                        node.blank as usize,
+                        node.g as u32,
+                        bound,
+                        a,
+                        node.prev,
+                        node.state,
+                    ))
+                });
+            nodes += walked;
             prev_last = last;
             last = nodes - iteration_start;
-            let ended = Ended {
-                plan: plan.into_inner().expect("not poisoned"),
-                stopped: stopped.into_inner(),
-                next_bound: shared_next.into_inner(),
-            };
             match ended.next(
                 (bound, initial_h),
                 (nodes, last),
@@ -1486,65 +1442,26 @@ where
             level = next;
             depth += 1;
         }
-        let taken = AtomicUsize::new(0);
-        let best = AtomicUsize::new(usize::MAX);
-        let plan: Mutex<Option<Vec<u8>>> = Mutex::new(None);
-        let shared_next = AtomicU32::new(next_bound);
-        let shared_nodes = AtomicU64::new(0);
-        let stopped = std::sync::atomic::AtomicBool::new(false);
-        std::thread::scope(|s| {
-            for _ in 0..threads {
-                s.spawn(|| {
-                    let mut ida = Ida::new(heur, &[], nbrs.clone(), deadline, opts.fsm);
-                    let mut recounted = 0u64;
-                    loop {
-                        let i = taken.fetch_add(1, Ordering::Relaxed);
-                        // Past the end, after a subtree earlier in order found a plan, or
-                        // after another thread ran out of time.
-                        if i >= level.len()
-                            || i > best.load(Ordering::Relaxed)
-                            || stopped.load(Ordering::Relaxed)
-                        {
-                            break;
-                        }
-                        let node = &level[i];
-                        ida.tiles.clone_from(&node.tiles);
-                        ida.path.clone_from(&node.path);
-                        let found = if opts.bpmx {
-                            ida.dfs_bpmx(
-                                node.blank, depth, bound, &node.acc, node.h, node.prev, node.state,
-                            )
-                        } else {
-                            // `dfs` counts the node it enters, already counted by the cut.
-                            recounted += 1;
-                            ida.dfs(node.blank, depth, bound, node.acc, node.prev, node.state)
-                        };
-                        if found {
-                            best.fetch_min(i, Ordering::Relaxed);
-                            let mut p = plan.lock().expect("not poisoned");
-                            // Keep the plan of the earliest subtree.
-                            if best.load(Ordering::Relaxed) == i {
-                                *p = Some(std::mem::take(&mut ida.path));
-                            }
-                        }
-                        if ida.stopped {
-                            stopped.store(true, Ordering::Relaxed);
-                            break;
-                        }
-                    }
-                    shared_next.fetch_min(ida.next_bound, Ordering::Relaxed);
-                    shared_nodes.fetch_add(ida.nodes - recounted, Ordering::Relaxed);
-                });
-            }
-        });
-        nodes += shared_nodes.into_inner();
+        let walkers = (heur, &nbrs[..], deadline, opts.fsm);
+        let (ended, walked) =
+            share_subtrees(walkers, threads, level.len(), 1, next_bound, |ida, i| {
+                let node = &level[i];
+                ida.tiles.clone_from(&node.tiles);
+                ida.path.clone_from(&node.path);
+                Subtree::Searched(if opts.bpmx {
+                    ida.dfs_bpmx(
+                        node.blank, depth, bound, &node.acc, node.h, node.prev, node.state,
+                    )
+                } else {
+                    let found = ida.dfs(node.blank, depth, bound, node.acc, node.prev, node.state);
+                    // `dfs` counts the node it enters, already counted by the cut.
+                    ida.nodes -= 1;
+                    found
+                })
+            });
+        nodes += walked;
         prev_last = last;
         last = nodes - iteration_start;
-        let ended = Ended {
-            plan: plan.into_inner().expect("not poisoned"),
-            stopped: stopped.into_inner(),
-            next_bound: shared_next.into_inner(),
-        };
         match ended.next(
             (bound, initial_h),
             (nodes, last),
@@ -1556,6 +1473,98 @@ where
             Err(result) => return result,
         }
     }
+}
+
+/// What every worker of a threaded iteration builds its walker from: the heuristic, the
+/// blank's moves per cell, the deadline and the duplicate-pruning automaton.
+type Walkers<'a, 'n, H> = (
+    &'a H,
+    &'n [([(usize, u8); 4], u8)],
+    Option<Instant>,
+    Option<&'a Fsm>,
+);
+
+/// What a worker of a threaded iteration did with one subtree.
+enum Subtree {
+    /// Searched it; whether it holds a plan.
+    Searched(bool),
+    /// It lies past the bound, and so does every later one (the subtrees are sorted by `f`).
+    Past,
+}
+
+/// One iteration on `threads` workers over `count` subtrees taken in order, `chunk` at a
+/// time, each searched by `search` on the worker's own walker: the plan of the earliest
+/// subtree that holds one (later subtrees are not started once it is known), a stop at the
+/// deadline, or the least `f` cut off (from `next_bound` down). Returns how it ended and the
+/// nodes the walkers counted. The order, not the thread count, decides the plan.
+fn share_subtrees<'a, H, F>(
+    (heur, nbrs, deadline, fsm): Walkers<'a, '_, H>,
+    threads: usize,
+    count: usize,
+    chunk: usize,
+    next_bound: u32,
+    search: F,
+) -> (Ended, u64)
+where
+    H: Heuristic + Sync,
+    F: Fn(&mut Ida<'a, H>, usize) -> Subtree + Sync,
+{
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
+    let taken = AtomicUsize::new(0);
+    let best = AtomicUsize::new(usize::MAX);
+    let plan: Mutex<Option<Vec<u8>>> = Mutex::new(None);
+    let shared_next = AtomicU32::new(next_bound);
+    let shared_nodes = AtomicU64::new(0);
+    let stopped = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| {
+                let mut ida = Ida::new(heur, &[], nbrs.to_vec(), deadline, fsm);
+                'subtrees: loop {
+                    let first = taken.fetch_add(chunk, Ordering::Relaxed);
+                    if first >= count {
+                        break;
+                    }
+                    for i in first..(first + chunk).min(count) {
+                        // After a subtree earlier in order found a plan, or after another
+                        // thread ran out of time.
+                        if i > best.load(Ordering::Relaxed) || stopped.load(Ordering::Relaxed) {
+                            break 'subtrees;
+                        }
+                        match search(&mut ida, i) {
+                            Subtree::Past => {
+                                taken.fetch_max(count, Ordering::Relaxed);
+                                break 'subtrees;
+                            }
+                            Subtree::Searched(found) => {
+                                if found {
+                                    best.fetch_min(i, Ordering::Relaxed);
+                                    let mut p = plan.lock().expect("not poisoned");
+                                    // Keep the plan of the earliest subtree.
+                                    if best.load(Ordering::Relaxed) == i {
+                                        *p = Some(std::mem::take(&mut ida.path));
+                                    }
+                                }
+                                if ida.stopped {
+                                    stopped.store(true, Ordering::Relaxed);
+                                    break 'subtrees;
+                                }
+                            }
+                        }
+                    }
+                }
+                shared_next.fetch_min(ida.next_bound, Ordering::Relaxed);
+                shared_nodes.fetch_add(ida.nodes, Ordering::Relaxed);
+            });
+        }
+    });
+    let ended = Ended {
+        plan: plan.into_inner().expect("not poisoned"),
+        stopped: stopped.into_inner(),
+        next_bound: shared_next.into_inner(),
+    };
+    (ended, shared_nodes.into_inner())
 }
 
 /// How an iteration on threads ended: a plan, the deadline, or the least `f` cut off.
