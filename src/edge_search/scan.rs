@@ -1337,8 +1337,10 @@ pub fn exact(
                 }
             }
             if end == WalkEnd::Limit {
-                if first_at.load(Ordering::Relaxed) < j {
-                    // Abandoned for an earlier prefix's board.
+                if !params.all && first_at.load(Ordering::Relaxed) < j {
+                    // Abandoned for an earlier prefix's board. (A count abandons nothing:
+                    // its limit is the deadline, which every later prefix would meet again
+                    // after a check's worth of placements.)
                     continue;
                 }
                 limit_hit.store(true, Ordering::Relaxed);
@@ -1857,6 +1859,40 @@ mod tests {
         assert!(exact(&core, &params(Some(other), Some(4)), None, &|_| {}).is_err());
         // The same checkpoint with another prefix depth is another search too.
         assert!(exact(&core, &params(Some(c), Some(5)), None, &|_| {}).is_err());
+    }
+
+    #[test]
+    fn a_count_stops_at_its_deadline_after_a_board_was_found() {
+        // Many boards, and subtrees under three cells far larger than a limit check's
+        // stride.
+        let (p, _) = generate(6, 6, 2, 2, 3).unwrap();
+        let core = Core::new(&p, &Board::empty(6, 6)).unwrap();
+        let params = |resume: Option<ExactCheckpoint>| ExactParams {
+            order: ScanOrder::RowMajor,
+            threads: 1,
+            all: true,
+            prefix_depth: Some(3),
+            resume,
+        };
+        let past = Some(Instant::now());
+        let once = exact(&core, &params(None), past, &|_| {}).unwrap();
+        assert!(!once.complete && once.checkpoint.prefixes > 2);
+        // Resumed with the first prefix done and holding a board, past the deadline: the
+        // count stops in the next prefix, not after a check's worth of each of the rest.
+        let ck = ExactCheckpoint {
+            done: vec![(0, 1)],
+            solutions: 1,
+            first: Some((0, Vec::new())),
+            ..once.checkpoint.clone()
+        };
+        let again = exact(&core, &params(Some(ck)), past, &|_| {}).unwrap();
+        assert!(again.resumed && !again.complete);
+        assert!(
+            again.nodes <= once.nodes + 0x10000,
+            "{} placements after the deadline, {} in the first run",
+            again.nodes,
+            once.nodes
+        );
     }
 
     #[test]
