@@ -98,6 +98,18 @@ impl Tables {
 
     /// Boards one complete walk stands for (see [`Tables::new`]): 1 on a puzzle whose free
     /// pieces are all different and none symmetric; saturates at `u64::MAX`.
+    ///
+    /// ```
+    /// use tilekit::edge_search::core::Core;
+    /// use tilekit::edge_search::scan::Tables;
+    /// use tilekit::puzzle::edge::{Board, generate};
+    ///
+    /// // One colour on the frame and one inside: the four corners are alike, so are the
+    /// // eight edge pieces, and the four inner pieces look the same whichever way round.
+    /// let (p, _) = generate(4, 4, 1, 1, 1).unwrap();
+    /// let core = Core::new(&p, &Board::empty(4, 4)).unwrap();
+    /// assert_eq!(Tables::new(&core).multiplicity(), 24 * 40_320 * 24 * 256);
+    /// ```
     pub fn multiplicity(&self) -> u64 {
         self.multiplicity
     }
