@@ -1358,6 +1358,11 @@ pub fn exact(
                 limit_hit.store(true, Ordering::Relaxed);
                 break;
             }
+            if end == WalkEnd::Stopped {
+                // The first board ends the walk part-way: the prefix is not finished, so a
+                // count resumed from the checkpoint walks it whole.
+                continue;
+            }
             // Finished: its boards and placements count, in the checkpoint too.
             f.done[j] = true;
             f.solutions += here;
@@ -1871,6 +1876,28 @@ mod tests {
         assert!(exact(&core, &params(Some(other), Some(4)), None, &|_| {}).is_err());
         // The same checkpoint with another prefix depth is another search too.
         assert!(exact(&core, &params(Some(c), Some(5)), None, &|_| {}).is_err());
+    }
+
+    #[test]
+    fn a_count_resumed_from_a_first_board_search_counts_every_board() {
+        for seed in 1..=4u64 {
+            let (p, _) = generate(5, 5, 2, 2, seed).unwrap();
+            let core = Core::new(&p, &Board::empty(5, 5)).unwrap();
+            let params = |all: bool, resume: Option<ExactCheckpoint>| ExactParams {
+                order: ScanOrder::RowMajor,
+                threads: 1,
+                all,
+                prefix_depth: Some(4),
+                resume,
+            };
+            let first = exact(&core, &params(false, None), None, &|_| {}).unwrap();
+            assert!(first.first.is_some());
+            let resumed = exact(&core, &params(true, Some(first.checkpoint)), None, &|_| {});
+            let fresh = exact(&core, &params(true, None), None, &|_| {}).unwrap();
+            let resumed = resumed.unwrap();
+            assert!(resumed.resumed && resumed.complete && fresh.complete);
+            assert_eq!(resumed.solutions, fresh.solutions, "seed {seed}");
+        }
     }
 
     #[test]
