@@ -26,7 +26,9 @@
 //! prefixes, for the first perfect board or all of them).
 
 use super::core::{Core, DOWN, LEFT, RIGHT, ScanOrder, UP};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
+
+mod sets;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -86,6 +88,8 @@ pub struct Tables {
     /// free pieces, of the ways to order them, and over the free pieces, of their rotations
     /// that show the same colours as another (only the first is a candidate).
     multiplicity: u64,
+    /// The exact matches as piece sets ([`Self::with_sets`]), for the exact search's loop.
+    sets: Option<Arc<sets::AnySets>>,
 }
 
 impl Tables {
@@ -201,7 +205,17 @@ impl Tables {
             twins: twin.iter().any(|&t| (t as usize) < pieces),
             twin,
             multiplicity,
+            sets: None,
         }
+    }
+
+    /// These tables with their exact matches also as piece sets, where the puzzle has at
+    /// most 128 pieces: a walk without breaks, quota or fixed cells ahead then takes a
+    /// candidate by one AND of the bucket's pieces with those still free, instead of
+    /// reading each entry's used flag. The walk is the same, placement for placement.
+    pub fn with_sets(mut self, core: &Core) -> Tables {
+        self.sets = sets::AnySets::build(&self, core.pieces()).map(Arc::new);
+        self
     }
 
     /// The buckets without [`Self::new`]'s reductions: every rotation, identical pieces in
@@ -225,6 +239,8 @@ impl Tables {
     /// Shuffle the exact part and the one-break part of every bucket (counted sides move
     /// with their entries).
     pub fn shuffle(&mut self, rng: &mut super::Rng) {
+        // The sets hold the canonical order.
+        self.sets = None;
         let counts = self.counted.iter().any(|&c| c > 0);
         let mut pairs = Vec::new();
         for &(s, e, end) in &self.slots {
@@ -494,6 +510,8 @@ pub struct Walker {
     /// Per position, the counted sides among the positions before it (kept only while a
     /// quota is on, and outside [`Frame`] so that a frame stays 16 bytes).
     counted: Vec<u16>,
+    /// The set loop's frames ([`Tables::with_sets`]), of either width, made on first use.
+    set_frames: (Vec<sets::SetFrame<u64>>, Vec<sets::SetFrame<u128>>),
 }
 
 impl Walker {
@@ -514,6 +532,7 @@ impl Walker {
             keep_as_deep: 0,
             as_deep: Vec::new(),
             counted: vec![0; n],
+            set_frames: (Vec::new(), Vec::new()),
         }
     }
 
@@ -631,6 +650,36 @@ impl Walker {
         limits: &WalkLimits,
         on_leaf: &mut dyn FnMut(&Walker) -> bool,
     ) -> WalkEnd {
+        if Self::sets_apply(tables.0, tables.1, allowed, &span, limits)
+            && let Some(sets) = tables.1.sets.clone()
+        {
+            let n = tables.0.len();
+            let twins = tables.1.twins;
+            return match &*sets {
+                sets::AnySets::Narrow(s) => {
+                    let mut frames = std::mem::take(&mut self.set_frames.0);
+                    frames.resize(n, Default::default());
+                    let end = if twins {
+                        self.walk_sets::<u64, true>(tables, s, &mut frames, span, limits, on_leaf)
+                    } else {
+                        self.walk_sets::<u64, false>(tables, s, &mut frames, span, limits, on_leaf)
+                    };
+                    self.set_frames.0 = frames;
+                    end
+                }
+                sets::AnySets::Wide(s) => {
+                    let mut frames = std::mem::take(&mut self.set_frames.1);
+                    frames.resize(n, Default::default());
+                    let end = if twins {
+                        self.walk_sets::<u128, true>(tables, s, &mut frames, span, limits, on_leaf)
+                    } else {
+                        self.walk_sets::<u128, false>(tables, s, &mut frames, span, limits, on_leaf)
+                    };
+                    self.set_frames.1 = frames;
+                    end
+                }
+            };
+        }
         // Four builds of the loop: without a quota it has no quota test at all, and on a
         // puzzle without identical pieces no twin test.
         match (limits.quota.iter().any(|&q| q > 0), tables.1.twins) {
@@ -1117,7 +1166,7 @@ pub fn exact(
 ) -> Result<ExactResult, CheckpointMismatch> {
     let started = Instant::now();
     let plan = Plan::new(core, params.order);
-    let tables = Tables::new(core);
+    let tables = Tables::new(core).with_sets(core);
     // The walk meets one board of each set that differs only by identical pieces or a
     // symmetric piece's rotation; the count is of boards.
     let per_board = tables.multiplicity();
@@ -1739,6 +1788,132 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// How a walk ended, its placements per depth, every leaf's path in order, the deepest
+    /// path, and whether the set loop walked it.
+    type Walked = (WalkEnd, Vec<u64>, Vec<Vec<u32>>, (usize, Vec<u32>), bool);
+
+    /// A walk from the empty board over `tables` without breaks, the deepest board tracked
+    /// and at most `cap` placements.
+    fn leaves_of(
+        core: &Core,
+        tables: &Tables,
+        order: ScanOrder,
+        cap: u64,
+    ) -> Walked {
+        let plan = Plan::new(core, order);
+        let mut w = Walker::new(&plan);
+        w.track_deepest = true;
+        let stop = AtomicBool::new(false);
+        let limits = WalkLimits {
+            node_cap: cap,
+            deadline: None,
+            stop: &stop,
+            beaten: None,
+            quota: &[],
+        };
+        let mut leaves = Vec::new();
+        let n = plan.len();
+        let end = w.walk(
+            (&plan, tables),
+            &vec![0; n],
+            Span {
+                from: 0,
+                to: n,
+                before: 0,
+            },
+            &limits,
+            &mut |w| {
+                leaves.push(w.path(n).to_vec());
+                false
+            },
+        );
+        let sets = !w.set_frames.0.is_empty() || !w.set_frames.1.is_empty();
+        (end, w.hist, leaves, (w.deepest.0, w.deepest.2), sets)
+    }
+
+    #[test]
+    fn the_set_loop_walks_what_the_entry_loop_walks() {
+        let mut walked = [0usize; 2];
+        // Few colours: identical pieces, symmetric ones and pieces with three equal sides
+        // (two rotations in one bucket); more colours: larger boards; 5×14 has 70 pieces,
+        // past one 64-bit word.
+        let mut cases: Vec<(usize, usize, u16, u16, u64)> = Vec::new();
+        for seed in 1..=8 {
+            cases.push((4, 4, 1, 2, seed));
+            cases.push((4, 4, 2, 3, seed));
+        }
+        cases.extend([
+            (5, 5, 2, 2, 1),
+            (5, 5, 2, 4, 2),
+            (6, 6, 2, 5, 3),
+            (5, 14, 2, 9, 4),
+        ]);
+        let (mut second_rotations, mut leaves) = (false, 0);
+        for (rows, cols, frame, inner, seed) in cases {
+            let (p, planted) = generate(rows, cols, frame, inner, seed).unwrap();
+            for fix_corner in [false, true] {
+                let mut fixed = Board::empty(rows, cols);
+                if fix_corner {
+                    // Behind every free cell of the row scan: the set loop still applies.
+                    fixed.cells[0] = planted.cells[0];
+                }
+                let core = Core::new(&p, &fixed).unwrap();
+                let plain = Tables::new(&core);
+                let with = Tables::new(&core).with_sets(&core);
+                if let Some(s) = with.sets.as_deref() {
+                    second_rotations |= match s {
+                        sets::AnySets::Narrow(s) => s.has_second_rotations(),
+                        sets::AnySets::Wide(s) => s.has_second_rotations(),
+                    };
+                }
+                // Larger boards are walked as far as a cap (the limit falls on the same
+                // placement in both loops, or it is a bug).
+                let whole = if rows * cols <= 16 {
+                    u64::MAX
+                } else {
+                    3_000_000
+                };
+                for order in [ScanOrder::RowMajor, ScanOrder::Comb(2)] {
+                    for cap in [whole, 200_000] {
+                        let a = leaves_of(&core, &plain, order, cap);
+                        let b = leaves_of(&core, &with, order, cap);
+                        assert!(!a.4 && b.4, "{rows}x{cols} seed {seed}");
+                        assert_eq!(
+                            (a.0, &a.1, &a.2, &a.3),
+                            (b.0, &b.1, &b.2, &b.3),
+                            "{rows}x{cols} {frame}/{inner} seed {seed}, {order:?}, cap {cap}"
+                        );
+                        walked[(core.pieces() > 64) as usize] += 1;
+                        if cap == u64::MAX {
+                            assert_eq!(a.0, WalkEnd::Exhausted);
+                            assert!(!a.2.is_empty(), "{rows}x{cols} seed {seed}: planted");
+                        }
+                        leaves += a.2.len();
+                    }
+                }
+            }
+        }
+        assert!(
+            second_rotations,
+            "no piece with two rotations in one bucket"
+        );
+        assert!(leaves > 100, "{leaves} boards");
+        assert!(walked[0] > 0 && walked[1] > 0, "{walked:?}");
+        // A fixed piece ahead of a free cell (its seam checked as that cell is placed)
+        // leaves the walk to the entry loop.
+        let (p, planted) = generate(4, 4, 2, 3, 1).unwrap();
+        let mut fixed = Board::empty(4, 4);
+        fixed.cells[6] = planted.cells[6];
+        let core = Core::new(&p, &fixed).unwrap();
+        let with = Tables::new(&core).with_sets(&core);
+        let b = leaves_of(&core, &with, ScanOrder::RowMajor, u64::MAX);
+        assert!(!b.4);
+        assert_eq!(
+            (b.1, b.2.len() as u64),
+            reference_with(&p, &fixed, ScanOrder::RowMajor, &[0; 15], true)
+        );
     }
 
     #[test]

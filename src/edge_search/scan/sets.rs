@@ -1,0 +1,353 @@
+//! The exact search's placement loop over sets of pieces, for puzzles of at most 128 pieces.
+//!
+//! The general loop reads a bucket's entries one by one and skips those whose piece is used:
+//! a data-dependent branch that goes either way about as often, so the processor mispredicts
+//! it once in every few entries. Here each bucket's exact matches are also one word with a bit
+//! per piece, and the walk keeps the word of pieces it may still place (unused, and any
+//! identical predecessor placed), so a cell's candidates are the AND of the two, taken lowest
+//! piece first: the order of the bucket's entries (piece, then rotation), so the walk, its
+//! placements per depth and its first board are the general loop's. Breaks, colour quotas and
+//! fixed right or lower neighbours stay with the general loop.
+
+use super::{Plan, Span, Tables, WalkEnd, WalkLimits, Walker};
+
+/// A set of pieces, one bit each.
+pub(super) trait PieceSet:
+    Copy
+    + Default
+    + PartialEq
+    + std::ops::BitAnd<Output = Self>
+    + std::ops::BitOr<Output = Self>
+    + std::ops::Not<Output = Self>
+    + std::fmt::Debug
+{
+    /// Pieces a set can hold.
+    const CAPACITY: usize;
+    /// The set of piece `p` alone.
+    fn one(p: usize) -> Self;
+    /// The lowest piece.
+    fn lowest(self) -> usize;
+    /// How many pieces of the set are below `p`.
+    fn below(self, p: usize) -> u32;
+}
+
+macro_rules! piece_set {
+    ($t:ty) => {
+        impl PieceSet for $t {
+            const CAPACITY: usize = <$t>::BITS as usize;
+            #[inline(always)]
+            fn one(p: usize) -> Self {
+                1 << p
+            }
+            #[inline(always)]
+            fn lowest(self) -> usize {
+                self.trailing_zeros() as usize
+            }
+            #[inline(always)]
+            fn below(self, p: usize) -> u32 {
+                (self & ((1 << p) - 1)).count_ones()
+            }
+        }
+    };
+}
+piece_set!(u64);
+piece_set!(u128);
+
+/// A bucket's exact matches: the pieces, and where their rows start (one row per piece, in
+/// piece order); `second` indexes [`Sets::seconds`] (plus one; 0: none) for the pieces with
+/// a second rotation that matches too.
+#[derive(Debug, Clone, Copy, Default)]
+struct Bucket<S> {
+    pieces: S,
+    first: u32,
+    second: u32,
+}
+
+/// One rotated piece of a bucket: its entry in [`Tables`] and the colours it shows.
+#[derive(Debug, Clone, Copy)]
+struct Row {
+    at: u32,
+    right: u8,
+    down: u8,
+}
+
+/// The buckets of a [`Tables`] as piece sets.
+#[derive(Debug, Clone)]
+pub(super) struct Sets<S> {
+    buckets: Vec<Bucket<S>>,
+    /// Pieces with a second matching rotation in a bucket (a piece with three equal sides),
+    /// and where their rows start.
+    seconds: Vec<(S, u32)>,
+    rows: Vec<Row>,
+    /// Per piece: the identical piece that may follow it once it is placed (empty: none).
+    next: Vec<S>,
+}
+
+/// What the walk keeps of a position.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct SetFrame<S> {
+    /// Candidates not yet tried: first rotations, second rotations.
+    cand: S,
+    cand2: S,
+    bucket: u32,
+    piece: u8,
+}
+
+/// The sets of whichever width the puzzle needs.
+#[derive(Debug, Clone)]
+pub(super) enum AnySets {
+    Narrow(Sets<u64>),
+    Wide(Sets<u128>),
+}
+
+impl AnySets {
+    /// The sets of `tables` (`pieces` pieces), or `None` where they do not fit or a bucket is
+    /// not in piece order (a shuffled copy).
+    pub(super) fn build(tables: &Tables, pieces: usize) -> Option<AnySets> {
+        if pieces <= u64::CAPACITY {
+            Sets::build(tables, pieces).map(AnySets::Narrow)
+        } else {
+            Sets::build(tables, pieces).map(AnySets::Wide)
+        }
+    }
+}
+
+impl<S: PieceSet> Sets<S> {
+    fn build(tables: &Tables, pieces: usize) -> Option<Sets<S>> {
+        if pieces > S::CAPACITY {
+            return None;
+        }
+        let mut sets = Sets {
+            buckets: Vec::with_capacity(tables.slots.len()),
+            seconds: Vec::new(),
+            rows: Vec::new(),
+            next: vec![S::default(); pieces],
+        };
+        for &(start, exact_end, _) in &tables.slots {
+            let bucket = &tables.entries[start as usize..exact_end as usize];
+            if bucket.windows(2).any(|w| w[0].orient() >= w[1].orient()) {
+                return None;
+            }
+            let row = |k: usize| Row {
+                at: start + k as u32,
+                right: bucket[k].right,
+                down: bucket[k].down,
+            };
+            let mut b = Bucket {
+                first: sets.rows.len() as u32,
+                ..Bucket::default()
+            };
+            let mut again = Vec::new();
+            for (k, e) in bucket.iter().enumerate() {
+                if k > 0 && bucket[k - 1].piece == e.piece {
+                    again.push(k);
+                } else {
+                    b.pieces = b.pieces | S::one(e.piece as usize);
+                    sets.rows.push(row(k));
+                }
+            }
+            if !again.is_empty() {
+                let mut twice = S::default();
+                let first = sets.rows.len() as u32;
+                for &k in &again {
+                    let p = S::one(bucket[k].piece as usize);
+                    if twice & p != S::default() {
+                        // A third rotation of one piece: two equal rotations, which the
+                        // canonical tables never hold.
+                        return None;
+                    }
+                    twice = twice | p;
+                    sets.rows.push(row(k));
+                }
+                sets.seconds.push((twice, first));
+                b.second = sets.seconds.len() as u32;
+            }
+            sets.buckets.push(b);
+        }
+        for (q, &t) in tables.twin.iter().enumerate() {
+            if (t as usize) < pieces {
+                sets.next[t as usize] = sets.next[t as usize] | S::one(q);
+            }
+        }
+        Some(sets)
+    }
+
+    /// Whether a bucket holds two rotations of one piece.
+    #[cfg(test)]
+    pub(super) fn has_second_rotations(&self) -> bool {
+        !self.seconds.is_empty()
+    }
+
+    /// Position `i`'s frame: the bucket its placed neighbours choose, and its pieces that
+    /// `avail` holds.
+    #[inline(always)]
+    fn open(&self, plan: &Plan, right: &[u8], down: &[u8], i: usize, avail: S) -> SetFrame<S> {
+        let at = plan.pos[i];
+        let l = right[at.left as usize] as usize;
+        let u = down[at.up as usize] as usize;
+        let bucket = at.base as usize + l * plan.nc + u;
+        let b = self.buckets[bucket];
+        SetFrame {
+            cand: b.pieces & avail,
+            cand2: if b.second == 0 {
+                S::default()
+            } else {
+                self.seconds[b.second as usize - 1].0 & avail
+            },
+            bucket: bucket as u32,
+            piece: 0,
+        }
+    }
+}
+
+impl Walker {
+    /// Whether [`Walker::walk`] may take the set loop for this walk: the tables have sets,
+    /// nothing breaks, nothing is counted and no fixed cell lies ahead of a free one.
+    pub(super) fn sets_apply(
+        plan: &Plan,
+        tables: &Tables,
+        allowed: &[u16],
+        span: &Span,
+        limits: &WalkLimits,
+    ) -> bool {
+        tables.sets.is_some()
+            && span.before == 0
+            && !limits.quota.iter().any(|&q| q > 0)
+            && allowed[span.from..span.to].iter().all(|&a| a == 0)
+            && !plan.pos[span.from..span.to].iter().any(|p| p.checks)
+    }
+
+    /// [`Walker::walk`] by piece sets, where [`Walker::sets_apply`].
+    #[inline(never)]
+    pub(super) fn walk_sets<S: PieceSet, const TWINS: bool>(
+        &mut self,
+        (plan, tables): (&Plan, &Tables),
+        sets: &Sets<S>,
+        frames: &mut [SetFrame<S>],
+        Span { from, to, before }: Span,
+        limits: &WalkLimits,
+        on_leaf: &mut dyn FnMut(&Walker) -> bool,
+    ) -> WalkEnd {
+        if from >= to {
+            return if on_leaf(self) {
+                WalkEnd::Stopped
+            } else {
+                WalkEnd::Exhausted
+            };
+        }
+        let start_nodes = self.nodes;
+        // The general loop's frames say no seam was broken at the positions this walk
+        // places, so that taking them back ([`Walker::unwind`]) clears no break flag.
+        for f in &mut self.frames[from..to] {
+            f.partner = super::NONE;
+        }
+        let pieces = sets.next.len();
+        // Pieces a placement may take: unused, and any identical predecessor placed.
+        let mut avail = S::default();
+        for p in 0..pieces {
+            if !self.used[p] && self.used[tables.twin[p] as usize] {
+                avail = avail | S::one(p);
+            }
+        }
+        let pos = &plan.pos[..to];
+        let (buckets, seconds, rows, next) = (
+            &sets.buckets[..],
+            &sets.seconds[..],
+            &sets.rows[..],
+            &sets.next[..],
+        );
+        let mut i = from;
+        let mut f = sets.open(plan, &self.right, &self.down, i, avail);
+        loop {
+            // A stretch of placements and backtracks up to an event that needs the whole
+            // walker, as in the general loop.
+            let placed = {
+                let used = &mut self.used[..];
+                let right = &mut self.right[..];
+                let down = &mut self.down[..];
+                let frames = &mut frames[..to];
+                let path = &mut self.path[..to];
+                let hist = &mut self.hist[..to];
+                let mut nodes = self.nodes;
+                let deep = if self.track_deepest {
+                    self.deepest.0
+                } else {
+                    usize::MAX
+                };
+                loop {
+                    let pick = f.cand | f.cand2;
+                    if pick == S::default() {
+                        if i == from {
+                            self.nodes = nodes;
+                            break false;
+                        }
+                        i -= 1;
+                        f = frames[i];
+                        let p = f.piece as usize;
+                        used[p] = false;
+                        avail = avail | S::one(p);
+                        if TWINS {
+                            avail = avail & !next[p];
+                        }
+                        continue;
+                    }
+                    let p = pick.lowest();
+                    let one = S::one(p);
+                    let b = buckets[f.bucket as usize];
+                    // The first rotation before the second.
+                    let row = if f.cand & one != S::default() {
+                        f.cand = f.cand & !one;
+                        rows[(b.first + b.pieces.below(p)) as usize]
+                    } else {
+                        f.cand2 = f.cand2 & !one;
+                        let (twice, first) = seconds[b.second as usize - 1];
+                        rows[(first + twice.below(p)) as usize]
+                    };
+                    f.piece = p as u8;
+                    frames[i] = f;
+                    let cell = pos[i].cell as usize;
+                    used[p] = true;
+                    avail = avail & !one;
+                    if TWINS {
+                        avail = avail | next[p];
+                    }
+                    right[cell] = row.right;
+                    down[cell] = row.down;
+                    path[i] = row.at;
+                    nodes += 1;
+                    hist[i] += 1;
+                    if i + 1 >= deep || nodes & 0xFFFF == 0 || i + 1 == to {
+                        self.nodes = nodes;
+                        break true;
+                    }
+                    i += 1;
+                    f = sets.open(plan, right, down, i, avail);
+                }
+            };
+            if !placed {
+                return WalkEnd::Exhausted;
+            }
+            if self.track_deepest && i + 1 >= self.deepest.0 {
+                self.note_deepest(i, before);
+            }
+            if self.nodes & 0xFFFF == 0 && self.limit_reached(limits, start_nodes) {
+                return WalkEnd::Limit;
+            }
+            if i + 1 == to {
+                if on_leaf(self) {
+                    return WalkEnd::Stopped;
+                }
+                // Take the leaf's piece back; its frame goes on.
+                let p = f.piece as usize;
+                self.used[p] = false;
+                avail = avail | S::one(p);
+                if TWINS {
+                    avail = avail & !next[p];
+                }
+                continue;
+            }
+            i += 1;
+            f = sets.open(plan, &self.right, &self.down, i, avail);
+        }
+    }
+}
