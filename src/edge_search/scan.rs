@@ -89,7 +89,7 @@ pub struct Tables {
     /// that show the same colours as another (only the first is a candidate).
     multiplicity: u64,
     /// The exact matches as piece sets ([`Self::with_sets`]), for the exact search's loop.
-    sets: Option<Arc<sets::AnySets>>,
+    sets: Option<Arc<sets::Sets<u64>>>,
 }
 
 impl Tables {
@@ -210,11 +210,11 @@ impl Tables {
     }
 
     /// These tables with their exact matches also as piece sets, where the puzzle has at
-    /// most 128 pieces: a walk without breaks, quota or fixed cells ahead then takes a
+    /// most 64 pieces: a walk without breaks, quota or fixed cells ahead then takes a
     /// candidate by one AND of the bucket's pieces with those still free, instead of
     /// reading each entry's used flag. The walk is the same, placement for placement.
     pub fn with_sets(mut self, core: &Core) -> Tables {
-        self.sets = sets::AnySets::build(&self, core.pieces()).map(Arc::new);
+        self.sets = sets::Sets::build(&self, core.pieces()).map(Arc::new);
         self
     }
 
@@ -510,8 +510,8 @@ pub struct Walker {
     /// Per position, the counted sides among the positions before it (kept only while a
     /// quota is on, and outside [`Frame`] so that a frame stays 16 bytes).
     counted: Vec<u16>,
-    /// The set loop's frames ([`Tables::with_sets`]), of either width, made on first use.
-    set_frames: (Vec<sets::SetFrame<u64>>, Vec<sets::SetFrame<u128>>),
+    /// The set loop's frames ([`Tables::with_sets`]), made on first use.
+    set_frames: Vec<sets::SetFrame<u64>>,
 }
 
 impl Walker {
@@ -532,7 +532,7 @@ impl Walker {
             keep_as_deep: 0,
             as_deep: Vec::new(),
             counted: vec![0; n],
-            set_frames: (Vec::new(), Vec::new()),
+            set_frames: Vec::new(),
         }
     }
 
@@ -653,32 +653,15 @@ impl Walker {
         if Self::sets_apply(tables.0, tables.1, allowed, &span, limits)
             && let Some(sets) = tables.1.sets.clone()
         {
-            let n = tables.0.len();
-            let twins = tables.1.twins;
-            return match &*sets {
-                sets::AnySets::Narrow(s) => {
-                    let mut frames = std::mem::take(&mut self.set_frames.0);
-                    frames.resize(n, Default::default());
-                    let end = if twins {
-                        self.walk_sets::<u64, true>(tables, s, &mut frames, span, limits, on_leaf)
-                    } else {
-                        self.walk_sets::<u64, false>(tables, s, &mut frames, span, limits, on_leaf)
-                    };
-                    self.set_frames.0 = frames;
-                    end
-                }
-                sets::AnySets::Wide(s) => {
-                    let mut frames = std::mem::take(&mut self.set_frames.1);
-                    frames.resize(n, Default::default());
-                    let end = if twins {
-                        self.walk_sets::<u128, true>(tables, s, &mut frames, span, limits, on_leaf)
-                    } else {
-                        self.walk_sets::<u128, false>(tables, s, &mut frames, span, limits, on_leaf)
-                    };
-                    self.set_frames.1 = frames;
-                    end
-                }
+            let mut frames = std::mem::take(&mut self.set_frames);
+            frames.resize(tables.0.len(), Default::default());
+            let end = if tables.1.twins {
+                self.walk_sets::<u64, true>(tables, &sets, &mut frames, span, limits, on_leaf)
+            } else {
+                self.walk_sets::<u64, false>(tables, &sets, &mut frames, span, limits, on_leaf)
             };
+            self.set_frames = frames;
+            return end;
         }
         // Four builds of the loop: without a quota it has no quota test at all, and on a
         // puzzle without identical pieces no twin test.
@@ -1796,12 +1779,7 @@ mod tests {
 
     /// A walk from the empty board over `tables` without breaks, the deepest board tracked
     /// and at most `cap` placements.
-    fn leaves_of(
-        core: &Core,
-        tables: &Tables,
-        order: ScanOrder,
-        cap: u64,
-    ) -> Walked {
+    fn leaves_of(core: &Core, tables: &Tables, order: ScanOrder, cap: u64) -> Walked {
         let plan = Plan::new(core, order);
         let mut w = Walker::new(&plan);
         w.track_deepest = true;
@@ -1829,16 +1807,15 @@ mod tests {
                 false
             },
         );
-        let sets = !w.set_frames.0.is_empty() || !w.set_frames.1.is_empty();
+        let sets = !w.set_frames.is_empty();
         (end, w.hist, leaves, (w.deepest.0, w.deepest.2), sets)
     }
 
     #[test]
     fn the_set_loop_walks_what_the_entry_loop_walks() {
-        let mut walked = [0usize; 2];
+        let mut walked = 0;
         // Few colours: identical pieces, symmetric ones and pieces with three equal sides
-        // (two rotations in one bucket); more colours: larger boards; 5×14 has 70 pieces,
-        // past one 64-bit word.
+        // (two rotations in one bucket); more colours: larger boards; 8×8 fills the word.
         let mut cases: Vec<(usize, usize, u16, u16, u64)> = Vec::new();
         for seed in 1..=8 {
             cases.push((4, 4, 1, 2, seed));
@@ -1848,7 +1825,7 @@ mod tests {
             (5, 5, 2, 2, 1),
             (5, 5, 2, 4, 2),
             (6, 6, 2, 5, 3),
-            (5, 14, 2, 9, 4),
+            (8, 8, 3, 12, 4),
         ]);
         let (mut second_rotations, mut leaves) = (false, 0);
         for (rows, cols, frame, inner, seed) in cases {
@@ -1862,12 +1839,11 @@ mod tests {
                 let core = Core::new(&p, &fixed).unwrap();
                 let plain = Tables::new(&core);
                 let with = Tables::new(&core).with_sets(&core);
-                if let Some(s) = with.sets.as_deref() {
-                    second_rotations |= match s {
-                        sets::AnySets::Narrow(s) => s.has_second_rotations(),
-                        sets::AnySets::Wide(s) => s.has_second_rotations(),
-                    };
-                }
+                second_rotations |= with
+                    .sets
+                    .as_ref()
+                    .unwrap_or_else(|| panic!("{rows}x{cols} {frame}/{inner} seed {seed}: no sets"))
+                    .has_second_rotations();
                 // Larger boards are walked as far as a cap (the limit falls on the same
                 // placement in both loops, or it is a bug).
                 let whole = if rows * cols <= 16 {
@@ -1885,7 +1861,7 @@ mod tests {
                             (b.0, &b.1, &b.2, &b.3),
                             "{rows}x{cols} {frame}/{inner} seed {seed}, {order:?}, cap {cap}"
                         );
-                        walked[(core.pieces() > 64) as usize] += 1;
+                        walked += 1;
                         if cap == u64::MAX {
                             assert_eq!(a.0, WalkEnd::Exhausted);
                             assert!(!a.2.is_empty(), "{rows}x{cols} seed {seed}: planted");
@@ -1900,7 +1876,11 @@ mod tests {
             "no piece with two rotations in one bucket"
         );
         assert!(leaves > 100, "{leaves} boards");
-        assert!(walked[0] > 0 && walked[1] > 0, "{walked:?}");
+        assert_eq!(walked, 20 * 2 * 2 * 2);
+        // Past 64 pieces the entry loop walks.
+        let (p, _) = generate(5, 14, 2, 9, 4).unwrap();
+        let core = Core::new(&p, &Board::empty(5, 14)).unwrap();
+        assert!(Tables::new(&core).with_sets(&core).sets.is_none());
         // A fixed piece ahead of a free cell (its seam checked as that cell is placed)
         // leaves the walk to the entry loop.
         let (p, planted) = generate(4, 4, 2, 3, 1).unwrap();
