@@ -20,17 +20,21 @@
 //!   and a rotation that shows the same colours as an earlier one of its piece is left out:
 //!   the walk meets one board of each set that differs only by such swaps, and
 //!   [`Tables::multiplicity`] counts them back.
+//! - On a puzzle of at most 64 pieces the exact search ([`Tables::with_sets`]) also holds
+//!   each bucket's exact matches as a set of pieces, one bit each, and takes a cell's
+//!   candidates with one AND against the pieces still free: no used flag read per entry,
+//!   and the same walk.
 //!
 //! The engine counts placements (nodes) per depth; the drivers are [`super::dfs`] (restarts
 //! with a budget) and [`exact`] (no budget: a complete search, split across threads by
 //! prefixes, for the first perfect board or all of them).
 
 use super::core::{Core, DOWN, LEFT, RIGHT, ScanOrder, UP};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 mod sets;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
 
 /// Which seam an entry breaks.
 const EXACT: u8 = 0;
@@ -213,9 +217,28 @@ impl Tables {
     /// most 64 pieces: a walk without breaks, quota or fixed cells ahead then takes a
     /// candidate by one AND of the bucket's pieces with those still free, instead of
     /// reading each entry's used flag. The walk is the same, placement for placement.
+    ///
+    /// ```
+    /// use tilekit::edge_search::core::Core;
+    /// use tilekit::edge_search::scan::Tables;
+    /// use tilekit::puzzle::edge::{Board, generate};
+    ///
+    /// let (p, _) = generate(8, 8, 3, 8, 1).unwrap();
+    /// let core = Core::new(&p, &Board::empty(8, 8)).unwrap();
+    /// assert!(Tables::new(&core).with_sets(&core).has_sets());
+    /// // 81 pieces do not fit one word: the entry loop walks them.
+    /// let (p, _) = generate(9, 9, 3, 8, 1).unwrap();
+    /// let core = Core::new(&p, &Board::empty(9, 9)).unwrap();
+    /// assert!(!Tables::new(&core).with_sets(&core).has_sets());
+    /// ```
     pub fn with_sets(mut self, core: &Core) -> Tables {
         self.sets = sets::Sets::build(&self, core.pieces()).map(Arc::new);
         self
+    }
+
+    /// Whether these tables hold piece sets ([`Self::with_sets`]; a shuffle drops them).
+    pub fn has_sets(&self) -> bool {
+        self.sets.is_some()
     }
 
     /// The buckets without [`Self::new`]'s reductions: every rotation, identical pieces in
