@@ -478,6 +478,16 @@ pub enum WalkEnd {
     Limit,
 }
 
+/// What a walk does once a stretch of placements ends on an event.
+enum AfterStretch {
+    /// Return.
+    End(WalkEnd),
+    /// The leaf was heard: take its piece back and go on at the same position.
+    TakeBack,
+    /// Open the next position.
+    Deeper,
+}
+
 /// The positions a walk covers, and the breaks before them.
 #[derive(Debug, Clone, Copy)]
 pub struct Span {
@@ -673,6 +683,13 @@ impl Walker {
         limits: &WalkLimits,
         on_leaf: &mut dyn FnMut(&Walker) -> bool,
     ) -> WalkEnd {
+        if span.from >= span.to {
+            return if on_leaf(self) {
+                WalkEnd::Stopped
+            } else {
+                WalkEnd::Exhausted
+            };
+        }
         if Self::sets_apply(tables.0, tables.1, allowed, &span, limits)
             && let Some(sets) = tables.1.sets.clone()
         {
@@ -698,7 +715,8 @@ impl Walker {
         }
     }
 
-    /// [`Self::walk`], with the quota's test when `QUOTA` and the twins' when `TWINS`.
+    /// [`Self::walk`] of a span of at least one position, with the quota's test when
+    /// `QUOTA` and the twins' when `TWINS`.
     #[inline(never)]
     fn walk_with<const QUOTA: bool, const TWINS: bool>(
         &mut self,
@@ -708,13 +726,6 @@ impl Walker {
         limits: &WalkLimits,
         on_leaf: &mut dyn FnMut(&Walker) -> bool,
     ) -> WalkEnd {
-        if from >= to {
-            return if on_leaf(self) {
-                WalkEnd::Stopped
-            } else {
-                WalkEnd::Exhausted
-            };
-        }
         let start_nodes = self.nodes;
         let entries = &tables.entries[..];
         let counted_of = &tables.counted[..];
@@ -745,6 +756,7 @@ impl Walker {
             // colour bytes and the frame per placement; everything else is off the hot path
             // ([`against_fixed`], the deepest board, the limits every 65,536 placements).
             let placed = {
+                let deep = self.deep_mark();
                 let used = &mut self.used[..];
                 let right = &mut self.right[..];
                 let down = &mut self.down[..];
@@ -754,11 +766,6 @@ impl Walker {
                 let hist = &mut self.hist[..to];
                 let counted = &mut self.counted[..];
                 let mut nodes = self.nodes;
-                let deep = if self.track_deepest {
-                    self.deepest.0
-                } else {
-                    usize::MAX
-                };
                 loop {
                     let at_pos = pos[i];
                     let mut cur = f.cur;
@@ -882,19 +889,13 @@ impl Walker {
             if !placed {
                 return WalkEnd::Exhausted;
             }
-            // The events, in this order.
-            if self.track_deepest && i + 1 >= self.deepest.0 {
-                self.note_deepest(i, now);
-            }
-            if self.nodes & 0xFFFF == 0 && self.limit_reached(limits, start_nodes) {
-                return WalkEnd::Limit;
-            }
-            if i + 1 == to {
-                if on_leaf(self) {
-                    return WalkEnd::Stopped;
+            match self.after_stretch(i, now, to, (limits, start_nodes), on_leaf) {
+                AfterStretch::End(end) => return end,
+                AfterStretch::TakeBack => {
+                    self.unset(plan, tables, i);
+                    continue;
                 }
-                self.unset(plan, tables, i);
-                continue;
+                AfterStretch::Deeper => {}
             }
             i += 1;
             if QUOTA {
@@ -994,6 +995,43 @@ impl Walker {
         } else if room {
             self.as_deep.push(self.path[..=i].to_vec());
         }
+    }
+
+    /// The depth at which a placement may make the deepest board (none where untracked).
+    #[inline(always)]
+    fn deep_mark(&self) -> usize {
+        if self.track_deepest {
+            self.deepest.0
+        } else {
+            usize::MAX
+        }
+    }
+
+    /// The events after a stretch of a walk ended on a placement at position `i` (`breaks`
+    /// broken seams on the board), in this order: a possibly deepest board, the limits
+    /// every 65,536 placements, a leaf at `to`.
+    #[inline(always)]
+    fn after_stretch(
+        &mut self,
+        i: usize,
+        breaks: u16,
+        to: usize,
+        (limits, start_nodes): (&WalkLimits, u64),
+        on_leaf: &mut dyn FnMut(&Walker) -> bool,
+    ) -> AfterStretch {
+        if self.track_deepest && i + 1 >= self.deepest.0 {
+            self.note_deepest(i, breaks);
+        }
+        if self.nodes & 0xFFFF == 0 && self.limit_reached(limits, start_nodes) {
+            return AfterStretch::End(WalkEnd::Limit);
+        }
+        if i + 1 == to {
+            if on_leaf(self) {
+                return AfterStretch::End(WalkEnd::Stopped);
+            }
+            return AfterStretch::TakeBack;
+        }
+        AfterStretch::Deeper
     }
 
     #[cold]

@@ -10,7 +10,7 @@
 //! fixed right or lower neighbours stay with the general loop. (Two words, for up to 128
 //! pieces, were measured slower than the general loop on 9×9 and 10×10 boards: 3–18 %.)
 
-use super::{Plan, Span, Tables, WalkEnd, WalkLimits, Walker};
+use super::{AfterStretch, Plan, Span, Tables, WalkEnd, WalkLimits, Walker};
 
 /// A set of pieces, one bit each.
 pub(super) trait PieceSet:
@@ -200,7 +200,8 @@ impl Walker {
             && !plan.pos[span.from..span.to].iter().any(|p| p.checks)
     }
 
-    /// [`Walker::walk`] by piece sets, where [`Walker::sets_apply`].
+    /// [`Walker::walk`] by piece sets, where [`Walker::sets_apply`], of a span of at least
+    /// one position.
     #[inline(never)]
     pub(super) fn walk_sets<S: PieceSet, const TWINS: bool>(
         &mut self,
@@ -211,13 +212,6 @@ impl Walker {
         limits: &WalkLimits,
         on_leaf: &mut dyn FnMut(&Walker) -> bool,
     ) -> WalkEnd {
-        if from >= to {
-            return if on_leaf(self) {
-                WalkEnd::Stopped
-            } else {
-                WalkEnd::Exhausted
-            };
-        }
         let start_nodes = self.nodes;
         // The general loop's frames say no seam was broken at the positions this walk
         // places, so that taking them back ([`Walker::unwind`]) clears no break flag.
@@ -245,6 +239,7 @@ impl Walker {
             // A stretch of placements and backtracks up to an event that needs the whole
             // walker, as in the general loop.
             let placed = {
+                let deep = self.deep_mark();
                 let used = &mut self.used[..];
                 let right = &mut self.right[..];
                 let down = &mut self.down[..];
@@ -252,11 +247,6 @@ impl Walker {
                 let path = &mut self.path[..to];
                 let hist = &mut self.hist[..to];
                 let mut nodes = self.nodes;
-                let deep = if self.track_deepest {
-                    self.deepest.0
-                } else {
-                    usize::MAX
-                };
                 loop {
                     let pick = f.cand | f.cand2;
                     if pick == S::default() {
@@ -310,24 +300,19 @@ impl Walker {
             if !placed {
                 return WalkEnd::Exhausted;
             }
-            if self.track_deepest && i + 1 >= self.deepest.0 {
-                self.note_deepest(i, before);
-            }
-            if self.nodes & 0xFFFF == 0 && self.limit_reached(limits, start_nodes) {
-                return WalkEnd::Limit;
-            }
-            if i + 1 == to {
-                if on_leaf(self) {
-                    return WalkEnd::Stopped;
+            match self.after_stretch(i, before, to, (limits, start_nodes), on_leaf) {
+                AfterStretch::End(end) => return end,
+                AfterStretch::TakeBack => {
+                    // Its frame goes on.
+                    let p = f.piece as usize;
+                    self.used[p] = false;
+                    avail = avail | S::one(p);
+                    if TWINS {
+                        avail = avail & !next[p];
+                    }
+                    continue;
                 }
-                // Take the leaf's piece back; its frame goes on.
-                let p = f.piece as usize;
-                self.used[p] = false;
-                avail = avail | S::one(p);
-                if TWINS {
-                    avail = avail & !next[p];
-                }
-                continue;
+                AfterStretch::Deeper => {}
             }
             i += 1;
             f = sets.open(plan, &self.right, &self.down, i, avail);
