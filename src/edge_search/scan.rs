@@ -93,7 +93,7 @@ pub struct Tables {
     /// that show the same colours as another (only the first is a candidate).
     multiplicity: u64,
     /// The exact matches as piece sets ([`Self::with_sets`]), for the exact search's loop.
-    sets: Option<Arc<sets::Sets<u64>>>,
+    sets: Option<Arc<sets::Sets>>,
 }
 
 impl Tables {
@@ -544,7 +544,7 @@ pub struct Walker {
     /// quota is on, and outside [`Frame`] so that a frame stays 16 bytes).
     counted: Vec<u16>,
     /// The set loop's frames ([`Tables::with_sets`]), made on first use.
-    set_frames: Vec<sets::SetFrame<u64>>,
+    set_frames: Vec<sets::SetFrame>,
 }
 
 impl Walker {
@@ -691,14 +691,14 @@ impl Walker {
             };
         }
         if Self::sets_apply(tables.0, tables.1, allowed, &span, limits)
-            && let Some(sets) = tables.1.sets.clone()
+            && let Some(sets) = tables.1.sets.as_deref()
         {
             let mut frames = std::mem::take(&mut self.set_frames);
             frames.resize(tables.0.len(), Default::default());
             let end = if tables.1.twins {
-                self.walk_sets::<u64, true>(tables, &sets, &mut frames, span, limits, on_leaf)
+                self.walk_sets::<true>(tables, sets, &mut frames, span, limits, on_leaf)
             } else {
-                self.walk_sets::<u64, false>(tables, &sets, &mut frames, span, limits, on_leaf)
+                self.walk_sets::<false>(tables, sets, &mut frames, span, limits, on_leaf)
             };
             self.set_frames = frames;
             return end;

@@ -13,52 +13,31 @@
 use super::{AfterStretch, Plan, Span, Tables, WalkEnd, WalkLimits, Walker};
 
 /// A set of pieces, one bit each.
-pub(super) trait PieceSet:
-    Copy
-    + Default
-    + PartialEq
-    + std::ops::BitAnd<Output = Self>
-    + std::ops::BitOr<Output = Self>
-    + std::ops::Not<Output = Self>
-    + std::fmt::Debug
-{
-    /// Pieces a set can hold.
-    const CAPACITY: usize;
-    /// The set of piece `p` alone.
-    fn one(p: usize) -> Self;
-    /// The lowest piece.
-    fn lowest(self) -> usize;
-    /// How many pieces of the set are below `p`.
-    fn below(self, p: usize) -> u32;
+type PieceSet = u64;
+
+/// Pieces a set can hold.
+const CAPACITY: usize = PieceSet::BITS as usize;
+
+/// How many pieces of `set` are below piece `p`.
+#[inline(always)]
+fn below(set: PieceSet, p: usize) -> u32 {
+    (set & ((1 << p) - 1)).count_ones()
 }
 
-macro_rules! piece_set {
-    ($t:ty) => {
-        impl PieceSet for $t {
-            const CAPACITY: usize = <$t>::BITS as usize;
-            #[inline(always)]
-            fn one(p: usize) -> Self {
-                1 << p
-            }
-            #[inline(always)]
-            fn lowest(self) -> usize {
-                self.trailing_zeros() as usize
-            }
-            #[inline(always)]
-            fn below(self, p: usize) -> u32 {
-                (self & ((1 << p) - 1)).count_ones()
-            }
-        }
-    };
+/// `avail` once piece `p` is taken back: `p` again, and not the identical piece that may
+/// follow it (`next[p]`, read only where the puzzle has identical pieces).
+#[inline(always)]
+fn released<const TWINS: bool>(avail: PieceSet, p: usize, next: &[PieceSet]) -> PieceSet {
+    let avail = avail | 1 << p;
+    if TWINS { avail & !next[p] } else { avail }
 }
-piece_set!(u64);
 
 /// A bucket's exact matches: the pieces, and where their rows start (one row per piece, in
 /// piece order); `second` indexes [`Sets::seconds`] (plus one; 0: none) for the pieces with
 /// a second rotation that matches too.
 #[derive(Debug, Clone, Copy, Default)]
-struct Bucket<S> {
-    pieces: S,
+struct Bucket {
+    pieces: PieceSet,
     first: u32,
     second: u32,
 }
@@ -73,38 +52,38 @@ struct Row {
 
 /// The buckets of a [`Tables`] as piece sets.
 #[derive(Debug, Clone)]
-pub(super) struct Sets<S> {
-    buckets: Vec<Bucket<S>>,
+pub(super) struct Sets {
+    buckets: Vec<Bucket>,
     /// Pieces with a second matching rotation in a bucket (a piece with three equal sides),
     /// and where their rows start.
-    seconds: Vec<(S, u32)>,
+    seconds: Vec<(PieceSet, u32)>,
     rows: Vec<Row>,
     /// Per piece: the identical piece that may follow it once it is placed (empty: none).
-    next: Vec<S>,
+    next: Vec<PieceSet>,
 }
 
 /// What the walk keeps of a position.
 #[derive(Debug, Clone, Copy, Default)]
-pub(super) struct SetFrame<S> {
+pub(super) struct SetFrame {
     /// Candidates not yet tried: first rotations, second rotations.
-    cand: S,
-    cand2: S,
+    cand: PieceSet,
+    cand2: PieceSet,
     bucket: u32,
     piece: u8,
 }
 
-impl<S: PieceSet> Sets<S> {
+impl Sets {
     /// The sets of `tables` (`pieces` pieces), or `None` where they do not fit or a bucket is
     /// not in piece order (a shuffled copy).
-    pub(super) fn build(tables: &Tables, pieces: usize) -> Option<Sets<S>> {
-        if pieces > S::CAPACITY {
+    pub(super) fn build(tables: &Tables, pieces: usize) -> Option<Sets> {
+        if pieces > CAPACITY {
             return None;
         }
         let mut sets = Sets {
             buckets: Vec::with_capacity(tables.slots.len()),
             seconds: Vec::new(),
             rows: Vec::new(),
-            next: vec![S::default(); pieces],
+            next: vec![0; pieces],
         };
         for &(start, exact_end, _) in &tables.slots {
             let bucket = &tables.entries[start as usize..exact_end as usize];
@@ -125,21 +104,21 @@ impl<S: PieceSet> Sets<S> {
                 if k > 0 && bucket[k - 1].piece == e.piece {
                     again.push(k);
                 } else {
-                    b.pieces = b.pieces | S::one(e.piece as usize);
+                    b.pieces |= 1 << e.piece;
                     sets.rows.push(row(k));
                 }
             }
             if !again.is_empty() {
-                let mut twice = S::default();
+                let mut twice: PieceSet = 0;
                 let first = sets.rows.len() as u32;
                 for &k in &again {
-                    let p = S::one(bucket[k].piece as usize);
-                    if twice & p != S::default() {
+                    let p: PieceSet = 1 << bucket[k].piece;
+                    if twice & p != 0 {
                         // A third rotation of one piece: two equal rotations, which the
                         // canonical tables never hold.
                         return None;
                     }
-                    twice = twice | p;
+                    twice |= p;
                     sets.rows.push(row(k));
                 }
                 sets.seconds.push((twice, first));
@@ -149,7 +128,7 @@ impl<S: PieceSet> Sets<S> {
         }
         for (q, &t) in tables.twin.iter().enumerate() {
             if (t as usize) < pieces {
-                sets.next[t as usize] = sets.next[t as usize] | S::one(q);
+                sets.next[t as usize] |= 1 << q;
             }
         }
         Some(sets)
@@ -164,7 +143,7 @@ impl<S: PieceSet> Sets<S> {
     /// Position `i`'s frame: the bucket its placed neighbours choose, and its pieces that
     /// `avail` holds.
     #[inline(always)]
-    fn open(&self, plan: &Plan, right: &[u8], down: &[u8], i: usize, avail: S) -> SetFrame<S> {
+    fn open(&self, plan: &Plan, right: &[u8], down: &[u8], i: usize, avail: PieceSet) -> SetFrame {
         let at = plan.pos[i];
         let l = right[at.left as usize] as usize;
         let u = down[at.up as usize] as usize;
@@ -173,7 +152,7 @@ impl<S: PieceSet> Sets<S> {
         SetFrame {
             cand: b.pieces & avail,
             cand2: if b.second == 0 {
-                S::default()
+                0
             } else {
                 self.seconds[b.second as usize - 1].0 & avail
             },
@@ -203,11 +182,11 @@ impl Walker {
     /// [`Walker::walk`] by piece sets, where [`Walker::sets_apply`], of a span of at least
     /// one position.
     #[inline(never)]
-    pub(super) fn walk_sets<S: PieceSet, const TWINS: bool>(
+    pub(super) fn walk_sets<const TWINS: bool>(
         &mut self,
         (plan, tables): (&Plan, &Tables),
-        sets: &Sets<S>,
-        frames: &mut [SetFrame<S>],
+        sets: &Sets,
+        frames: &mut [SetFrame],
         Span { from, to, before }: Span,
         limits: &WalkLimits,
         on_leaf: &mut dyn FnMut(&Walker) -> bool,
@@ -220,10 +199,10 @@ impl Walker {
         }
         let pieces = sets.next.len();
         // Pieces a placement may take: unused, and any identical predecessor placed.
-        let mut avail = S::default();
+        let mut avail: PieceSet = 0;
         for p in 0..pieces {
             if !self.used[p] && self.used[tables.twin[p] as usize] {
-                avail = avail | S::one(p);
+                avail |= 1 << p;
             }
         }
         let pos = &plan.pos[..to];
@@ -249,7 +228,7 @@ impl Walker {
                 let mut nodes = self.nodes;
                 loop {
                     let pick = f.cand | f.cand2;
-                    if pick == S::default() {
+                    if pick == 0 {
                         if i == from {
                             self.nodes = nodes;
                             break false;
@@ -258,31 +237,28 @@ impl Walker {
                         f = frames[i];
                         let p = f.piece as usize;
                         used[p] = false;
-                        avail = avail | S::one(p);
-                        if TWINS {
-                            avail = avail & !next[p];
-                        }
+                        avail = released::<TWINS>(avail, p, next);
                         continue;
                     }
-                    let p = pick.lowest();
-                    let one = S::one(p);
+                    let p = pick.trailing_zeros() as usize;
+                    let one: PieceSet = 1 << p;
                     let b = buckets[f.bucket as usize];
                     // The first rotation before the second.
-                    let row = if f.cand & one != S::default() {
-                        f.cand = f.cand & !one;
-                        rows[(b.first + b.pieces.below(p)) as usize]
+                    let row = if f.cand & one != 0 {
+                        f.cand &= !one;
+                        rows[(b.first + below(b.pieces, p)) as usize]
                     } else {
-                        f.cand2 = f.cand2 & !one;
+                        f.cand2 &= !one;
                         let (twice, first) = seconds[b.second as usize - 1];
-                        rows[(first + twice.below(p)) as usize]
+                        rows[(first + below(twice, p)) as usize]
                     };
                     f.piece = p as u8;
                     frames[i] = f;
                     let cell = pos[i].cell as usize;
                     used[p] = true;
-                    avail = avail & !one;
+                    avail &= !one;
                     if TWINS {
-                        avail = avail | next[p];
+                        avail |= next[p];
                     }
                     right[cell] = row.right;
                     down[cell] = row.down;
@@ -306,10 +282,7 @@ impl Walker {
                     // Its frame goes on.
                     let p = f.piece as usize;
                     self.used[p] = false;
-                    avail = avail | S::one(p);
-                    if TWINS {
-                        avail = avail & !next[p];
-                    }
+                    avail = released::<TWINS>(avail, p, next);
                     continue;
                 }
                 AfterStretch::Deeper => {}
