@@ -126,6 +126,8 @@ proptest! {
             quota: quota.clone(),
             // Sometimes several deep boards finished: each obeys the budget.
             finishes: 1 + (seed % 3) as usize,
+            // Sometimes cells taken back and placed again by the finishing beam.
+            finish_back: (seed % 2) as usize * 6,
             node_cap: 20_000,
             restarts: Some(3),
             seed,
@@ -189,6 +191,7 @@ fn an_exact_dfs_finds_planted_seven_by_seven_boards() {
             alt_breaks: None,
             quota: None,
             finishes: 1,
+            finish_back: 0,
             node_cap: 50_000_000,
             restarts: Some(20),
             seed: 1,
@@ -950,15 +953,16 @@ fn a_stopped_or_killed_dfs_resumes_from_its_checkpoint_with_its_best_board() {
         std::fs::read_to_string(d.join("part.txt.dfs.json")).unwrap(),
         kept
     );
-    // So is one of another number of finishes, or under a colour quota.
-    for extra in ["dfs.finishes=3", "dfs.quota=1,2"] {
+    // So is one of another number of finishes or cells taken back, or under a colour quota.
+    for extra in ["dfs.finishes=3", "dfs.finish_back=1", "dfs.quota=1,2"] {
         let mut other = vec!["solve", "p.txt", "--via", "heuristic", "-o", "part.txt"];
         other.extend_from_slice(&args("8", "5"));
         other.extend_from_slice(&["--set", extra]);
         let r = tilekit(d, &other);
         assert_eq!(r.code, 2, "{extra}: {}", r.stderr);
         assert!(
-            r.stderr.contains("quota or number of finishes"),
+            r.stderr
+                .contains("quota, number of finishes or cells taken back"),
             "{extra}: {}",
             r.stderr
         );

@@ -11,7 +11,7 @@ use super::{Details, Error, FamilyName, Progress, Report, Solution, Status};
 use crate::edge_search::construct::{self, Built, RegionShape};
 use crate::edge_search::core::{Core, ScanOrder};
 use crate::edge_search::dfs::DfsCheckpoint;
-use crate::edge_search::dfs::{BreakSpec, DfsParams};
+use crate::edge_search::dfs::{BreakSpec, DfsParams, finish_back_for};
 use crate::edge_search::local::{LsParams, TraceRow};
 use crate::edge_search::quota::QuotaSpec;
 use crate::edge_search::scan::ExactCheckpoint;
@@ -139,12 +139,15 @@ pub enum Construct {
         quota: Option<QuotaSpec>,
         /// Deepest partial boards finished per restart (`dfs.finishes`).
         finishes: usize,
+        /// Cells the search placed last that the finishing beam takes back
+        /// (`dfs.finish_back`; `None`: [`finish_back_for`] the board).
+        finish_back: Option<usize>,
         /// Placements per restart (`dfs.node_cap`).
         node_cap: u64,
         /// Restarts in all (`dfs.restarts`; `None`: until the time is up).
         restarts: Option<u64>,
         /// The share of the budget the exact search gets first (`dfs.exact_share`; 0: none;
-        /// `None`: [`EXACT_SHARE`] on boards of up to [`HeuristicPlan::DFS_CELLS`] cells, none
+        /// `None`: [`EXACT_SHARE`] on boards of up to [`HeuristicPlan::EXACT_FIRST_CELLS`] cells, none
         /// above). A perfect board it finds, or its proof that there is none, ends the run.
         exact_share: Option<f64>,
         /// Scan order, look-ahead, budget.
@@ -188,7 +191,8 @@ impl Construct {
             ConstructKind::Dfs => Construct::Dfs {
                 breaks: None,
                 quota: None,
-                finishes: 16,
+                finishes: 4,
+                finish_back: None,
                 node_cap: 20_000_000,
                 restarts: None,
                 exact_share: None,
@@ -272,6 +276,9 @@ impl Construct {
             }
             (Construct::Dfs { finishes, .. }, "dfs.finishes") => {
                 *finishes = params::parse_count(key, value)?;
+            }
+            (Construct::Dfs { finish_back, .. }, "dfs.finish_back") => {
+                *finish_back = Some(params::parse(key, value)?);
             }
             (Construct::Dfs { node_cap, .. }, "dfs.node_cap") => {
                 *node_cap = params::parse_count(key, value)?;
@@ -491,23 +498,20 @@ pub struct HeuristicPlan {
 }
 
 impl HeuristicPlan {
-    /// Boards of at most this many cells are searched depth first, larger ones by the beam.
-    pub const DFS_CELLS: usize = 100;
+    /// Boards of at most this many cells give the exact search a share of the DFS's time
+    /// first ([`EXACT_SHARE`]); on larger ones a perfect board is out of its reach.
+    pub const EXACT_FIRST_CELLS: usize = 100;
 
-    /// The measured best for `p`: the late-break DFS on boards of up to
-    /// [`Self::DFS_CELLS`] cells, beam search above, each for the whole time limit with
-    /// nothing after it, and the official starter piece fixed on the official set. In a
-    /// minute on two threads the DFS gives 176 on META 10×10 (the beam 174) and finds
-    /// planted 7×7 boards in seconds; the beam gives 460 on Eternity II (the DFS 457) and
-    /// ties or wins from 12×12 up; Salassa et al.'s construction and local search give
-    /// 443–448, and the LNS adds nothing within the minute
-    /// (`docs/results/edge-heuristics.md#best-per-method`).
-    pub fn recommended(p: &EdgePuzzle) -> HeuristicPlan {
-        let kind = if p.rows() * p.cols() <= Self::DFS_CELLS {
-            ConstructKind::Dfs
-        } else {
-            ConstructKind::Beam
-        };
+    /// The measured best for `p`: the late-break DFS for the whole time limit with nothing
+    /// after it (the exact search first on boards of up to [`Self::EXACT_FIRST_CELLS`] cells), and
+    /// the official starter piece fixed on the official set. In a minute on two threads the
+    /// DFS gives 461, 461, 461, 460, 459 on Eternity II over five seeds (the beam 460, 460,
+    /// 458, 459, 460), one seam more than the beam on META 14×14 and 16×16 and as much or
+    /// more on 10×10 and 12×12, and finds planted 7×7 boards in seconds; Salassa et al.'s
+    /// construction and local search give 443–448, and the LNS adds nothing within the
+    /// minute (`docs/results/edge-record.md#finishing-over-cells-taken-back`).
+    pub fn recommended(_p: &EdgePuzzle) -> HeuristicPlan {
+        let kind = ConstructKind::Dfs;
         let construct = Construct::new(kind);
         HeuristicPlan {
             improve: Improve::after(&construct),
@@ -1267,6 +1271,7 @@ fn search_construct(
             breaks,
             quota,
             finishes,
+            finish_back,
             node_cap,
             restarts,
             exact_share,
@@ -1296,6 +1301,7 @@ fn search_construct(
                 .transpose()
                 .map_err(|why| Error::Usage(format!("dfs.quota: {why}")))?,
             finishes: (*finishes).max(1),
+            finish_back: finish_back.unwrap_or_else(|| finish_back_for(n)),
             node_cap: (*node_cap).max(1),
             restarts: *restarts,
             seed,
@@ -1311,7 +1317,7 @@ fn search_construct(
             let ours = crate::edge_search::dfs::fingerprint(&core, &params);
             if c.schema != crate::edge_search::dfs::DFS_CHECKPOINT_SCHEMA || c.fingerprint != ours {
                 return Err(Error::Usage(format!(
-                    "{}: the checkpoint belongs to another search (another puzzle, clues, scan, seed, node cap, budget, quota or number of finishes); remove it to start afresh",
+                    "{}: the checkpoint belongs to another search (another puzzle, clues, scan, seed, node cap, budget, quota, number of finishes or cells taken back); remove it to start afresh",
                     path.display()
                 )));
             }
@@ -1350,11 +1356,12 @@ fn search_construct(
         }
         // The exact search first: a perfect board, or the proof there is none, ends the run.
         let mut first_part: Option<(Vec<u16>, String)> = None;
-        let exact_share = exact_share.unwrap_or(if core.cells() <= HeuristicPlan::DFS_CELLS {
-            EXACT_SHARE
-        } else {
-            0.0
-        });
+        let exact_share =
+            exact_share.unwrap_or(if core.cells() <= HeuristicPlan::EXACT_FIRST_CELLS {
+                EXACT_SHARE
+            } else {
+                0.0
+            });
         // Not on a resumed run: its first run gave the exact search its share already.
         if exact_share > 0.0 && resume.is_none() {
             let now = Instant::now();

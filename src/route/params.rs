@@ -165,8 +165,14 @@ pub const PARAMS: &[Param] = &[
     Param {
         key: "dfs.finishes",
         values: "1 or more",
-        default: "16",
+        default: "4",
         doc: "How many of a DFS restart's deepest partial boards a beam finishes (all as deep, the fewest breaks first); the best finished board is the restart's.",
+    },
+    Param {
+        key: "dfs.finish_back",
+        values: "0 or more",
+        default: "an eighth of the board's cells (32 on Eternity II)",
+        doc: "How many of the cells a DFS restart placed last the finishing beam takes back and places again with the empty ones (0: the empty ones alone).",
     },
     Param {
         key: "dfs.node_cap",
