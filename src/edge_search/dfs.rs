@@ -779,26 +779,41 @@ mod tests {
         assert_ne!(with, fingerprint(&core, &pr));
     }
 
-    /// The walks do not depend on how many deep boards are finished, so finishing more
-    /// never gives a worse board, and on these boards some restart gains by it.
-    #[test]
-    fn finishing_more_deep_boards_never_loses_and_can_gain() {
+    /// Six generated 9×9 boards searched as `params` gives, then after `change`: the
+    /// changed search is another checkpoint's, its boards verify and are never worse, and
+    /// some seed gains; with `same_walks`, it places exactly the same pieces.
+    fn never_loses_and_can_gain(change: impl Fn(&mut DfsParams), same_walks: bool, what: &str) {
         let mut gained = false;
         for seed in 1..=6u64 {
             let (p, _) = generate(9, 9, 3, 9, seed).unwrap();
             let core = Core::new(&p, &Board::empty(9, 9)).unwrap();
             let mut pr = params(ScanOrder::RowMajor, BreakSpec::Total(3).table(81), 4, seed);
             pr.node_cap = 100_000;
-            let one = dfs(&core, &pr, None, None, &|_, _| {}, &|_| {});
-            pr.finishes = 16;
-            let many = dfs(&core, &pr, None, None, &|_, _| {}, &|_| {});
-            assert_eq!(one.nodes, many.nodes, "seed {seed}: the same walks");
-            assert!(many.matched >= one.matched, "seed {seed}");
-            let b = core.board(&many.cells);
-            assert_eq!(score(&p, &b).matched, many.matched);
-            gained |= many.matched > one.matched;
+            let before = dfs(&core, &pr, None, None, &|_, _| {}, &|_| {});
+            let was = fingerprint(&core, &pr);
+            change(&mut pr);
+            assert_ne!(fingerprint(&core, &pr), was, "{what}: the same checkpoint");
+            let after = dfs(&core, &pr, None, None, &|_, _| {}, &|_| {});
+            if same_walks {
+                assert_eq!(
+                    before.nodes, after.nodes,
+                    "{what}, seed {seed}: other walks"
+                );
+            }
+            let sc = score(&p, &core.board(&after.cells));
+            assert_eq!((sc.empty, sc.rim_faults, sc.repeats), (0, 0, 0), "{sc:?}");
+            assert_eq!(sc.matched, after.matched);
+            assert!(after.matched >= before.matched, "{what}, seed {seed}");
+            gained |= after.matched > before.matched;
         }
-        assert!(gained, "no seed gained from finishing more boards");
+        assert!(gained, "no seed gained from {what}");
+    }
+
+    /// The walks do not depend on how many deep boards are finished, so finishing more
+    /// never gives a worse board, and on these boards some restart gains by it.
+    #[test]
+    fn finishing_more_deep_boards_never_loses_and_can_gain() {
+        never_loses_and_can_gain(|pr| pr.finishes = 16, true, "more finishes");
     }
 
     /// The cells taken back are the last ones the search placed, in scan order, never a
@@ -828,29 +843,12 @@ mod tests {
         assert_eq!(take_back(&core, &partial, &order, 0), partial);
     }
 
-    /// A beam over the cells taken back as well as the empty ones: boards that verify, never
-    /// worse than the empty cells' own finish on these boards, better on some; and a
-    /// checkpoint of one is not a checkpoint of the other.
+    /// A beam over the cells taken back as well as the empty ones never loses on these
+    /// boards and gains on some (a complete board's better end may change the budgets, so
+    /// the walks may differ).
     #[test]
     fn a_finish_over_cells_taken_back_never_loses_and_can_gain() {
-        let mut gained = false;
-        for seed in 1..=6u64 {
-            let (p, _) = generate(9, 9, 3, 9, seed).unwrap();
-            let core = Core::new(&p, &Board::empty(9, 9)).unwrap();
-            let mut pr = params(ScanOrder::RowMajor, BreakSpec::Total(3).table(81), 4, seed);
-            pr.node_cap = 100_000;
-            let plain = dfs(&core, &pr, None, None, &|_, _| {}, &|_| {});
-            let before = fingerprint(&core, &pr);
-            pr.finish_back = 10;
-            assert_ne!(fingerprint(&core, &pr), before);
-            let back = dfs(&core, &pr, None, None, &|_, _| {}, &|_| {});
-            let sc = score(&p, &core.board(&back.cells));
-            assert_eq!((sc.empty, sc.rim_faults, sc.repeats), (0, 0, 0), "{sc:?}");
-            assert_eq!(sc.matched, back.matched);
-            assert!(back.matched >= plain.matched, "seed {seed}");
-            gained |= back.matched > plain.matched;
-        }
-        assert!(gained, "no seed gained from taking cells back");
+        never_loses_and_can_gain(|pr| pr.finish_back = 10, false, "cells taken back");
     }
 
     #[test]
