@@ -383,7 +383,8 @@ pub fn take_back(core: &Core, partial: &[u16], order: &[usize], back: usize) -> 
 /// The cells a finishing beam takes back on a board of `cells` cells when not told: an
 /// eighth of the board (32 on Eternity II). On Eternity II in a minute, 30 to 40 cells
 /// taken back gave one seam more than the empty cells alone on every seed measured, 20 to
-/// 25 gave nothing and 45 to 60 lost as often as they gained (`docs/results/edge-record.md`).
+/// 25 one seam on one seed of three, and 45 to 60 lost as often as they gained
+/// (`docs/results/edge-record.md`).
 ///
 /// ```
 /// assert_eq!(tilekit::edge_search::dfs::finish_back_for(256), 32);
@@ -518,22 +519,25 @@ pub fn dfs(
             );
             let walked = walk_started.elapsed();
             // Its own stream: finishing does not change the restarts' shuffles. The best
-            // finished board wins, the deepest first among equals, and a partial board's
-            // own finish before the one with cells taken back (which may undo a complete
-            // board's better end).
+            // finished board wins, the deepest first among equals. A partial board's own
+            // finish is kept unless the one with cells taken back beats it (taking back
+            // may undo a complete board's better end).
             let (matched, done, partial) = res
                 .partials
                 .into_iter()
-                .flat_map(|partial| {
-                    let back = (params.finish_back > 0)
-                        .then(|| take_back(core, &partial, &cells, params.finish_back));
-                    std::iter::once(partial.clone())
-                        .chain(back)
-                        .map(|open| {
-                            let done = finish(&mut finisher, &open, &cells, seed ^ 0xF1_15_4E);
-                            (core.matched(&done), done, partial.clone())
-                        })
-                        .collect::<Vec<_>>()
+                .map(|partial| {
+                    let stream = seed ^ 0xF1_15_4E;
+                    let mut done = finish(&mut finisher, &partial, &cells, stream);
+                    let mut matched = core.matched(&done);
+                    if params.finish_back > 0 {
+                        let open = take_back(core, &partial, &cells, params.finish_back);
+                        let again = finish(&mut finisher, &open, &cells, stream);
+                        if core.matched(&again) > matched {
+                            matched = core.matched(&again);
+                            done = again;
+                        }
+                    }
+                    (matched, done, partial)
                 })
                 .reduce(|best, x| if x.0 > best.0 { x } else { best })
                 .expect("a restart has its deepest board");

@@ -511,8 +511,7 @@ impl HeuristicPlan {
     /// construction and local search give 443–448, and the LNS adds nothing within the
     /// minute (`docs/results/edge-record.md#finishing-over-cells-taken-back`).
     pub fn recommended(_p: &EdgePuzzle) -> HeuristicPlan {
-        let kind = ConstructKind::Dfs;
-        let construct = Construct::new(kind);
+        let construct = Construct::new(ConstructKind::Dfs);
         HeuristicPlan {
             improve: Improve::after(&construct),
             construct,
