@@ -437,8 +437,12 @@ fn bench_edge_prints_rows_keeps_verified_boards_and_draws_the_chart() {
         ],
     );
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    assert!(r.stdout.contains("10x10  beam"), "{}", r.stdout);
-    assert!(r.stdout.contains("10x10  dfs+lns"), "{}", r.stdout);
+    let row = |method: &str| {
+        r.stdout
+            .lines()
+            .any(|l| l.split_whitespace().take(2).eq(["10x10", method]))
+    };
+    assert!(row("beam") && row("dfs+lns"), "{}", r.stdout);
     let rows: serde_json::Value = serde_json::from_str(r.stdout.lines().last().unwrap()).unwrap();
     assert_eq!(rows["rows"].as_array().unwrap().len(), 2);
     assert_eq!(rows["benchmark"], "edge");
@@ -476,6 +480,7 @@ fn bench_edge_prints_rows_keeps_verified_boards_and_draws_the_chart() {
     let r = tilekit(d, &["bench", "edge", "--instances", "9x9"]);
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("no instance \"9x9\""), "{}", r.stderr);
+    assert!(r.stderr.contains("EII and EII-clues"), "{}", r.stderr);
     let r = tilekit(d, &["bench", "sal", "--budget", "3"]);
     assert_eq!(r.code, 2);
     assert!(
@@ -1098,4 +1103,129 @@ fn bench_edge_reports_finished_runs_from_its_checkpoint_and_refuses_foreign_file
     let r = tilekit(d, &["bench", "edge", "--executor", "slurm"]);
     assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
     assert!(r.stderr.contains("give one"), "{}", r.stderr);
+}
+
+#[test]
+fn the_official_clues_stay_put_in_any_numbering_and_only_on_the_official_set() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("models/edge-matching/eternity2/e2pieces.txt");
+    let official = std::fs::read_to_string(src).unwrap();
+    // The same set, its pieces listed last to first and each turned a quarter.
+    let shuffled: String = official
+        .lines()
+        .rev()
+        .map(|l| {
+            let mut c: Vec<&str> = l.split_whitespace().collect();
+            c.rotate_left(1);
+            format!("{}\n", c.join(" "))
+        })
+        .collect();
+    let clue_cells = |board: &str| -> Vec<(String, String)> {
+        ["8 7 ", "13 2 ", "2 13 ", "13 13 ", "2 2 "]
+            .iter()
+            .map(|cell| {
+                let line = board
+                    .lines()
+                    .find(|l| l.starts_with(cell))
+                    .unwrap_or_else(|| panic!("no cell {cell:?} in {board}"));
+                let f: Vec<&str> = line.split_whitespace().collect();
+                (f[2..4].join(" "), f[4..8].join(" "))
+            })
+            .collect()
+    };
+    let mut shown = Vec::new();
+    for (name, text) in [("official", official.as_str()), ("shuffled", &shuffled)] {
+        std::fs::write(d.join("p.txt"), text).unwrap();
+        let (j, board) = run_board(
+            d,
+            &[
+                "--construct",
+                "dfs",
+                "--fix",
+                "clues",
+                "--time-limit",
+                "3",
+                "--threads",
+                "1",
+            ],
+            &format!("clues-{name}.txt"),
+        );
+        assert_eq!(j["verified"], true, "{name}: {j}");
+        assert!(
+            j["solver_status"]
+                .as_str()
+                .unwrap()
+                .contains("the five official Eternity II clues fixed"),
+            "{name}: {j}"
+        );
+        shown.push(clue_cells(&board));
+    }
+    // The official numbering: the starter and the four hint pieces, as published.
+    let pieces: Vec<&str> = shown[0].iter().map(|(p, _)| p.as_str()).collect();
+    assert_eq!(pieces, ["139 2", "181 3", "255 3", "249 0", "208 3"]);
+    // The copy: other numbers and turns, the same colours in the same cells.
+    let colours = |s: &[(String, String)]| s.iter().map(|(_, c)| c.clone()).collect::<Vec<_>>();
+    assert_eq!(colours(&shown[0]), colours(&shown[1]));
+    assert_ne!(shown[0], shown[1]);
+    // Another puzzle has no official clues.
+    common::meta(d, 8);
+    let r = tilekit(
+        d,
+        &["solve", "p.txt", "--fix", "clues", "--time-limit", "1"],
+    );
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains("this 8×8 puzzle is not that set"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn bench_edge_runs_eternity_ii_with_its_clues_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let r = tilekit(
+        d,
+        &[
+            "bench",
+            "edge",
+            "--instances",
+            "EII-clues",
+            "--methods",
+            "dfs",
+            "--budget",
+            "1",
+            "--runs",
+            "1",
+            "--threads",
+            "1",
+            "--boards",
+            "boards",
+        ],
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stdout
+            .lines()
+            .any(|l| l.split_whitespace().take(2).eq(["EII-clues", "dfs"])),
+        "{}",
+        r.stdout
+    );
+    let board = std::fs::read_to_string(d.join("boards/EII-clues-dfs-1s.txt")).unwrap();
+    assert!(board.contains(" --fix clues"), "{board}");
+    for cell in [
+        "8 7 139 2 ",
+        "13 2 181 3 ",
+        "2 13 255 3 ",
+        "13 13 249 0 ",
+        "2 2 208 3 ",
+    ] {
+        assert!(
+            board.lines().any(|l| l.starts_with(cell)),
+            "{cell}: {board}"
+        );
+    }
 }

@@ -16,6 +16,7 @@ use crate::edge_search::local::{LsParams, TraceRow};
 use crate::edge_search::quota::QuotaSpec;
 use crate::edge_search::scan::ExactCheckpoint;
 use crate::edge_search::{Ctx, HeuristicError, Rng, matched};
+use crate::field::Field;
 use crate::formulate::edge_region::RegionError;
 use crate::puzzle::edge::{Board, EdgePuzzle, Rotation};
 use crate::solve::registry::Registry;
@@ -598,7 +599,7 @@ pub struct HeuristicChoice {
     /// The seed.
     pub seed: Option<u64>,
     /// Pieces fixed first.
-    pub fixes: Vec<Fix>,
+    pub fixes: Vec<FixChoice>,
     /// `Some(false)`: never fix the official Eternity II starter by itself.
     pub starter: Option<bool>,
 }
@@ -631,7 +632,7 @@ impl HeuristicChoice {
             plan.seed = seed;
         }
         if !self.fixes.is_empty() {
-            plan.fixes = self.fixes.clone();
+            plan.fixes = FixChoice::resolve(&self.fixes, p)?;
         }
         if let Some(on) = self.starter {
             plan.starter = on;
@@ -654,6 +655,62 @@ pub struct Fix {
     pub col: usize,
     /// Clockwise quarter turns.
     pub rot: u8,
+}
+
+/// A fixing asked for: one piece in one cell, or the official Eternity II clues.
+///
+/// ```
+/// use tilekit::route::edge_heuristic::{Fix, FixChoice};
+///
+/// assert_eq!(FixChoice::parse("clues"), Ok(FixChoice::OfficialClues));
+/// assert_eq!(
+///     FixChoice::parse("139@8,7,2"),
+///     Ok(FixChoice::Piece(Fix { piece: 139, row: 8, col: 7, rot: 2 }))
+/// );
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FixChoice {
+    /// One piece, in one cell and rotation.
+    Piece(Fix),
+    /// The five official clues of Eternity II ([`CLUES`]): the starter and the four hint
+    /// pieces the clue puzzles revealed, on the official set only (recognised by content).
+    OfficialClues,
+}
+
+impl FixChoice {
+    /// Read `clues` or `PIECE@ROW,COL,ROT`.
+    pub fn parse(s: &str) -> Result<FixChoice, String> {
+        if s.trim() == "clues" {
+            return Ok(FixChoice::OfficialClues);
+        }
+        Fix::parse(s)
+            .map(FixChoice::Piece)
+            .map_err(|e| format!("{e}, or clues (the official Eternity II clues)"))
+    }
+
+    /// The pieces `choices` fix on `p`, in order, each once.
+    pub fn resolve(choices: &[FixChoice], p: &EdgePuzzle) -> Result<Vec<Fix>, Error> {
+        let mut fixes: Vec<Fix> = Vec::new();
+        for choice in choices {
+            let more = match choice {
+                FixChoice::Piece(f) => vec![*f],
+                FixChoice::OfficialClues => official_clues(p).ok_or_else(|| {
+                    Error::Usage(format!(
+                        "{} clues: the official Eternity II clues fix pieces of the official 256-piece set, and this {}×{} puzzle is not that set (its pieces are recognised by content, in any order and rotation)",
+                        Field::Fix,
+                        p.rows(),
+                        p.cols()
+                    ))
+                })?,
+            };
+            for f in more {
+                if !fixes.contains(&f) {
+                    fixes.push(f);
+                }
+            }
+        }
+        Ok(fixes)
+    }
 }
 
 impl Fix {
@@ -788,11 +845,44 @@ pub const STARTER: Fix = Fix {
 /// The official set, for recognising it by content.
 const OFFICIAL_ETERNITY2: &str = include_str!("../../models/edge-matching/eternity2/e2pieces.txt");
 
-/// The starter piece of `p` when `p` is the official Eternity II set, its pieces in any order
-/// and any listed rotation: `p`'s own piece, turned to show the official starter's colours
-/// in the starter's cell. (No two pieces of the official set look alike, nor does any piece
-/// look the same turned, so that piece and turn are unique.)
-pub fn official_starter(p: &EdgePuzzle) -> Option<Fix> {
+/// The official clues of Eternity II in the official set's numbering: the starter, then the
+/// hint pieces of clue puzzles 1 to 4 (N3, C14, N14 and C3 on the printed board). Their cells
+/// and turns are those of jwortmann/Eternity2Puzzles.jl, whose piece file and rotation
+/// convention tilekit shares, and they agree with the record boards shared on e2.bucas.name
+/// (see `models/edge-matching/README.md`).
+pub const CLUES: [Fix; 5] = [
+    STARTER,
+    Fix {
+        piece: 181,
+        row: 13,
+        col: 2,
+        rot: 3,
+    },
+    Fix {
+        piece: 255,
+        row: 2,
+        col: 13,
+        rot: 3,
+    },
+    Fix {
+        piece: 249,
+        row: 13,
+        col: 13,
+        rot: 0,
+    },
+    Fix {
+        piece: 208,
+        row: 2,
+        col: 2,
+        rot: 3,
+    },
+];
+
+/// `fixes` of the official set, in `p`'s own numbering when `p` is the official Eternity II
+/// set with its pieces in any order and any listed rotation: each of `p`'s pieces turned to
+/// show the official piece's colours in its cell. (No two pieces of the official set look
+/// alike, nor does any piece look the same turned, so each piece and turn is unique.)
+fn official_fixes(p: &EdgePuzzle, fixes: &[Fix]) -> Option<Vec<Fix>> {
     if (p.rows(), p.cols()) != (16, 16) {
         return None;
     }
@@ -811,18 +901,36 @@ pub fn official_starter(p: &EdgePuzzle) -> Option<Fix> {
     if mine != theirs {
         return None;
     }
-    let rot = Rotation::new(STARTER.rot).expect("a quarter-turn count");
-    let want = official.piece(STARTER.piece)?.placed(rot);
-    p.pieces().iter().find_map(|pc| {
-        Rotation::ALL
-            .into_iter()
-            .find(|&r| pc.placed(r) == want)
-            .map(|r| Fix {
-                piece: pc.id,
-                rot: r.turns(),
-                ..STARTER
+    fixes
+        .iter()
+        .map(|f| {
+            let rot = Rotation::new(f.rot).expect("a quarter-turn count");
+            let want = official.piece(f.piece)?.placed(rot);
+            p.pieces().iter().find_map(|pc| {
+                Rotation::ALL
+                    .into_iter()
+                    .find(|&r| pc.placed(r) == want)
+                    .map(|r| Fix {
+                        piece: pc.id,
+                        rot: r.turns(),
+                        ..*f
+                    })
             })
-    })
+        })
+        .collect()
+}
+
+/// The starter piece of `p` when `p` is the official Eternity II set, its pieces in any order
+/// and any listed rotation: `p`'s own piece, turned to show the official starter's colours
+/// in the starter's cell.
+pub fn official_starter(p: &EdgePuzzle) -> Option<Fix> {
+    official_fixes(p, &[STARTER]).map(|f| f[0])
+}
+
+/// The five official clues ([`CLUES`]) in `p`'s numbering when `p` is the official Eternity
+/// II set (recognised by content, as by [`official_starter`]).
+pub fn official_clues(p: &EdgePuzzle) -> Option<Vec<Fix>> {
+    official_fixes(p, &CLUES)
 }
 
 /// Run `plan` on `p` with the MILP solver `solver_name` of the registry (the paper's
@@ -1122,6 +1230,10 @@ pub fn solve(
                 "; the official Eternity II starter fixed ({}@{},{},{}, recognised by content)",
                 f.piece, f.row, f.col, f.rot
             ),
+            None if official_clues(p).is_some_and(|c| c == fixes) => {
+                "; the five official Eternity II clues fixed".to_string()
+            }
+            None if !fixes.is_empty() => format!("; {} piece(s) fixed", fixes.len()),
             None => String::new(),
         }
     );

@@ -1,12 +1,13 @@
 //! `tilekit bench edge`: the search constructors (`beam` and `dfs`, and the Salassa
 //! greedy start for reference) on the META 2010 10×10 to 16×16 instances and the official
-//! Eternity II set (its starter piece fixed, as the puzzle requires), for a budget and a
+//! Eternity II set (its starter piece fixed, as the puzzle requires; `EII-clues`, asked for
+//! by name, fixes all five official clues), for a budget and a
 //! number of runs (seeds 1..=runs); best, mean and worst beside the published anchors, the
 //! score-over-time traces, and an SVG chart of score against time per instance with one line
 //! per method. Every board is verified by the independent checker before it is counted, and
 //! [`EdgeBenchOptions::boards`] keeps each instance's best board with the command that rebuilds it.
 
-use super::sal::pick;
+use super::sal::{SalInstance, pick};
 use super::{Column, Outcome, Table};
 use crate::field::Field;
 use crate::puzzle::edge::{Board, EdgePuzzle};
@@ -106,7 +107,8 @@ impl EdgeMethod {
 /// What `bench edge` runs.
 #[derive(Debug, Clone)]
 pub struct EdgeBenchOptions {
-    /// Instances by name (`10x10`, …, `EII`); empty: all five.
+    /// Instances by name (`10x10`, …, `EII`, and `EII-clues`: Eternity II with its five
+    /// official clues fixed); empty: the first five.
     pub instances: Vec<String>,
     /// Methods: beam, dfs, greedy, …, each optionally with the LNS after it.
     pub methods: Vec<EdgeMethod>,
@@ -158,17 +160,45 @@ pub struct EdgeBenchRow {
     pub anchors: Option<(u32, u32, u32)>,
 }
 
+/// Eternity II with all five official clues fixed: asked for by name only, beside `EII`.
+const EII_CLUES: &str = "EII-clues";
+
+/// The instances `names` asks for: those of Salassa et al.'s Table 3, and [`EII_CLUES`].
+fn pick_edge(names: &[String]) -> Result<Vec<SalInstance>, Error> {
+    let clues = |n: &String| n.eq_ignore_ascii_case(EII_CLUES);
+    let mut chosen = Vec::new();
+    for name in names {
+        if clues(name) {
+            let eii = pick(&["EII".to_string()], "edge")?[0];
+            chosen.push(SalInstance {
+                name: EII_CLUES,
+                ..eii
+            });
+        } else {
+            chosen.extend(pick(std::slice::from_ref(name), "edge").map_err(|_| {
+                Error::Usage(format!(
+                    "no instance {name:?} in bench edge: the instances are 10x10, 12x12, 14x14, 16x16, EII and EII-clues"
+                ))
+            })?);
+        }
+    }
+    if names.is_empty() {
+        chosen = pick(&[], "edge")?;
+    }
+    Ok(chosen)
+}
+
 /// The file an instance is read from in the repository (for the command kept with a board).
 fn source_path(name: &str) -> String {
     match name {
-        "EII" => "models/edge-matching/eternity2/e2pieces.txt".into(),
+        "EII" | EII_CLUES => "models/edge-matching/eternity2/e2pieces.txt".into(),
         n => format!("models/edge-matching/meta2010/pieces_{n}.txt"),
     }
 }
 
 /// The table: each instance × method over its runs, then the published anchors.
 const TABLE: Table = Table::new(&[
-    Column::left("inst", 6),
+    Column::left("inst", 9),
     Column::left("method", 8),
     Column::right("budget", 7),
     Column::right("cores", 5),
@@ -266,10 +296,10 @@ impl Instance {
         Ok(Instance {
             name: inst.name,
             puzzle: EdgePuzzle::parse(inst.text, inst.name)?,
-            fixes: if inst.name == "EII" {
-                vec![STARTER]
-            } else {
-                Vec::new()
+            fixes: match inst.name {
+                "EII" => vec![STARTER],
+                EII_CLUES => crate::route::edge_heuristic::CLUES.to_vec(),
+                _ => Vec::new(),
             },
         })
     }
@@ -472,7 +502,7 @@ pub fn run_one(
     seed: u64,
     progress: Progress<'_>,
 ) -> Result<usize, Error> {
-    let chosen = pick(&[instance.to_string()], "edge")?;
+    let chosen = pick_edge(&[instance.to_string()])?;
     let inst = Instance::read(&chosen[0])?;
     let registry = Registry::load(None)?;
     let r = one_run(&inst, method, seed, opts, &registry, progress)?
@@ -483,7 +513,7 @@ pub fn run_one(
 /// The runs of a benchmark still to do in its checkpoint directory: (instance, method,
 /// seed) of each run without a finished file there.
 pub fn pending(opts: &EdgeBenchOptions) -> Result<Vec<(String, EdgeMethod, u64)>, Error> {
-    let chosen = pick(&opts.instances, "edge")?;
+    let chosen = pick_edge(&opts.instances)?;
     let Some(dir) = &opts.checkpoint else {
         return Err(Error::Usage(format!(
             "the pending runs are those of a {} directory",
@@ -512,7 +542,7 @@ pub fn run(
     out: &mut dyn Write,
     progress: Progress<'_>,
 ) -> Result<Outcome<EdgeBenchRow, EdgeBenchSummary>, Error> {
-    let chosen = pick(&opts.instances, "edge")?;
+    let chosen = pick_edge(&opts.instances)?;
     if opts.runs == 0 {
         return Err(Error::usage(format!("{} must be at least 1", Field::Runs)));
     }
@@ -693,8 +723,10 @@ fn keep_board(
             f_set = Field::Set
         ));
     }
-    if name == "EII" {
-        cmd.push_str(&format!(" {} 139@8,7,2", Field::Fix));
+    match name {
+        "EII" => cmd.push_str(&format!(" {} 139@8,7,2", Field::Fix)),
+        EII_CLUES => cmd.push_str(&format!(" {} clues", Field::Fix)),
+        _ => {}
     }
     let text = format!(
         "# {name}: {matched} of {} matched, verified by tilekit's independent checker\n# built by: {cmd}\n# (tilekit bench edge, {} s, {} thread(s), seed {seed}; a timed run reproduces the score's range, not the exact board)\n{}",

@@ -167,7 +167,8 @@ pub(crate) struct SalBenchArgs {
 /// `bench edge`.
 #[derive(clap::Args, Clone)]
 pub(crate) struct EdgeBenchArgs {
-    /// The instances, comma-separated (10x10, 12x12, 14x14, 16x16, EII; default all).
+    /// The instances, comma-separated (10x10, 12x12, 14x14, 16x16, EII; default all), and
+    /// EII-clues (Eternity II with its five official clues fixed).
     #[arg(long, value_delimiter = ',')]
     pub instances: Vec<String>,
     /// The methods, comma-separated: beam, dfs, greedy, each optionally +lns (default

@@ -10,7 +10,7 @@
 use super::{Common, model_names, route_names};
 use clap::ValueEnum;
 use std::path::PathBuf;
-use tilekit::route::edge_heuristic::{ConstructKind, Fix, ImproveKind};
+use tilekit::route::edge_heuristic::{ConstructKind, FixChoice, ImproveKind};
 use tilekit::route::params::{ParamError, Preset, Settings};
 use tilekit::route::{ModelName, Route};
 
@@ -193,13 +193,14 @@ pub(crate) struct SolveArgs {
     /// Heuristic: improve this complete board instead of building one
     #[arg(long, value_name = "BOARD", help_heading = "Edge-matching puzzles")]
     pub start: Option<PathBuf>,
-    /// Heuristic: fix a piece first (repeatable)
+    /// Heuristic: fix a piece first (repeatable), or `clues`
     ///
     /// Row and column from 0 as in board files; ROT in clockwise quarter turns. On the
     /// official Eternity II set its starter piece (139@8,7,2) is fixed by itself unless
-    /// --fix or --no-fix is given.
+    /// --fix or --no-fix is given; `--fix clues` fixes the starter and the four hint pieces
+    /// of the clue puzzles.
     #[arg(long, value_parser = parse_fix, value_name = "PIECE@ROW,COL,ROT", help_heading = "Edge-matching puzzles")]
-    pub fix: Vec<Fix>,
+    pub fix: Vec<FixChoice>,
     /// Heuristic: leave the official Eternity II starter piece free
     #[arg(long, conflicts_with = "fix", help_heading = "Edge-matching puzzles")]
     pub no_fix: bool,
@@ -360,8 +361,8 @@ fn improve_names() -> impl clap::builder::TypedValueParser<Value = ImproveKind> 
         .map(|s| ImproveKind::from_name(&s).expect("clap accepts only the listed names"))
 }
 
-fn parse_fix(s: &str) -> Result<Fix, String> {
-    Fix::parse(s)
+fn parse_fix(s: &str) -> Result<FixChoice, String> {
+    FixChoice::parse(s)
 }
 
 /// `--heuristic` of `--via astar`.
