@@ -359,6 +359,14 @@ fn five_seconds_on_eternity_ii_give_a_verified_positive_board() {
         assert_eq!(j["verified"], true, "{construct}: {j}");
         assert!(j["matched"].as_u64().unwrap() > 0, "{construct}: {j}");
         assert!(board.lines().any(|l| l.starts_with("8 7 139 2")), "{board}");
+        let v = tilekit(d, &["verify", "p.txt", "e2.txt", "--json"]);
+        assert_eq!(v.code, 0, "{}{}", v.stdout, v.stderr);
+        // The starter is one of the five clues; the search kept it.
+        assert!(
+            json(&v)["official_clues_kept"].as_u64() >= Some(1),
+            "{}",
+            v.stdout
+        );
     }
 }
 
@@ -1169,6 +1177,17 @@ fn the_official_clues_stay_put_in_any_numbering_and_only_on_the_official_set() {
     let colours = |s: &[(String, String)]| s.iter().map(|(_, c)| c.clone()).collect::<Vec<_>>();
     assert_eq!(colours(&shown[0]), colours(&shown[1]));
     assert_ne!(shown[0], shown[1]);
+    // The checker counts the clues a board keeps (here the copy's own board, on the copy).
+    let v = tilekit(d, &["verify", "p.txt", "clues-shuffled.txt", "--json"]);
+    assert_eq!(v.code, 0, "{}{}", v.stdout, v.stderr);
+    assert_eq!(json(&v)["official_clues_kept"], 5, "{}", v.stdout);
+    let v = tilekit(d, &["verify", "p.txt", "clues-shuffled.txt"]);
+    assert!(
+        v.stdout
+            .contains("official Eternity II clues in place: 5 of 5"),
+        "{}",
+        v.stdout
+    );
     // Another puzzle has no official clues.
     common::meta(d, 8);
     let r = tilekit(

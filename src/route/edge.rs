@@ -1051,11 +1051,43 @@ fn verify_command(
     let text = super::read_text(&req.solution, "solution")?;
     let source = req.solution.display().to_string();
     let v = verify(&p, &text, &source, m, opts)?;
+    // On the official Eternity II set, how many of its five clues the board keeps (the
+    // community's "n/5"): a board is valid without them, so this is told, not judged.
+    let clues = match &v {
+        Verification::Board(_) => super::edge_heuristic::official_clues(&p).and_then(|clues| {
+            let board = crate::puzzle::edge::parse_any_board(&text, &source, &p).ok()?;
+            let cells = board.raw_cells();
+            let kept = clues
+                .iter()
+                .filter(|f| {
+                    cells.get(f.row * p.cols() + f.col).copied().flatten()
+                        == Some((usize::from(f.piece), f.rot))
+                })
+                .count();
+            Some((kept, clues.len()))
+        }),
+        Verification::Raw(_) => None,
+    };
+    /// The verdict's fields, then the clues kept where counted.
+    #[derive(serde::Serialize)]
+    struct WithClues<'a, T: serde::Serialize> {
+        #[serde(flatten)]
+        verdict: &'a T,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        official_clues_kept: Option<usize>,
+    }
+    let official_clues_kept = clues.map(|(kept, _)| kept);
     let json = match &v {
         Verification::Raw(v) => serde_json::to_string(v),
-        Verification::Board(v) => serde_json::to_string(v),
+        Verification::Board(v) => serde_json::to_string(&WithClues {
+            verdict: v,
+            official_clues_kept,
+        }),
     }
     .map_err(Error::failure)?;
+    let clue_text = clues
+        .map(|(kept, of)| format!("; official Eternity II clues in place: {kept} of {of}"))
+        .unwrap_or_default();
     let text = match &v {
         Verification::Raw(v) if v.valid => {
             let m = v.matched.unwrap_or(0);
@@ -1069,7 +1101,7 @@ fn verify_command(
             )
         }
         Verification::Board(v) if v.valid => format!(
-            "valid: {} of {} inner edges matched ({} unmatched)",
+            "valid: {} of {} inner edges matched ({} unmatched){clue_text}",
             v.matched,
             v.max,
             v.max - v.matched
