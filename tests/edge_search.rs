@@ -418,25 +418,26 @@ fn lns_keeps_the_board_legal_and_is_a_function_of_its_seed() {
     );
 }
 
+/// `bench edge` with one run on one thread, and `args`.
+fn bench_edge_once(d: &std::path::Path, args: &[&str]) -> common::Run {
+    let mut all = vec!["bench", "edge", "--runs", "1", "--threads", "1"];
+    all.extend_from_slice(args);
+    tilekit(d, &all)
+}
+
 #[test]
 fn bench_edge_prints_rows_keeps_verified_boards_and_draws_the_chart() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let r = tilekit(
+    let r = bench_edge_once(
         d,
         &[
-            "bench",
-            "edge",
             "--instances",
             "10x10",
             "--methods",
             "beam,dfs+lns",
             "--budget",
             "2",
-            "--runs",
-            "1",
-            "--threads",
-            "1",
             "--boards",
             "boards",
             "--svg",
@@ -1206,20 +1207,14 @@ fn the_official_clues_stay_put_in_any_numbering_and_only_on_the_official_set() {
 fn bench_edge_runs_eternity_ii_with_its_clues_by_name() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let r = tilekit(
+    let r = bench_edge_once(
         d,
         &[
-            "bench",
-            "edge",
             "--instances",
             "EII-clues",
             "--methods",
             "dfs",
             "--budget",
-            "1",
-            "--runs",
-            "1",
-            "--threads",
             "1",
             "--boards",
             "boards",
