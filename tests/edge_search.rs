@@ -1201,6 +1201,16 @@ fn the_official_clues_stay_put_in_any_numbering_and_only_on_the_official_set() {
         "{}",
         r.stderr
     );
+    // A misspelt value says both forms it takes.
+    let r = tilekit(d, &["solve", "p.txt", "--fix", "clu", "--time-limit", "1"]);
+    assert_eq!(r.code, 2, "{}{}", r.stdout, r.stderr);
+    assert!(
+        r.stderr.contains("expected PIECE@ROW,COL,ROT")
+            && r.stderr
+                .contains("or clues (the official Eternity II clues)"),
+        "{}",
+        r.stderr
+    );
 }
 
 #[test]

@@ -1056,14 +1056,7 @@ fn verify_command(
     let clues = match &v {
         Verification::Board(_) => super::edge_heuristic::official_clues(&p).and_then(|clues| {
             let board = crate::puzzle::edge::parse_any_board(&text, &source, &p).ok()?;
-            let cells = board.raw_cells();
-            let kept = clues
-                .iter()
-                .filter(|f| {
-                    cells.get(f.row * p.cols() + f.col).copied().flatten()
-                        == Some((usize::from(f.piece), f.rot))
-                })
-                .count();
+            let kept = clues.iter().filter(|f| f.holds_on(&board)).count();
             Some((kept, clues.len()))
         }),
         Verification::Raw(_) => None,

@@ -714,6 +714,28 @@ impl FixChoice {
 }
 
 impl Fix {
+    /// Whether `board` holds this piece in this cell, turned this way.
+    ///
+    /// ```
+    /// use tilekit::puzzle::edge::{Board, Rotation};
+    /// use tilekit::route::edge_heuristic::Fix;
+    ///
+    /// let mut board = Board::empty(2, 2);
+    /// board.cells[3] = Some((7, Rotation::new(1).unwrap()));
+    /// assert!(Fix { piece: 7, row: 1, col: 1, rot: 1 }.holds_on(&board));
+    /// assert!(!Fix { piece: 7, row: 1, col: 1, rot: 2 }.holds_on(&board));
+    /// assert!(!Fix { piece: 7, row: 5, col: 0, rot: 1 }.holds_on(&board));
+    /// ```
+    pub fn holds_on(&self, board: &Board) -> bool {
+        self.col < board.cols
+            && board
+                .cells
+                .get(self.row * board.cols + self.col)
+                .copied()
+                .flatten()
+                .is_some_and(|(piece, rot)| piece == self.piece && rot.turns() == self.rot)
+    }
+
     /// Read `PIECE@ROW,COL,ROT`.
     pub fn parse(s: &str) -> Result<Fix, String> {
         let bad = || {

@@ -311,13 +311,8 @@ impl Instance {
         if !v.valid {
             return Err(v.errors.join("; "));
         }
-        let cells = board.raw_cells();
         for f in &self.fixes {
-            let at = cells
-                .get(f.row * self.puzzle.cols() + f.col)
-                .copied()
-                .flatten();
-            if at != Some((usize::from(f.piece), f.rot)) {
+            if !f.holds_on(board) {
                 return Err(format!(
                     "piece {} is not at row {}, column {}, turned {}, where the benchmark fixes it",
                     f.piece, f.row, f.col, f.rot
